@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Host-side data model: one parsed run (what the wire said) and the
+ * statistics derived from it. Shared by the wire reader, the statistics
+ * module and the result writers.
+ */
+#ifndef MERLIN_HOST_MODEL_H
+#define MERLIN_HOST_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A provenance field of the begin record, decoded. */
+typedef struct {
+  char *key;
+  char *value;
+} mh_kv;
+
+typedef enum { MH_KAT_UNKNOWN = 0, MH_KAT_PASS = 1, MH_KAT_FAIL = -1 } mh_kat;
+
+typedef struct {
+  double median, p99, iqr, min, max, mean, stddev, cv;
+} mh_stats;
+
+/* One operation of a run. */
+typedef struct {
+  int id;
+  char *alg, *op, *backend, *variant;
+  long bytes; /* payload size, -1 when the operation has none */
+  mh_kat kat;
+  char *kat_detail; /* NULL unless the KAT failed */
+  uint32_t batch, warmup, n;
+  uint64_t *raw; /* n raw tick counts as sent */
+  size_t n_raw;
+  int has_error;
+  char *error_msg;
+  /* Filled by the caller after parsing (mh_run_finish): per-operation
+   * values in the run's unit, and their statistics. */
+  double *samples;
+  size_t n_samples;
+  mh_stats stats;
+} mh_op;
+
+/* One run: what one image printed, accepted only if the whole stream
+ * validated (see docs/wire-format.md). */
+typedef struct {
+  mh_kv *prov;
+  size_t n_prov;
+  uint64_t overhead_ticks;
+  mh_op *ops;
+  size_t n_ops;
+  int status_ok;      /* end record said status=ok */
+  size_t records;     /* wire lines including end */
+  size_t noise_lines; /* non-wire lines ignored */
+  /* Set by the host, not the wire: */
+  char *unit;           /* "instructions", "ns" */
+  double ticks_to_unit; /* multiply (raw - overhead) / batch by this */
+  int icount_shift;     /* -1 when not under QEMU */
+} mh_run;
+
+/* Look up a provenance field; NULL when absent. */
+const char *mh_run_prov(const mh_run *run, const char *key);
+void mh_run_free(mh_run *run);
+
+#endif

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Descriptive statistics of timing samples, in one tested module.
+ *
+ * Percentiles use linear interpolation between closest ranks (Hyndman & Fan
+ * type 7, numpy's default): h = (n - 1) p, value = x[floor h] +
+ * (h - floor h)(x[floor h + 1] - x[floor h]) on the sorted samples. So the
+ * median of an even count is the mean of the two middle values, and p99 of
+ * 101 samples is the 100th smallest (x[99], 0-based). IQR = p75 - p25.
+ * stddev is the sample standard deviation (n - 1 denominator; 0 for n = 1),
+ * cv = stddev / mean (0 when mean is 0). */
+#ifndef MERLIN_HOST_STATS_H
+#define MERLIN_HOST_STATS_H
+
+#include "model.h"
+
+#include <stddef.h>
+
+/* Percentile p in [0, 1] of n >= 1 values (need not be sorted). */
+double mh_percentile(const double *x, size_t n, double p);
+
+/* All fields of mh_stats for n >= 1 values; returns -1 for n == 0. */
+int mh_stats_compute(const double *x, size_t n, mh_stats *out);
+
+#endif

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Merlin target core: the contract between the runner, the operation
+ * catalogue (src/ops) and the backend adapters (src/backends).
+ *
+ * Everything here is freestanding C11 and is compiled into every image, on
+ * the host and on the microcontroller alike.
+ *
+ * Layering and prefixes:
+ *   mcore_  runner, registry, wire writer, rng, allocator (src/core)
+ *   mops_   operation catalogue and known-answer vectors (src/ops)
+ *   mport_  the port of one target (src/ports)
+ *   mbe_    backend adapters (src/backends/<name>)
+ */
+#ifndef MERLIN_MCORE_H
+#define MERLIN_MCORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- algorithms ------------------------------------------------------ */
+
+typedef enum {
+#define X(e, id, cls) MCORE_ALG_##e,
+#include "algs.def"
+#undef X
+  MCORE_ALG_COUNT
+} mcore_alg;
+
+/* Operation interface an algorithm is served through. */
+typedef enum {
+  MCORE_CLASS_HASH, /* message -> digest */
+  MCORE_CLASS_MAC,  /* key, message -> tag */
+  MCORE_CLASS_KDF,  /* salt, ikm, info -> okm */
+  MCORE_CLASS_KA,   /* key agreement: keygen, shared */
+  MCORE_CLASS_SIG,  /* signature: keygen, sign, verify */
+  MCORE_CLASS_KEM,  /* key encapsulation: keygen, encaps, decaps */
+} mcore_class;
+
+const char *mcore_alg_id(mcore_alg alg);
+mcore_class mcore_alg_class(mcore_alg alg);
+
+/* ---- backends -------------------------------------------------------- */
+
+typedef enum {
+#define X(e, name, algs) MCORE_BACKEND_##e,
+#include "backends.def"
+#undef X
+  MCORE_BACKEND_COUNT
+} mcore_backend_id;
+
+const char *mcore_backend_name(mcore_backend_id id);
+
+/* Return codes of every vtable function: 0 is success. */
+#define MCORE_OK 0
+#define MCORE_ERR (-1)
+#define MCORE_BAD_SIGNATURE 1 /* verify: well-formed but not valid */
+
+/* Byte-oriented operation interfaces, one per class. Every function works on
+ * byte strings in the standard encodings named below, so that the same
+ * known-answer vectors and the same workflows run on every backend. Any
+ * import/export a library needs is part of the measured operation. */
+
+typedef struct {
+  size_t digest_len;
+  int (*hash)(uint8_t *out, const uint8_t *msg, size_t len);
+} mcore_hash_vt;
+
+typedef struct {
+  size_t tag_len;
+  int (*mac)(uint8_t *tag, const uint8_t *key, size_t key_len,
+             const uint8_t *msg, size_t len);
+} mcore_mac_vt;
+
+typedef struct {
+  /* RFC 5869 extract-then-expand, okm_len <= 255 * hash length. */
+  int (*derive)(uint8_t *okm, size_t okm_len, const uint8_t *salt,
+                size_t salt_len, const uint8_t *ikm, size_t ikm_len,
+                const uint8_t *info, size_t info_len);
+} mcore_kdf_vt;
+
+typedef struct {
+  size_t pk_len, sk_len, ss_len;
+  /* Randomness is drawn from the harness generator (mcore_rng_fill). */
+  int (*keygen)(uint8_t *pk, uint8_t *sk);
+  /* For P-256: pk is the SEC1 uncompressed point (65 bytes), sk the 32-byte
+   * big-endian scalar, ss the 32-byte x coordinate (SP 800-56A). */
+  int (*shared)(uint8_t *ss, const uint8_t *sk, const uint8_t *peer_pk);
+} mcore_ka_vt;
+
+typedef struct {
+  size_t pk_len, sk_len, sig_len;
+  /* Randomness is drawn from the harness generator (mcore_rng_fill). */
+  int (*keygen)(uint8_t *pk, uint8_t *sk);
+  /* Signs msg (the scheme hashes it). ECDSA P-256 uses SHA-256 and the
+   * deterministic nonce of RFC 6979; sig is r || s, 64 bytes. */
+  int (*sign)(uint8_t *sig, size_t *sig_len, const uint8_t *msg,
+              size_t msg_len, const uint8_t *sk);
+  /* MCORE_OK when valid, MCORE_BAD_SIGNATURE when not, MCORE_ERR on error. */
+  int (*verify)(const uint8_t *sig, size_t sig_len, const uint8_t *msg,
+                size_t msg_len, const uint8_t *pk);
+} mcore_sig_vt;
+
+typedef struct {
+  size_t pk_len, sk_len, ct_len, ss_len;
+  /* FIPS 203 ML-KEM.KeyGen_internal(d, z): coins = d || z (64 bytes). */
+  int (*keygen)(uint8_t *pk, uint8_t *sk, const uint8_t *coins);
+  /* FIPS 203 ML-KEM.Encaps_internal(ek, m): coins = m (32 bytes). */
+  int (*encaps)(uint8_t *ct, uint8_t *ss, const uint8_t *pk,
+                const uint8_t *coins);
+  int (*decaps)(uint8_t *ss, const uint8_t *ct, const uint8_t *sk);
+} mcore_kem_vt;
+
+/* One algorithm served by one backend. */
+typedef struct {
+  mcore_alg alg;
+  mcore_backend_id backend;
+  const char *variant; /* e.g. "c", "thumb2-asm", "psa-builtin" */
+  union {
+    const mcore_hash_vt *hash;
+    const mcore_mac_vt *mac;
+    const mcore_kdf_vt *kdf;
+    const mcore_ka_vt *ka;
+    const mcore_sig_vt *sig;
+    const mcore_kem_vt *kem;
+  } vt;
+} mcore_impl;
+
+/* A backend adapter: name, version and the algorithms it serves in this
+ * image. init runs once before anything else (library global state). */
+typedef struct {
+  mcore_backend_id id;
+  const char *version;
+  int (*init)(void);
+  const mcore_impl *impls;
+  size_t n_impls;
+} mcore_backend;
+
+/* The backends linked into this image (generated: src/core/registry.c from
+ * the build's MERLIN_BACKENDS list). */
+extern const mcore_backend *const mcore_backends[];
+extern const size_t mcore_n_backends;
+
+/* ---- harness services used by backends and ops ---------------------- */
+
+/* Deterministic random bytes. Benchmarks use a fixed-seed xoshiro128**
+ * stream (documented in docs/runner.md; not cryptographically secure, which
+ * a benchmark does not need); known-answer tests script the exact bytes. */
+void mcore_rng_seed(uint64_t seed);
+void mcore_rng_fill(uint8_t *out, size_t len);
+/* Make the next mcore_rng_fill calls return exactly these bytes (in order);
+ * once they are used up the seeded stream continues. */
+void mcore_rng_script(const uint8_t *bytes, size_t len);
+
+/* Allocation hook every backend's allocations go through, with accounting
+ * of current and peak bytes and the number of allocations. */
+void *mcore_malloc(size_t n);
+void *mcore_calloc(size_t n, size_t size);
+void *mcore_realloc(void *p, size_t n);
+void mcore_free(void *p);
+typedef struct {
+  size_t current, peak;
+  uint32_t allocs, failures;
+} mcore_heap_stats;
+void mcore_heap_reset_peak(void);
+mcore_heap_stats mcore_heap_get(void);
+
+#endif
