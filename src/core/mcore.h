@@ -130,7 +130,8 @@ typedef struct {
  * image. init runs once before anything else (library global state). */
 typedef struct {
   mcore_backend_id id;
-  const char *version;
+  const char *library; /* the library behind it, e.g. "wolfssl" */
+  const char *version; /* the library version actually built */
   int (*init)(void);
   const mcore_impl *impls;
   size_t n_impls;

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: Apache-2.0
+# GNU Arm Embedded (Debian gcc-arm-none-eabi + libnewlib-arm-none-eabi).
+# The CPU flags come from the preset (MERLIN_CPU_FLAGS) so one toolchain file
+# serves every Cortex-M core.
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR arm)
+set(CMAKE_C_COMPILER arm-none-eabi-gcc)
+set(CMAKE_ASM_COMPILER arm-none-eabi-gcc)
+set(CMAKE_AR arm-none-eabi-ar)
+set(CMAKE_RANLIB arm-none-eabi-ranlib)
+set(CMAKE_SIZE arm-none-eabi-size)
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+
+set(CMAKE_C_FLAGS_INIT "${MERLIN_CPU_FLAGS}")
+set(CMAKE_ASM_FLAGS_INIT "${MERLIN_CPU_FLAGS}")
+# Our own startup (src/ports/cortexm) replaces crt0.
+set(CMAKE_EXE_LINKER_FLAGS_INIT "--specs=nano.specs -nostartfiles")
+
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)

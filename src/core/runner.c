@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The runner: for every operation of the image, known-answer test first,
+ * then warm-up and timed samples, all reported on the wire
+ * (docs/wire-format.md). The same code runs on the host and on the MCU.
+ *
+ * Order of a run: begin (provenance) -> op (announce all) -> overhead ->
+ * per operation: kat, then plan + samples + opend when the KAT passed ->
+ * end. No operation is timed unless its KAT passed in this image.
+ */
+#include "mcore.h"
+#include "merlin_build_info.h"
+#include "mops.h"
+#include "port.h"
+#include "runner.h"
+#include "wire_out.h"
+
+#include <string.h>
+
+#ifndef MERLIN_RUNS
+#define MERLIN_RUNS 101
+#endif
+#ifndef MERLIN_WARMUP
+#define MERLIN_WARMUP 5
+#endif
+
+/* Seed of the benchmark random stream; every operation restarts it, so an
+ * operation draws the same inputs whatever runs before it. */
+#define RUNNER_SEED 0x4d65726c696e0001u
+#define MAX_BATCH (1u << 20)
+#define SAMPLES_PER_LINE 16
+
+typedef struct {
+  const mcore_impl *impl;
+  const mops_opdef *def;
+  uint32_t bytes;
+} instance;
+
+/* Visit every (impl, op, payload) of the image in a fixed order. */
+typedef void (*visit_fn)(const instance *in, uint32_t id, void *arg);
+
+static uint32_t for_each_instance(visit_fn fn, void *arg) {
+  uint32_t id = 0;
+  for (size_t b = 0; b < mcore_n_backends; b++) {
+    const mcore_backend *be = mcore_backends[b];
+    for (size_t i = 0; i < be->n_impls; i++) {
+      size_t n_ops;
+      const mops_opdef *ops =
+          mops_class_ops(mcore_alg_class(be->impls[i].alg), &n_ops);
+      for (size_t o = 0; o < n_ops; o++) {
+        size_t n_pay = ops[o].payload ? MOPS_N_PAYLOADS : 1;
+        for (size_t p = 0; p < n_pay; p++) {
+          instance in = {&be->impls[i], &ops[o],
+                         ops[o].payload ? mops_payloads[p] : 0};
+          if (fn)
+            fn(&in, id, arg);
+          id++;
+        }
+      }
+    }
+  }
+  return id;
+}
+
+/* ---- provenance ------------------------------------------------------ */
+
+static void emit_begin(const runner_config *cfg) {
+  const mport_part *part = mport_describe();
+  char key[64];
+  mcore_wire_start("begin");
+  mcore_wire_u64("v", 1);
+  mcore_wire_str("target", part->target);
+  mcore_wire_str("core", part->core);
+  mcore_wire_u64("clock_hz", part->clock_hz);
+  mcore_wire_str("counter", part->counter);
+  mcore_wire_str("unit", part->unit);
+  mcore_wire_u64("counter_hz", part->counter_hz);
+  mcore_wire_str("compiler", MERLIN_BUILD_COMPILER);
+  mcore_wire_str("cflags", MERLIN_BUILD_CFLAGS);
+  mcore_wire_str("profile", MERLIN_PROFILE_NAME);
+  mcore_wire_str("source", MERLIN_BUILD_SOURCE);
+  mcore_wire_u64("runs", cfg->runs);
+  mcore_wire_u64("warmup", cfg->warmup);
+  for (size_t b = 0; b < mcore_n_backends; b++) {
+    const mcore_backend *be = mcore_backends[b];
+    size_t at = 0;
+    for (const char *s = "lib."; *s;)
+      key[at++] = *s++;
+    for (const char *s = be->library; *s && at + 1 < sizeof key;)
+      key[at++] = *s++;
+    key[at] = '\0';
+    mcore_wire_str(key, be->version);
+  }
+  /* route.<alg>=backend:variant[,backend:variant...] */
+  for (int a = 0; a < MCORE_ALG_COUNT; a++) {
+    char val[160];
+    size_t at = 0;
+    for (size_t b = 0; b < mcore_n_backends; b++) {
+      const mcore_backend *be = mcore_backends[b];
+      for (size_t i = 0; i < be->n_impls; i++) {
+        if ((int)be->impls[i].alg != a)
+          continue;
+        const char *parts[] = {at ? "," : "", mcore_backend_name(be->id), ":",
+                               be->impls[i].variant};
+        for (size_t k = 0; k < 4; k++)
+          for (const char *s = parts[k]; *s && at + 1 < sizeof val;)
+            val[at++] = *s++;
+      }
+    }
+    if (!at)
+      continue;
+    val[at] = '\0';
+    size_t k = 0;
+    for (const char *s = "route."; *s;)
+      key[k++] = *s++;
+    for (const char *s = mcore_alg_id((mcore_alg)a); *s && k + 1 < sizeof key;)
+      key[k++] = *s++;
+    key[k] = '\0';
+    mcore_wire_str(key, val);
+  }
+  mcore_wire_end();
+}
+
+static void announce(const instance *in, uint32_t id, void *arg) {
+  (void)arg;
+  mcore_wire_start("op");
+  mcore_wire_u64("id", id);
+  mcore_wire_str("alg", mcore_alg_id(in->impl->alg));
+  mcore_wire_str("op", in->def->name);
+  mcore_wire_str("backend", mcore_backend_name(in->impl->backend));
+  mcore_wire_str("variant", in->impl->variant);
+  if (in->def->payload)
+    mcore_wire_u64("bytes", in->bytes);
+  else
+    mcore_wire_str("bytes", "-");
+  mcore_wire_end();
+}
+
+/* ---- timing ---------------------------------------------------------- */
+
+/* The counter's own cost: the minimum of back-to-back reads. */
+static uint64_t measure_overhead(void) {
+  uint64_t best = UINT64_MAX;
+  for (int i = 0; i < 64; i++) {
+    uint64_t t0 = mport_counter_read();
+    uint64_t t1 = mport_counter_read();
+    if (t1 - t0 < best)
+      best = t1 - t0;
+  }
+  return best;
+}
+
+/* One sample: batch back-to-back runs between two counter reads. */
+static int time_batch(const instance *in, mops_ctx *c, uint32_t batch,
+                      uint64_t *ticks) {
+  int rc = MCORE_OK;
+  uint64_t t0 = mport_counter_read();
+  for (uint32_t k = 0; k < batch && rc == MCORE_OK; k++)
+    rc = in->def->run(c);
+  uint64_t t1 = mport_counter_read();
+  *ticks = t1 - t0;
+  return rc;
+}
+
+static void emit_error(uint32_t id, const char *msg) {
+  mcore_wire_start("error");
+  mcore_wire_u64("id", id);
+  mcore_wire_str("msg", msg);
+  mcore_wire_end();
+}
+
+typedef struct {
+  const runner_config *cfg;
+  uint64_t overhead;
+  int failed;
+  /* The KAT of an operation is run once and shared by its payload sizes. */
+  const mcore_impl *kat_impl;
+  const mops_opdef *kat_def;
+  int kat_rc;
+  char kat_detail[160];
+} run_state;
+
+static void run_instance(const instance *in, uint32_t id, void *arg) {
+  run_state *st = arg;
+  const runner_config *cfg = st->cfg;
+  mops_ctx c;
+
+  mcore_rng_seed(RUNNER_SEED);
+  if (st->kat_impl != in->impl || st->kat_def != in->def) {
+    st->kat_detail[0] = '\0';
+    st->kat_rc = in->def->kat(in->impl, in->def->name, st->kat_detail,
+                              sizeof st->kat_detail);
+    st->kat_impl = in->impl;
+    st->kat_def = in->def;
+    mcore_rng_seed(RUNNER_SEED);
+  }
+  mcore_wire_start("kat");
+  mcore_wire_u64("id", id);
+  mcore_wire_str("result", st->kat_rc == MCORE_OK ? "pass" : "fail");
+  if (st->kat_rc != MCORE_OK)
+    mcore_wire_str("detail", st->kat_detail[0] ? st->kat_detail : "failed");
+  mcore_wire_end();
+  if (st->kat_rc != MCORE_OK) {
+    st->failed = 1;
+    return; /* no timing without a passing KAT */
+  }
+
+  mops_ctx_init(&c, in->impl, in->bytes);
+  if (in->def->prepare(&c) != MCORE_OK) {
+    emit_error(id, "preparing the inputs failed");
+    st->failed = 1;
+    return;
+  }
+
+  /* Batch short operations until one sample is well above the counter's
+   * resolution and overhead (the port's min_sample_ticks). */
+  uint32_t batch = 1;
+  uint64_t ticks;
+  if (in->def->vary)
+    in->def->vary(&c);
+  if (time_batch(in, &c, 1, &ticks) != MCORE_OK) {
+    emit_error(id, "operation returned an error");
+    st->failed = 1;
+    return;
+  }
+  uint64_t floor_ticks = mport_describe()->min_sample_ticks;
+  uint64_t once = ticks > st->overhead ? ticks - st->overhead : 1;
+  while (once * batch < floor_ticks && batch < MAX_BATCH)
+    batch *= 2;
+
+  mcore_wire_start("plan");
+  mcore_wire_u64("id", id);
+  mcore_wire_u64("batch", batch);
+  mcore_wire_u64("warmup", cfg->warmup);
+  mcore_wire_u64("n", cfg->runs);
+  mcore_wire_end();
+
+  uint64_t line[SAMPLES_PER_LINE];
+  uint32_t in_line = 0, first = 0;
+  for (uint32_t s = 0; s < cfg->warmup + cfg->runs; s++) {
+    if (in->def->vary)
+      in->def->vary(&c);
+    if (time_batch(in, &c, batch, &ticks) != MCORE_OK) {
+      emit_error(id, "operation returned an error while timed");
+      st->failed = 1;
+      return;
+    }
+    if (s < cfg->warmup)
+      continue;
+    line[in_line++] = ticks;
+    if (in_line == SAMPLES_PER_LINE || s + 1 == cfg->warmup + cfg->runs) {
+      mcore_wire_start("samples");
+      mcore_wire_u64("id", id);
+      mcore_wire_u64("i", first);
+      mcore_wire_u64_list("v", line, in_line);
+      mcore_wire_end();
+      first += in_line;
+      in_line = 0;
+    }
+  }
+  mcore_wire_start("opend");
+  mcore_wire_u64("id", id);
+  mcore_wire_u64("n", cfg->runs);
+  mcore_wire_end();
+}
+
+/* ---- entry ----------------------------------------------------------- */
+
+static int parse_u32(const char *s, uint32_t max, uint32_t *out) {
+  uint64_t v = 0;
+  if (!s || !*s)
+    return -1;
+  for (; *s; s++) {
+    if (*s < '0' || *s > '9')
+      return -1;
+    v = v * 10u + (uint64_t)(*s - '0');
+    if (v > max)
+      return -1;
+  }
+  *out = (uint32_t)v;
+  return 0;
+}
+
+static _Noreturn void usage_error(const char *msg) {
+  mport_console_write("merlin-image: ", 14);
+  mport_console_write(msg, strlen(msg));
+  mport_console_write("\n", 1);
+  mport_exit(2);
+}
+
+int runner_parse_args(int argc, char **argv, runner_config *cfg) {
+  cfg->runs = MERLIN_RUNS;
+  cfg->warmup = MERLIN_WARMUP;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+      if (parse_u32(argv[++i], 1000000, &cfg->runs) || cfg->runs == 0)
+        usage_error("--runs takes a number from 1 to 1000000");
+    } else if (strcmp(argv[i], "--warmup") == 0 && i + 1 < argc) {
+      if (parse_u32(argv[++i], 100000, &cfg->warmup))
+        usage_error("--warmup takes a number from 0 to 100000");
+    } else {
+      usage_error("usage: merlin-image [--runs N] [--warmup W]");
+    }
+  }
+  return 0;
+}
+
+int runner_main(const runner_config *cfg) {
+  run_state st = {0};
+  st.cfg = cfg;
+
+  emit_begin(cfg);
+  for_each_instance(announce, NULL);
+  for (size_t b = 0; b < mcore_n_backends; b++) {
+    if (mcore_backends[b]->init && mcore_backends[b]->init() != MCORE_OK) {
+      mcore_wire_start("error");
+      mcore_wire_str("id", "-");
+      mcore_wire_str("msg", "backend initialisation failed");
+      mcore_wire_str("backend", mcore_backend_name(mcore_backends[b]->id));
+      mcore_wire_end();
+      st.failed = 1;
+    }
+  }
+  st.overhead = measure_overhead();
+  mcore_wire_start("overhead");
+  mcore_wire_u64("ticks", st.overhead);
+  mcore_wire_end();
+  if (!st.failed)
+    for_each_instance(run_instance, &st);
+  mcore_wire_start("end");
+  mcore_wire_u64("records", mcore_wire_count());
+  mcore_wire_str("status", st.failed ? "fail" : "ok");
+  mcore_wire_end();
+  return st.failed ? 1 : 0;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The operation catalogue: for each algorithm class, the operations that are
+ * timed, how their inputs are prepared (untimed), and the known-answer test
+ * that gates them. Every operation works through the backend-neutral
+ * vtables of mcore.h, so one catalogue serves every backend.
+ */
+#ifndef MERLIN_MOPS_H
+#define MERLIN_MOPS_H
+
+#include "mcore.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Payload sizes of payload-dependent operations (64 bytes: one CAN FD
+ * frame). */
+#define MOPS_N_PAYLOADS 3
+extern const uint32_t mops_payloads[MOPS_N_PAYLOADS];
+
+/* Largest objects any operation handles (raised as algorithms are added). */
+#define MOPS_PK_MAX 2592
+#define MOPS_SK_MAX 4896
+#define MOPS_CT_MAX 8192 /* ciphertext or signature */
+#define MOPS_MSG_MAX 256
+#define MOPS_OUT_MAX 256
+
+/* Scratch state of one operation instance. Buffers are static (see
+ * ops_common.c): no operation allocates on behalf of the harness. */
+typedef struct {
+  const mcore_impl *impl;
+  uint32_t bytes; /* payload size, 0 when the operation has none */
+  uint8_t *pk, *sk, *ct, *ss, *msg, *out, *key, *coins;
+  size_t ct_len; /* signature or ciphertext length */
+} mops_ctx;
+
+typedef struct {
+  const char *name; /* the verb on the wire: "hash", "keygen", "sign" ... */
+  int payload;      /* 1: instantiated at each of mops_payloads */
+  /* Known-answer test of this operation on impl: MCORE_OK or a failure
+   * with a one-line reason in detail (which vector, what differed). */
+  int (*kat)(const mcore_impl *impl, const char *op, char *detail,
+             size_t detail_len);
+  int (*prepare)(mops_ctx *c); /* untimed, once before warm-up */
+  void (*vary)(mops_ctx *c);   /* untimed, before every sample; may be NULL */
+  int (*run)(mops_ctx *c);     /* the timed operation */
+} mops_opdef;
+
+/* The operations of a class. */
+const mops_opdef *mops_class_ops(mcore_class cls, size_t *n);
+
+/* Point c's buffers at the static scratch areas and clear them. */
+void mops_ctx_init(mops_ctx *c, const mcore_impl *impl, uint32_t bytes);
+
+/* KAT helpers. mops_kat_eq compares an output with its expected value and,
+ * in a build configured with MERLIN_KAT_CORRUPT="alg/op" (a test hook),
+ * compares against a copy with one bit flipped for that operation, so the
+ * KAT fails exactly there. On mismatch it writes "<vector>: <what>
+ * mismatch" into detail. */
+int mops_kat_eq(const mcore_impl *impl, const char *op, const char *vector,
+                const char *what, const uint8_t *got, const uint8_t *expected,
+                size_t n, char *detail, size_t detail_len);
+/* Write "<vector>: <reason>" into detail and return MCORE_ERR. */
+int mops_kat_fail(const char *vector, const char *reason, char *detail,
+                  size_t detail_len);
+
+#endif

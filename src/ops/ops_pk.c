@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Public-key operations: key agreement, signatures, KEMs. */
+#include "digest.h"
+#include "mops.h"
+#include "vectors.h"
+
+#include <string.h>
+
+#define NO_VECTORS(detail, dn)                                                 \
+  mops_kat_fail("-", "no known-answer vectors", detail, dn)
+
+/* ---- key agreement (ECDH P-256) -------------------------------------- */
+
+/* keygen: a pairwise consistency test (FIPS 140-3 IG 10.3.A style) against
+ * a known key: shared(sk_new, pk_known) == shared(sk_known, pk_new). */
+static int ka_keygen_kat(const mcore_impl *impl, const char *op,
+                         char *detail, size_t dn) {
+  const mcore_ka_vt *vt = impl->vt.ka;
+  mops_kat_table t = mops_vectors((int)impl->alg);
+  const mops_ka_vec *v = t.vecs;
+  static uint8_t pk[MOPS_PK_MAX], sk[MOPS_SK_MAX];
+  uint8_t a[64], b[64];
+  if (t.n == 0)
+    return NO_VECTORS(detail, dn);
+  if (vt->keygen(pk, sk) != MCORE_OK)
+    return mops_kat_fail("pairwise consistency", "keygen error", detail, dn);
+  if (vt->shared(a, sk, v[0].pk) != MCORE_OK ||
+      vt->shared(b, v[0].sk, pk) != MCORE_OK)
+    return mops_kat_fail("pairwise consistency", "shared error", detail, dn);
+  return mops_kat_eq(impl, op, "pairwise consistency", "shared secret", a, b,
+                     vt->ss_len, detail, dn);
+}
+
+static int ka_shared_kat(const mcore_impl *impl, const char *op,
+                         char *detail, size_t dn) {
+  const mcore_ka_vt *vt = impl->vt.ka;
+  mops_kat_table t = mops_vectors((int)impl->alg);
+  const mops_ka_vec *v = t.vecs;
+  uint8_t ss[64];
+  if (t.n == 0)
+    return NO_VECTORS(detail, dn);
+  for (size_t i = 0; i < t.n; i++) {
+    if (vt->shared(ss, v[i].sk, v[i].peer_pk) != MCORE_OK)
+      return mops_kat_fail(v[i].name, "shared returned an error", detail, dn);
+    if (mops_kat_eq(impl, op, v[i].name, "shared secret", ss, v[i].ss,
+                    vt->ss_len, detail, dn) != MCORE_OK)
+      return MCORE_ERR;
+  }
+  return MCORE_OK;
+}
+
+static int ka_keygen_run(mops_ctx *c) {
+  return c->impl->vt.ka->keygen(c->pk, c->sk);
+}
+
+/* The peer's public key lives in ct. */
+static int ka_shared_prepare(mops_ctx *c) {
+  const mcore_ka_vt *vt = c->impl->vt.ka;
+  static uint8_t peer_sk[MOPS_SK_MAX];
+  if (vt->keygen(c->ct, peer_sk) != MCORE_OK)
+    return MCORE_ERR;
+  return vt->keygen(c->pk, c->sk);
+}
+
+static int ka_shared_run(mops_ctx *c) {
+  return c->impl->vt.ka->shared(c->ss, c->sk, c->ct);
+}
+
+static int nothing(mops_ctx *c) {
+  (void)c;
+  return MCORE_OK;
+}
+
+const mops_opdef mops_ka_ops[] = {
+    {"keygen", 0, ka_keygen_kat, nothing, NULL, ka_keygen_run},
+    {"shared", 0, ka_shared_kat, ka_shared_prepare, NULL, ka_shared_run},
+};
+const size_t mops_n_ka_ops = sizeof mops_ka_ops / sizeof mops_ka_ops[0];
+
+/* ---- signatures ------------------------------------------------------ */
+
+#define SIG_MSG_LEN 32 /* the signed message: one digest-sized value */
+
+static int sig_keygen_kat(const mcore_impl *impl, const char *op,
+                          char *detail, size_t dn) {
+  const mcore_sig_vt *vt = impl->vt.sig;
+  static uint8_t pk[MOPS_PK_MAX], sk[MOPS_SK_MAX], sig[MOPS_CT_MAX];
+  static const uint8_t msg[] = "merlin pairwise consistency";
+  size_t sig_len = 0;
+  (void)op;
+  if (vt->keygen(pk, sk) != MCORE_OK)
+    return mops_kat_fail("pairwise consistency", "keygen error", detail, dn);
+  if (vt->sign(sig, &sig_len, msg, sizeof msg, sk) != MCORE_OK)
+    return mops_kat_fail("pairwise consistency", "sign error", detail, dn);
+  if (vt->verify(sig, sig_len, msg, sizeof msg, pk) != MCORE_OK)
+    return mops_kat_fail("pairwise consistency",
+                         "fresh signature does not verify", detail, dn);
+  return MCORE_OK;
+}
+
+static int sig_sign_kat(const mcore_impl *impl, const char *op, char *detail,
+                        size_t dn) {
+  const mcore_sig_vt *vt = impl->vt.sig;
+  mops_kat_table t = mops_vectors((int)impl->alg);
+  const mops_sig_vec *v = t.vecs;
+  static uint8_t sig[MOPS_CT_MAX];
+  if (t.n == 0)
+    return NO_VECTORS(detail, dn);
+  for (size_t i = 0; i < t.n; i++) {
+    size_t sig_len = 0;
+    if (vt->sign(sig, &sig_len, v[i].msg, v[i].msg_len, v[i].sk) != MCORE_OK)
+      return mops_kat_fail(v[i].name, "sign returned an error", detail, dn);
+    if (sig_len != v[i].sig_len)
+      return mops_kat_fail(v[i].name, "signature length differs", detail,
+                           dn);
+    if (mops_kat_eq(impl, op, v[i].name, "signature", sig, v[i].sig,
+                    sig_len, detail, dn) != MCORE_OK)
+      return MCORE_ERR;
+  }
+  return MCORE_OK;
+}
+
+/* verify: every known signature verifies, and the same signature with one
+ * flipped bit does not. */
+static int sig_verify_kat(const mcore_impl *impl, const char *op,
+                          char *detail, size_t dn) {
+  const mcore_sig_vt *vt = impl->vt.sig;
+  mops_kat_table t = mops_vectors((int)impl->alg);
+  const mops_sig_vec *v = t.vecs;
+  static uint8_t sig[MOPS_CT_MAX];
+  uint8_t ok = 1, expect = 1;
+  if (t.n == 0)
+    return NO_VECTORS(detail, dn);
+  for (size_t i = 0; i < t.n; i++) {
+    memcpy(sig, v[i].sig, v[i].sig_len);
+    if (vt->verify(sig, v[i].sig_len, v[i].msg, v[i].msg_len, v[i].pk) !=
+        MCORE_OK)
+      ok = 0;
+    /* Reported through mops_kat_eq so the corruption hook reaches it. */
+    if (mops_kat_eq(impl, op, v[i].name, "verification result", &ok, &expect,
+                    1, detail, dn) != MCORE_OK)
+      return MCORE_ERR;
+    sig[v[i].sig_len / 2] ^= 0x10u;
+    if (vt->verify(sig, v[i].sig_len, v[i].msg, v[i].msg_len, v[i].pk) !=
+        MCORE_BAD_SIGNATURE)
+      return mops_kat_fail(v[i].name, "a corrupted signature was accepted",
+                           detail, dn);
+  }
+  return MCORE_OK;
+}
+
+static int sig_keygen_run(mops_ctx *c) {
+  return c->impl->vt.sig->keygen(c->pk, c->sk);
+}
+
+static int sig_prepare(mops_ctx *c) {
+  mcore_rng_fill(c->msg, SIG_MSG_LEN);
+  return c->impl->vt.sig->keygen(c->pk, c->sk);
+}
+
+/* A new message for every sample, so the distribution of signing time over
+ * messages is what is measured (rejection sampling in ML-DSA, for one). */
+static void sig_vary(mops_ctx *c) { mcore_rng_fill(c->msg, SIG_MSG_LEN); }
+
+static int sig_sign_run(mops_ctx *c) {
+  return c->impl->vt.sig->sign(c->ct, &c->ct_len, c->msg, SIG_MSG_LEN, c->sk);
+}
+
+static int sig_verify_prepare(mops_ctx *c) {
+  if (sig_prepare(c) != MCORE_OK)
+    return MCORE_ERR;
+  return c->impl->vt.sig->sign(c->ct, &c->ct_len, c->msg, SIG_MSG_LEN, c->sk);
+}
+
+static int sig_verify_run(mops_ctx *c) {
+  return c->impl->vt.sig->verify(c->ct, c->ct_len, c->msg, SIG_MSG_LEN,
+                                 c->pk);
+}
+
+const mops_opdef mops_sig_ops[] = {
+    {"keygen", 0, sig_keygen_kat, nothing, NULL, sig_keygen_run},
+    {"sign", 0, sig_sign_kat, sig_prepare, sig_vary, sig_sign_run},
+    {"verify", 0, sig_verify_kat, sig_verify_prepare, NULL, sig_verify_run},
+};
+const size_t mops_n_sig_ops = sizeof mops_sig_ops / sizeof mops_sig_ops[0];
+
+/* ---- KEM (FIPS 203, derandomised) ----------------------------------- */
+
+static int digest_eq(const mcore_impl *impl, const char *op,
+                     const char *vector, const char *what, const uint8_t *got,
+                     size_t n, const uint8_t *expected_sha256, char *detail,
+                     size_t dn) {
+  uint8_t d[32];
+  mcore_sha256(d, got, n);
+  return mops_kat_eq(impl, op, vector, what, d, expected_sha256, 32, detail,
+                     dn);
+}
+
+static uint8_t kat_pk[MOPS_PK_MAX], kat_sk[MOPS_SK_MAX], kat_ct[MOPS_CT_MAX];
+
+static int kem_kat(const mcore_impl *impl, const char *op, char *detail,
+                   size_t dn) {
+  const mcore_kem_vt *vt = impl->vt.kem;
+  mops_kat_table t = mops_vectors((int)impl->alg);
+  const mops_kem_vec *v = t.vecs;
+  uint8_t ss[32], ss2[32];
+  int is_keygen = strcmp(op, "keygen") == 0;
+  int is_encaps = strcmp(op, "encaps") == 0;
+  if (t.n == 0)
+    return NO_VECTORS(detail, dn);
+  for (size_t i = 0; i < t.n; i++) {
+    const char *name = v[i].name;
+    if (vt->keygen(kat_pk, kat_sk, v[i].keygen_coins) != MCORE_OK)
+      return mops_kat_fail(name, "keygen returned an error", detail, dn);
+    if (is_keygen) {
+      if (digest_eq(impl, op, name, "SHA-256(ek)", kat_pk, vt->pk_len,
+                    v[i].pk_sha256, detail, dn) ||
+          digest_eq(impl, op, name, "SHA-256(dk)", kat_sk, vt->sk_len,
+                    v[i].sk_sha256, detail, dn))
+        return MCORE_ERR;
+      continue;
+    }
+    if (vt->encaps(kat_ct, ss, kat_pk, v[i].encaps_coins) != MCORE_OK)
+      return mops_kat_fail(name, "encaps returned an error", detail, dn);
+    if (is_encaps) {
+      if (digest_eq(impl, op, name, "SHA-256(c)", kat_ct, vt->ct_len,
+                    v[i].ct_sha256, detail, dn) ||
+          mops_kat_eq(impl, op, name, "K", ss, v[i].ss, 32, detail, dn))
+        return MCORE_ERR;
+      continue;
+    }
+    if (vt->decaps(ss2, kat_ct, kat_sk) != MCORE_OK)
+      return mops_kat_fail(name, "decaps returned an error", detail, dn);
+    if (mops_kat_eq(impl, op, name, "K", ss2, v[i].ss, 32, detail, dn))
+      return MCORE_ERR;
+  }
+  return MCORE_OK;
+}
+
+static void kem_vary(mops_ctx *c) { mcore_rng_fill(c->coins, 64); }
+
+static int kem_keygen_run(mops_ctx *c) {
+  return c->impl->vt.kem->keygen(c->pk, c->sk, c->coins);
+}
+
+static int kem_prepare(mops_ctx *c) {
+  mcore_rng_fill(c->coins, 64);
+  if (c->impl->vt.kem->keygen(c->pk, c->sk, c->coins) != MCORE_OK)
+    return MCORE_ERR;
+  mcore_rng_fill(c->coins, 64);
+  return c->impl->vt.kem->encaps(c->ct, c->ss, c->pk, c->coins);
+}
+
+static int kem_encaps_run(mops_ctx *c) {
+  return c->impl->vt.kem->encaps(c->ct, c->ss, c->pk, c->coins);
+}
+
+static int kem_decaps_run(mops_ctx *c) {
+  return c->impl->vt.kem->decaps(c->out, c->ct, c->sk);
+}
+
+static int kem_keygen_prepare(mops_ctx *c) {
+  mcore_rng_fill(c->coins, 64);
+  return MCORE_OK;
+}
+
+const mops_opdef mops_kem_ops[] = {
+    {"keygen", 0, kem_kat, kem_keygen_prepare, kem_vary, kem_keygen_run},
+    {"encaps", 0, kem_kat, kem_prepare, kem_vary, kem_encaps_run},
+    {"decaps", 0, kem_kat, kem_prepare, NULL, kem_decaps_run},
+};
+const size_t mops_n_kem_ops = sizeof mops_kem_ops / sizeof mops_kem_ops[0];

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Cortex-M startup shared by every QEMU machine and board: vector table,
+ * reset (copy .data, clear .bss, enable the FPU), fault reporting on the
+ * wire, and the mport_ functions common to all Cortex-M ports.
+ */
+#include "cortexm.h"
+#include "port.h"
+#include "runner.h"
+#include "wire_out.h"
+
+#include <string.h>
+
+extern uint32_t __data_load[], __data_start[], __data_end[];
+extern uint32_t __bss_start[], __bss_end[];
+extern uint32_t __stack_top[];
+
+int main(void);
+void Reset_Handler(void);
+void Default_Handler(void);
+void Fault_Handler(void);
+void SysTick_Handler(void);
+void Irq_Handler(void);
+void cortexm_fault_report(const uint32_t *frame, uint32_t exc_return);
+
+typedef void (*vector)(void);
+
+/* Armv7-M ARM B1.5.3: 16 system entries, then the device interrupts, all
+ * dispatched through cortexm_board_irq. */
+#define N_IRQ 32
+#define IRQ4 Irq_Handler, Irq_Handler, Irq_Handler, Irq_Handler
+__attribute__((section(".vectors"), used)) static const vector
+    vectors[16 + N_IRQ] = {
+    (vector)(uintptr_t)__stack_top,
+    Reset_Handler,
+    Default_Handler, /* NMI */
+    Fault_Handler,   /* HardFault */
+    Fault_Handler,   /* MemManage */
+    Fault_Handler,   /* BusFault */
+    Fault_Handler,   /* UsageFault */
+    0,
+    0,
+    0,
+    0,
+    Default_Handler, /* SVCall */
+    Default_Handler, /* DebugMonitor */
+    0,
+    Default_Handler, /* PendSV */
+    SysTick_Handler,
+    IRQ4, IRQ4, IRQ4, IRQ4, IRQ4, IRQ4, IRQ4, IRQ4, /* N_IRQ entries */
+};
+
+__attribute__((weak)) void SysTick_Handler(void) {}
+
+void Irq_Handler(void) {
+  uint32_t ipsr;
+  __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+  cortexm_board_irq((ipsr & 0x1FFu) - 16u);
+}
+
+void Reset_Handler(void) {
+#if defined(__ARM_FP)
+  /* CP10 and CP11 full access (Armv7-M ARM B3.2.20) before any FP code. */
+  CM_CPACR |= 0xFu << 20;
+  __asm__ volatile("dsb\n\tisb" ::: "memory");
+#endif
+  for (uint32_t *s = __data_load, *d = __data_start; d < __data_end;)
+    *d++ = *s++;
+  for (uint32_t *d = __bss_start; d < __bss_end;)
+    *d++ = 0;
+#if __ARM_ARCH >= 7
+  /* Route MemManage, BusFault and UsageFault to their own vectors so the
+   * report names the kind (SHCSR bits 16..18). */
+  CM_SHCSR |= 7u << 16;
+#endif
+  main();
+  for (;;)
+    ;
+}
+
+void Default_Handler(void) {
+  cortexm_fault_report(NULL, 0);
+}
+
+/* Naked: pass the stacked exception frame of whichever stack was in use. */
+__attribute__((naked)) void Fault_Handler(void) {
+  __asm__ volatile("mov r1, lr\n\t"
+                   "movs r0, #4\n\t"
+                   "tst r0, r1\n\t"
+                   "bne 1f\n\t"
+                   "mrs r0, msp\n\t"
+                   "b 2f\n"
+                   "1:\n\t"
+                   "mrs r0, psp\n"
+                   "2:\n\t"
+                   "ldr r2, =cortexm_fault_report\n\t"
+                   "bx r2\n\t"
+                   ".ltorg");
+}
+
+static const char *fault_kind(uint32_t ipsr) {
+  switch (ipsr) {
+  case 3:
+    return "hardfault";
+  case 4:
+    return "memmanage";
+  case 5:
+    return "busfault";
+  case 6:
+    return "usagefault";
+  default:
+    return "unexpected-exception";
+  }
+}
+
+/* Report on the wire and stop: the host marks the run invalid. */
+void cortexm_fault_report(const uint32_t *frame, uint32_t exc_return) {
+  uint32_t ipsr;
+  __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+  mcore_wire_start("fault");
+  mcore_wire_str("kind", fault_kind(ipsr & 0x1FFu));
+  mcore_wire_u64("exception", ipsr & 0x1FFu);
+  if (frame) {
+    /* Exception frame: r0 r1 r2 r3 r12 lr pc xpsr (B1.5.6). */
+    mcore_wire_hex("pc", frame[6]);
+    mcore_wire_hex("lr", frame[5]);
+    mcore_wire_hex("exc_return", exc_return);
+  }
+#if __ARM_ARCH >= 7
+  mcore_wire_hex("cfsr", CM_CFSR);
+  mcore_wire_hex("hfsr", CM_HFSR);
+  mcore_wire_hex("mmfar", CM_MMFAR);
+  mcore_wire_hex("bfar", CM_BFAR);
+#endif
+  mcore_wire_end();
+  cortexm_semihost_exit(4);
+}
+
+/* ---- the rest of the port contract ---------------------------------- */
+
+static int boot_argc;
+static char **boot_argv;
+
+void mport_init(int *argc, char ***argv) {
+  cortexm_board_init();
+  __asm__ volatile("cpsie i" ::: "memory");
+  boot_argc = cortexm_semihost_args(&boot_argv);
+  *argc = boot_argc;
+  *argv = boot_argv;
+}
+
+void mport_console_write(const char *s, size_t n) {
+  while (n--)
+    cortexm_board_putc(*s++);
+}
+
+_Noreturn void mport_exit(int code) { cortexm_semihost_exit(code); }
+
+int main(void) {
+  int argc = 0;
+  char **argv = NULL;
+  runner_config cfg;
+  mport_init(&argc, &argv);
+  runner_parse_args(argc, argv, &cfg);
+  mport_exit(runner_main(&cfg));
+}

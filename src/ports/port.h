@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The port contract: what the runner needs from a target. Small on purpose
+ * (like pqm4's HAL): a new target is a folder under src/ports/ implementing
+ * these functions plus a linker script and startup where it has them.
+ */
+#ifndef MERLIN_PORT_H
+#define MERLIN_PORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A description of the part, for the provenance record. */
+typedef struct {
+  const char *target;   /* "host", "qemu-m4" */
+  const char *core;     /* "cortex-m4", or the host CPU model */
+  uint64_t clock_hz;    /* core clock, 0 when unknown (host) */
+  const char *counter;  /* "systick", "clock_monotonic_raw" */
+  const char *unit;     /* the counter's own unit: "ticks" or "ns" */
+  uint64_t counter_hz;  /* counter ticks per second */
+  /* Short operations are batched until one sample reaches this many
+   * ticks, well above the counter's resolution and read overhead. */
+  uint64_t min_sample_ticks;
+  uint32_t flash_bytes; /* 0 when not meaningful (host) */
+  uint32_t ram_bytes;
+} mport_part;
+
+/* Called first; sets up clocks, console and counter. argc/argv are the
+ * runtime arguments (host command line, or semihosting on QEMU). */
+void mport_init(int *argc, char ***argv);
+const mport_part *mport_describe(void);
+/* A monotonically increasing count in the part's counter unit, extended
+ * to 64 bits (wraps are counted by the port). */
+uint64_t mport_counter_read(void);
+void mport_console_write(const char *s, size_t n);
+_Noreturn void mport_exit(int code);
+
+#endif
