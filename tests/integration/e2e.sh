@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# End-to-end tests of `merlin run` on real images (host or QEMU).
+#   e2e.sh MERLIN CHECKER run TARGET          results.json complete, KATs pass
+#   e2e.sh MERLIN CHECKER determinism TARGET  two runs, identical medians
+#   e2e.sh MERLIN CHECKER kat-fail TARGET     a corrupted KAT value fails the
+#                                             run, names the operation, and
+#                                             writes no results
+#   e2e.sh MERLIN CHECKER stream TARGET       a corrupted or truncated console
+#                                             stream is rejected with the line
+set -euo pipefail
+merlin=$1 checker=$2 mode=$3 target=$4
+work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-e2e.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+runs=(--runs 11 --warmup 2)
+
+# Every operation of the default profile (profiles/default.profile).
+expected=()
+for b in wolfcrypt mbedtls; do
+  expected+=(sha256/hash/$b hmac-sha256/mac/$b hkdf-sha256/derive/$b
+    ecdh-p256/keygen/$b ecdh-p256/shared/$b
+    ecdsa-p256/keygen/$b ecdsa-p256/sign/$b ecdsa-p256/verify/$b)
+done
+for b in wolfcrypt pqclean; do
+  expected+=(ml-kem-512/keygen/$b ml-kem-512/encaps/$b ml-kem-512/decaps/$b)
+done
+
+fail() { echo "FAIL: $*"; echo "0 passed, 1 failed"; exit 1; }
+
+case $mode in
+run)
+  "$merlin" run --target "$target" "${runs[@]}" --out "$work/out" --quiet
+  "$checker" structure "$work/out/latest/results.json" "$target" "${expected[@]}"
+  for f in results.csv report.md; do
+    [ -s "$work/out/latest/$f" ] || fail "$f missing"
+  done
+  grep -q "ml-kem-512" "$work/out/latest/report.md" || fail "report lacks ML-KEM"
+  grep -q "ecdh-p256" "$work/out/latest/report.md" || fail "report lacks ECDH"
+  echo "3 passed, 0 failed"
+  ;;
+determinism)
+  "$merlin" run --target "$target" "${runs[@]}" --out "$work/a" --quiet
+  "$merlin" run --target "$target" "${runs[@]}" --out "$work/b" --quiet
+  "$checker" same-medians "$work/a/latest/results.json" "$work/b/latest/results.json"
+  ;;
+kat-fail)
+  set +e
+  "$merlin" run --target "$target" --runs 3 --warmup 0 --out "$work/out" \
+    --kat-corrupt sha256/hash --quiet >"$work/log" 2>&1
+  rc=$?
+  set -e
+  cat "$work/log"
+  [ "$rc" -ne 0 ] || fail "run with a corrupted KAT exited 0"
+  grep -q "KAT failed: sha256 hash" "$work/log" || fail "message does not name sha256 hash"
+  if find "$work/out" -name results.json 2>/dev/null | grep -q .; then
+    fail "a results file was written for a failed run"
+  fi
+  echo "3 passed, 0 failed"
+  ;;
+stream)
+  "$merlin" run --target "$target" --runs 3 --warmup 0 --out "$work/out" --quiet
+  log="$work/out/latest/console-$target.log"
+  [ -s "$log" ] || fail "no console log kept"
+  n=0
+  check_rejected() { # name file expected-message
+    set +e
+    "$merlin" run --target "$target" --from "$2" --out "$work/rej" >"$work/msg" 2>&1
+    rc=$?
+    set -e
+    cat "$work/msg"
+    [ "$rc" -ne 0 ] || fail "$1: accepted"
+    grep -q "$3" "$work/msg" || fail "$1: message lacks '$3'"
+    if find "$work/rej" -name results.json 2>/dev/null | grep -q .; then
+      fail "$1: results written"
+    fi
+    n=$((n + 1))
+  }
+  # A flipped byte in the middle of line 6.
+  awk 'NR==6 { $0 = substr($0, 1, 10) "X" substr($0, 12) } { print }' "$log" >"$work/flip.log"
+  check_rejected "flipped byte" "$work/flip.log" "line 6"
+  # A dropped line.
+  sed '5d' "$log" >"$work/drop.log"
+  check_rejected "dropped line" "$work/drop.log" "line 5"
+  # A truncated run.
+  head -n 8 "$log" >"$work/trunc.log"
+  check_rejected "truncated" "$work/trunc.log" "truncated"
+  # Garbage lines between wire lines are tolerated (noise, counted).
+  awk 'NR==4 { print "boot noise 123" } { print }' "$log" >"$work/noise.log"
+  "$merlin" run --target "$target" --from "$work/noise.log" --out "$work/noise" --quiet
+  [ -s "$work/noise/latest/results.json" ] || fail "noise made the run fail"
+  echo "$((n + 1)) passed, 0 failed"
+  ;;
+*)
+  echo "unknown mode $mode" >&2
+  exit 2
+  ;;
+esac
