@@ -311,6 +311,9 @@ int runner_main(const runner_config *cfg) {
 
   emit_begin(cfg);
   for_each_instance(announce, NULL);
+  /* Backends may draw randomness while initialising (wolfCrypt seeds its
+   * DRBG): the stream must be seeded before, never all zeros. */
+  mcore_rng_seed(RUNNER_SEED);
   for (size_t b = 0; b < mcore_n_backends; b++) {
     if (mcore_backends[b]->init && mcore_backends[b]->init() != MCORE_OK) {
       mcore_wire_start("error");
