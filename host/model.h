@@ -52,6 +52,7 @@ typedef struct {
   int status_ok;      /* end record said status=ok */
   size_t records;     /* wire lines including end */
   size_t noise_lines; /* non-wire lines ignored */
+  char *error_msg;    /* first error record with id=- (not tied to an op) */
   /* Set by the host, not the wire: */
   char *unit;           /* "instructions", "ns" */
   double ticks_to_unit; /* multiply (raw - overhead) / batch by this */
@@ -61,5 +62,16 @@ typedef struct {
 /* Look up a provenance field; NULL when absent. */
 const char *mh_run_prov(const mh_run *run, const char *key);
 void mh_run_free(mh_run *run);
+
+/* Turn raw ticks into per-operation values (docs/wire-format.md): for every
+ * op with kat == MH_KAT_PASS, no error and raw samples, samples[i] =
+ * (raw[i] - overhead_ticks) / batch * ticks_to_unit, then stats. Records
+ * unit (copied), ticks_to_unit and icount_shift in the run. Other ops get no
+ * samples. Returns 0, or -1 with a message in msg (msg_len bytes, may be
+ * NULL) when a raw value is below the overhead, ticks_to_unit is not a
+ * positive finite number, or memory runs out; on failure no op has samples.
+ * May be called again (earlier samples are replaced). */
+int mh_run_finish(mh_run *run, double ticks_to_unit, const char *unit,
+                  int icount_shift, char *msg, size_t msg_len);
 
 #endif

@@ -314,12 +314,19 @@ int runner_main(const runner_config *cfg) {
   /* Backends may draw randomness while initialising (wolfCrypt seeds its
    * DRBG): the stream must be seeded before, never all zeros. */
   mcore_rng_seed(RUNNER_SEED);
+  /* A backend whose initialisation fails: the error names it, and nothing
+   * is timed. */
   for (size_t b = 0; b < mcore_n_backends; b++) {
     if (mcore_backends[b]->init && mcore_backends[b]->init() != MCORE_OK) {
       mcore_wire_start("error");
       mcore_wire_str("id", "-");
-      mcore_wire_str("msg", "backend initialisation failed");
-      mcore_wire_str("backend", mcore_backend_name(mcore_backends[b]->id));
+      char msg[64] = "backend initialisation failed: ";
+      size_t at = strlen(msg);
+      for (const char *n = mcore_backend_name(mcore_backends[b]->id);
+           *n && at + 1 < sizeof msg;)
+        msg[at++] = *n++;
+      msg[at] = '\0';
+      mcore_wire_str("msg", msg);
       mcore_wire_end();
       st.failed = 1;
     }

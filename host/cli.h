@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The subcommands of the merlin CLI. main.c parses and validates options
+ * (usage errors exit 2) and calls these; each returns the exit status. */
+#ifndef MERLIN_HOST_CLI_H
+#define MERLIN_HOST_CLI_H
+
+#include "profile.h"
+
+#include <stddef.h>
+
+/* Defaults and limits of `merlin run` (docs/cli.md). */
+#define MH_RUNS_DEFAULT 101u
+#define MH_RUNS_MAX 100000u
+#define MH_WARMUP_DEFAULT 5u
+#define MH_WARMUP_MAX 10000u
+#define MH_TIMEOUT_DEFAULT 900u
+#define MH_TIMEOUT_MAX 604800u
+#define MH_PROFILE_DEFAULT "default"
+#define MH_OUT_DEFAULT "results"
+
+typedef struct {
+  const char **targets; /* target ids, already checked */
+  size_t n_targets;
+  const char *profile; /* NULL: default (with --from: the stream's) */
+  unsigned runs, warmup, timeout_s;
+  const char *out;
+  const char *from;        /* parse this captured stream instead */
+  const char *kat_corrupt; /* "alg/op" test hook, or NULL */
+  int quiet;
+} mh_run_opts;
+
+typedef struct {
+  const char **targets;
+  size_t n_targets;
+  const char *profile;
+  const char *kat_corrupt;
+  int quiet;
+} mh_build_opts;
+
+int mh_cli_run(const mh_run_opts *o);
+int mh_cli_build(const mh_build_opts *o);
+/* what: NULL (everything), "targets", "profiles", "algorithms",
+ * "backends". */
+int mh_cli_list(const char *what);
+int mh_cli_report(const char *dir);
+
+/* Check a --kat-corrupt value: "alg/op" with a known algorithm id and an
+ * operation name; when p is given, the algorithm must be routed by it.
+ * Returns 0, or -1 with a message. */
+int mh_kat_corrupt_check(const char *v, const mh_profile *p, char *err,
+                         size_t errlen);
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `merlin report DIR`: regenerate DIR/report.md from DIR/results.json. */
+#include "cli.h"
+
+#include "fsutil.h"
+#include "report_md.h"
+#include "results_json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int mh_cli_report(const char *dir) {
+  char err[2048];
+  struct stat st;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "merlin: report: %s is not a results directory\n", dir);
+    return 1;
+  }
+  char *json = mh_path_join(dir, "results.json");
+  char *md_path = mh_path_join(dir, "report.md");
+  mh_results r;
+  memset(&r, 0, sizeof r);
+  int rc = 1;
+  if (!json || !md_path) {
+    fprintf(stderr, "merlin: out of memory\n");
+    goto out;
+  }
+  if (mh_results_load(json, &r, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: report: %s\n", err);
+    goto out;
+  }
+  char *md = mh_report_md(&r);
+  if (!md) {
+    fprintf(stderr, "merlin: out of memory\n");
+    goto out;
+  }
+  if (mh_write_atomic(md_path, md, strlen(md), err, sizeof err) != 0)
+    fprintf(stderr, "merlin: report: %s\n", err);
+  else {
+    printf("merlin: wrote %s\n", md_path);
+    rc = 0;
+  }
+  free(md);
+out:
+  mh_results_free(&r);
+  free(json);
+  free(md_path);
+  return rc;
+}

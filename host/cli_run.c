@@ -1,0 +1,543 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `merlin run`: build, execute, parse and check each target, and write one
+ * results directory only when every target succeeded. */
+#include "cli.h"
+
+#include "fsutil.h"
+#include "image_build.h"
+#include "progress.h"
+#include "report_md.h"
+#include "results.h"
+#include "results_csv.h"
+#include "results_json.h"
+#include "target_exec.h"
+#include "targets.h"
+#include "wire.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef MERLIN_VERSION
+#define MERLIN_VERSION "0.0.0"
+#endif
+
+/* Largest console stream accepted from a target or a --from file. */
+#define MAX_CONSOLE_BYTES ((size_t)256 << 20)
+
+typedef struct {
+  const mh_run_opts *o;
+  char *root; /* source root; NULL with --from until needed */
+  char *profile_path, *profile_name;
+  mh_profile profile;
+  int profile_loaded;
+} run_ctx;
+
+typedef struct {
+  const mh_target *t;
+  char *console; /* the raw captured stream */
+  size_t console_len;
+  char *console_copy; /* where execute() kept it for diagnosis, or NULL */
+  mh_result res;
+} target_run;
+
+static void op_label(const mh_op *op, char *buf, size_t len) {
+  if (op->bytes >= 0)
+    snprintf(buf, len, "%s %s %ld B (%s)", op->alg ? op->alg : "?",
+             op->op ? op->op : "?", op->bytes, op->backend ? op->backend : "?");
+  else
+    snprintf(buf, len, "%s %s (%s)", op->alg ? op->alg : "?",
+             op->op ? op->op : "?", op->backend ? op->backend : "?");
+}
+
+/* First line of `qemu-system-arm --version`, malloc'd; NULL when QEMU
+ * cannot be run. */
+static char *qemu_version(void) {
+  char *argv[] = {"qemu-system-arm", "--version", NULL};
+  mh_exec_spec spec = {.argv = argv,
+                       .timeout_s = 30,
+                       .stdout_fd = -1,
+                       .stderr_fd = -1,
+                       .max_capture = 1 << 20};
+  mh_exec_result res;
+  char err[256];
+  if (mh_exec(&spec, &res, err, sizeof err) != 0)
+    return NULL;
+  char *v = NULL;
+  if (res.exited && res.exit_code == 0 && res.out_len)
+    v = strndup(res.out, strcspn(res.out, "\r\n"));
+  mh_exec_result_free(&res);
+  return v;
+}
+
+static char *host_uname(void) {
+  struct utsname u;
+  char buf[3 * sizeof u.sysname + 4];
+  if (uname(&u) != 0)
+    return strdup("unknown");
+  snprintf(buf, sizeof buf, "%s %s %s", u.sysname, u.release, u.machine);
+  return strdup(buf);
+}
+
+static int need_root(run_ctx *c) {
+  char err[1024];
+  if (c->root)
+    return 0;
+  c->root = mh_source_root(err, sizeof err);
+  if (!c->root) {
+    fprintf(stderr, "merlin: %s\n", err);
+    return -1;
+  }
+  return 0;
+}
+
+/* Build and execute the image; fills tr->console. Returns 0 when the image
+ * ran and exited 0, 2 when it exited non-zero (its stream may say why),
+ * 1 when it failed otherwise (reported), 130 when interrupted. */
+static int execute(run_ctx *c, target_run *tr) {
+  const mh_run_opts *o = c->o;
+  const mh_target *t = tr->t;
+  char err[2048];
+  mh_build_spec bs = {c->root,        t,       c->profile_name, &c->profile,
+                      o->kat_corrupt, o->quiet};
+  char *image = NULL;
+  if (mh_image_build(&bs, &image, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s: build failed: %s\n", t->id, err);
+    return mh_exec_signal_received() ? 130 : 1;
+  }
+  char **argv = mh_target_argv(t, image, o->runs, o->warmup);
+  int tty = isatty(STDERR_FILENO);
+  mh_progress *pr = mh_progress_new(t->id, tty, o->quiet);
+  free(image);
+  if (!argv || !pr) {
+    mh_argv_free(argv);
+    mh_progress_free(pr);
+    fprintf(stderr, "merlin: out of memory\n");
+    return 1;
+  }
+  if (!o->quiet)
+    fprintf(stderr, "merlin: %s: running (%u runs, %u warm-up, timeout %u s)\n",
+            t->id, o->runs, o->warmup, o->timeout_s);
+  mh_exec_spec spec = {
+      .argv = argv,
+      .cwd = c->root,
+      .timeout_s = o->timeout_s,
+      .stdout_fd = -1,
+      .stderr_fd = -1,
+      .max_capture = MAX_CONSOLE_BYTES,
+      .hooks = {pr, mh_progress_console_hook, mh_progress_stderr_hook}};
+  mh_exec_result res;
+  int rc = mh_exec(&spec, &res, err, sizeof err);
+  mh_progress_clear(pr);
+  mh_progress_free(pr);
+  mh_argv_free(argv);
+  if (rc != 0) {
+    fprintf(stderr, "merlin: %s: %s\n", t->id, err);
+    return 1;
+  }
+  tr->console = res.out;
+  tr->console_len = res.out_len;
+  res.out = NULL;
+  /* Keep the last raw console next to the build, for diagnosis. */
+  char *bdir = mh_build_dir(&bs);
+  char *clog = bdir ? mh_path_join(bdir, "console.log") : NULL;
+  if (clog && mh_write_atomic(clog, tr->console, tr->console_len, err,
+                              sizeof err) == 0) {
+    tr->console_copy = clog;
+    clog = NULL;
+  }
+  rc = 0;
+  if (res.cancelled) {
+    fprintf(stderr, "merlin: %s: interrupted\n", t->id);
+    rc = 130;
+  } else if (res.timed_out) {
+    fprintf(stderr, "merlin: %s: target did not finish within %u s (hung?)\n",
+            t->id, o->timeout_s);
+    rc = 1;
+  } else if (res.overflow) {
+    fprintf(stderr,
+            "merlin: %s: console output exceeded %zu bytes; killed it\n", t->id,
+            (size_t)MAX_CONSOLE_BYTES);
+    rc = 1;
+  } else if (!res.exited) {
+    fprintf(stderr, "merlin: %s: image killed by signal %d (%s)\n", t->id,
+            res.term_signal, strsignal(res.term_signal));
+    rc = 1;
+  } else if (res.exit_code != 0) {
+    /* Parse anyway (the caller does): the stream usually says why. */
+    fprintf(stderr, "merlin: %s: image exited with status %d\n", t->id,
+            res.exit_code);
+    rc = 2;
+  } else if (!o->quiet) {
+    fprintf(stderr, "merlin: %s: finished in %.1f s\n", t->id, res.seconds);
+  }
+  free(bdir);
+  free(clog);
+  mh_exec_result_free(&res);
+  return rc;
+}
+
+/* Every reason the parsed run must not count; prints each, returns the
+ * number of failures. */
+static int check_run(const run_ctx *c, const target_run *tr) {
+  const mh_run *run = &tr->res.run;
+  const char *id = tr->t->id;
+  int fails = 0;
+  char label[256];
+  const char *v;
+  if ((v = mh_run_prov(run, "target")) && strcmp(v, id) != 0) {
+    fprintf(stderr, "merlin: %s: the stream comes from target '%s'\n", id, v);
+    fails++;
+  }
+  if ((v = mh_run_prov(run, "profile")) && strcmp(v, tr->res.profile) != 0) {
+    fprintf(stderr,
+            "merlin: %s: the image was built for profile '%s', not '%s'\n", id,
+            v, tr->res.profile);
+    fails++;
+  }
+  if (!c->o->from) {
+    char want[16];
+    snprintf(want, sizeof want, "%u", c->o->runs);
+    if ((v = mh_run_prov(run, "runs")) && strcmp(v, want) != 0) {
+      fprintf(stderr, "merlin: %s: the image ran %s timed runs, not %s\n", id,
+              v, want);
+      fails++;
+    }
+  }
+  if (run->n_ops == 0) {
+    fprintf(stderr, "merlin: %s: the image announced no operations\n", id);
+    fails++;
+  }
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_op *op = &run->ops[i];
+    op_label(op, label, sizeof label);
+    if (op->kat == MH_KAT_FAIL) {
+      fprintf(stderr,
+              "merlin: %s: KAT failed: %s: %s; no timing recorded "
+              "for it\n",
+              id, label, op->kat_detail ? op->kat_detail : "no detail");
+      fails++;
+    } else if (op->kat != MH_KAT_PASS) {
+      fprintf(stderr,
+              "merlin: %s: no KAT result for %s; no timing recorded "
+              "for it\n",
+              id, label);
+      fails++;
+    }
+    if (op->has_error) {
+      fprintf(stderr, "merlin: %s: error in %s: %s\n", id, label,
+              op->error_msg ? op->error_msg : "no detail");
+      fails++;
+    }
+  }
+  if (run->error_msg) {
+    fprintf(stderr, "merlin: %s: target error: %s\n", id, run->error_msg);
+    fails++;
+  }
+  if (!run->status_ok) {
+    fprintf(stderr, "merlin: %s: the image reported end status=fail\n", id);
+    fails++;
+  }
+  return fails;
+}
+
+/* Run (or read) one target and turn its stream into a checked result.
+ * Returns 0, 1 (failed, reported) or 130 (interrupted). */
+static int run_target_inner(run_ctx *c, target_run *tr) {
+  const mh_run_opts *o = c->o;
+  const char *id = tr->t->id;
+  char err[1024];
+  int exec_rc = 0;
+  if (o->from) {
+    if (mh_read_file(o->from, MAX_CONSOLE_BYTES, &tr->console, &tr->console_len,
+                     err, sizeof err) != 0) {
+      fprintf(stderr, "merlin: %s\n", err);
+      return 1;
+    }
+  } else {
+    exec_rc = execute(c, tr);
+    if (exec_rc == 1 || exec_rc == 130)
+      return exec_rc;
+  }
+  mh_wire_error werr;
+  memset(&werr, 0, sizeof werr);
+  if (mh_wire_parse(tr->console, tr->console_len, &tr->res.run, &werr) != 0) {
+    /* The reader's message normally starts with "line N: " itself. */
+    if (strncmp(werr.msg, "line ", 5) == 0)
+      fprintf(stderr, "merlin: %s: console stream rejected: %s\n", id,
+              werr.msg);
+    else
+      fprintf(stderr, "merlin: %s: console stream rejected: line %zu: %s\n", id,
+              werr.line, werr.msg);
+    return 1;
+  }
+  const char *pname = c->profile_name;
+  if (!pname)
+    pname = mh_run_prov(&tr->res.run, "profile");
+  tr->res.target = strdup(id);
+  tr->res.profile = strdup(pname ? pname : MH_PROFILE_DEFAULT);
+  tr->res.host = host_uname();
+  if (tr->t->kind == MH_EXEC_QEMU) {
+    tr->res.qemu_version = qemu_version();
+    if (!tr->res.qemu_version)
+      tr->res.qemu_version =
+          strdup("unknown (qemu-system-arm --version failed)");
+  }
+  if (!tr->res.target || !tr->res.profile || !tr->res.host ||
+      (tr->t->kind == MH_EXEC_QEMU && !tr->res.qemu_version)) {
+    fprintf(stderr, "merlin: out of memory\n");
+    return 1;
+  }
+  if (check_run(c, tr) != 0 || exec_rc != 0)
+    return 1;
+  double t2u;
+  if (mh_target_ticks_to_unit(tr->t, mh_run_prov(&tr->res.run, "unit"),
+                              mh_run_prov(&tr->res.run, "counter_hz"), &t2u,
+                              err, sizeof err) != 0 ||
+      mh_run_finish(&tr->res.run, t2u, tr->t->unit, tr->t->icount_shift, err,
+                    sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s: %s\n", id, err);
+    return 1;
+  }
+  return 0;
+}
+
+static int run_target(run_ctx *c, target_run *tr) {
+  int rc = run_target_inner(c, tr);
+  if (rc == 1 && tr->console_copy)
+    fprintf(stderr, "merlin: %s: raw console kept in %s\n", tr->t->id,
+            mh_path_display(c->root, tr->console_copy));
+  return rc;
+}
+
+static void print_summary(const target_run *tr) {
+  const mh_run *run = &tr->res.run;
+  printf("%s (profile %s), per operation in %s:\n", tr->res.target,
+         tr->res.profile, run->unit);
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_op *op = &run->ops[i];
+    char label[256], med[64], p99[64];
+    op_label(op, label, sizeof label);
+    mh_format_number(op->stats.median, med, sizeof med);
+    mh_format_number(op->stats.p99, p99, sizeof p99);
+    printf("  %-44s median %14s   p99 %14s\n", label, med, p99);
+  }
+}
+
+static int write_file(const char *dir, const char *name, const char *data,
+                      size_t len) {
+  char err[1024];
+  char *p = mh_path_join(dir, name);
+  int rc = p ? mh_write_atomic(p, data, len, err, sizeof err) : -1;
+  if (!p)
+    snprintf(err, sizeof err, "out of memory");
+  if (rc != 0)
+    fprintf(stderr, "merlin: %s\n", err);
+  free(p);
+  return rc;
+}
+
+static void remove_tree(const char *dir, const target_run *trs, size_t n) {
+  static const char *const files[] = {"results.json", "results.csv",
+                                      "report.md"};
+  for (size_t i = 0; i < 3; i++) {
+    char *p = mh_path_join(dir, files[i]);
+    if (p)
+      unlink(p);
+    free(p);
+  }
+  for (size_t i = 0; i < n; i++) {
+    char name[128];
+    snprintf(name, sizeof name, "console-%s.log", trs[i].t->id);
+    char *p = mh_path_join(dir, name);
+    if (p)
+      unlink(p);
+    free(p);
+  }
+  rmdir(dir);
+}
+
+/* Write everything into a hidden directory, then rename it into place as
+ * OUT/<UTC timestamp>[-N] and repoint OUT/latest. */
+static int write_results(const mh_run_opts *o, target_run *trs, size_t n) {
+  char err[1024], stamp[32], created[32];
+  time_t now = time(NULL);
+  struct tm tm;
+  gmtime_r(&now, &tm);
+  strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  mh_results r = {.merlin = MERLIN_VERSION, .created = created, .n_runs = n};
+  mh_result *runs = calloc(n, sizeof *runs);
+  if (!runs) {
+    fprintf(stderr, "merlin: out of memory\n");
+    return 1;
+  }
+  for (size_t i = 0; i < n; i++)
+    runs[i] = trs[i].res;
+  r.runs = runs;
+  char *json = mh_results_to_json(&r, err, sizeof err);
+  char *csv = mh_results_to_csv(&r);
+  char *md = mh_report_md(&r);
+  free(runs);
+  int rc = 1;
+  char tmpname[64], final[64];
+  char *tmp = NULL, *dst = NULL;
+  if (!json || !csv || !md) {
+    fprintf(stderr, "merlin: cannot serialise the results: %s\n",
+            json ? "out of memory" : err);
+    goto out;
+  }
+  if (mh_mkdir_p(o->out, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s\n", err);
+    goto out;
+  }
+  snprintf(tmpname, sizeof tmpname, ".tmp-%s-%ld", stamp, (long)getpid());
+  tmp = mh_path_join(o->out, tmpname);
+  if (!tmp || mkdir(tmp, 0755) != 0) {
+    fprintf(stderr, "merlin: cannot create %s: %s\n", tmp ? tmp : tmpname,
+            strerror(errno));
+    goto out;
+  }
+  int bad = write_file(tmp, "results.json", json, strlen(json)) ||
+            write_file(tmp, "results.csv", csv, strlen(csv)) ||
+            write_file(tmp, "report.md", md, strlen(md));
+  for (size_t i = 0; i < n && !bad; i++) {
+    char name[128];
+    snprintf(name, sizeof name, "console-%s.log", trs[i].t->id);
+    bad = write_file(tmp, name, trs[i].console, trs[i].console_len);
+  }
+  if (bad) {
+    remove_tree(tmp, trs, n);
+    goto out;
+  }
+  /* rename() fails on a non-empty directory of that name: next suffix. */
+  for (int k = 0; k < 1000; k++) {
+    if (k)
+      snprintf(final, sizeof final, "%s-%d", stamp, k);
+    else
+      snprintf(final, sizeof final, "%s", stamp);
+    free(dst);
+    dst = mh_path_join(o->out, final);
+    if (!dst)
+      break;
+    if (rename(tmp, dst) == 0) {
+      rc = 0;
+      break;
+    }
+    if (errno != EEXIST && errno != ENOTEMPTY && errno != ENOTDIR)
+      break;
+  }
+  if (rc != 0) {
+    fprintf(stderr, "merlin: cannot move results into %s: %s\n", o->out,
+            strerror(errno));
+    remove_tree(tmp, trs, n);
+    goto out;
+  }
+  /* OUT/latest -> <final>, replaced atomically. */
+  char lname[64];
+  snprintf(lname, sizeof lname, ".latest.tmp-%ld", (long)getpid());
+  char *ltmp = mh_path_join(o->out, lname);
+  char *latest = mh_path_join(o->out, "latest");
+  if (ltmp && latest) {
+    unlink(ltmp);
+    if (symlink(final, ltmp) != 0 || rename(ltmp, latest) != 0) {
+      fprintf(stderr, "merlin: warning: cannot point %s at %s: %s\n", latest,
+              final, strerror(errno));
+      unlink(ltmp);
+    }
+  }
+  free(ltmp);
+  free(latest);
+  printf("merlin: results written to %s (results.json, results.csv, "
+         "report.md)\n",
+         dst);
+out:
+  free(json);
+  free(csv);
+  free(md);
+  free(tmp);
+  free(dst);
+  return rc;
+}
+
+static int load_profile(run_ctx *c) {
+  const mh_run_opts *o = c->o;
+  char err[2048];
+  if (o->from && !o->profile)
+    return 0; /* taken from the stream */
+  if (o->from) {
+    /* Only the name matters: the stream is compared against it. */
+    if (mh_profile_locate("", o->profile, &c->profile_path, &c->profile_name,
+                          err, sizeof err) != 0) {
+      fprintf(stderr, "merlin: %s\n", err);
+      return 2;
+    }
+    return 0;
+  }
+  if (need_root(c) != 0)
+    return 1;
+  if (mh_profile_locate(c->root, o->profile ? o->profile : MH_PROFILE_DEFAULT,
+                        &c->profile_path, &c->profile_name, err,
+                        sizeof err) != 0 ||
+      mh_profile_load(c->profile_path,
+                      mh_path_display(c->root, c->profile_path), &c->profile,
+                      err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s\n", err);
+    return 2;
+  }
+  c->profile_loaded = 1;
+  if (o->kat_corrupt &&
+      mh_kat_corrupt_check(o->kat_corrupt, &c->profile, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s\n", err);
+    return 2;
+  }
+  return 0;
+}
+
+int mh_cli_run(const mh_run_opts *o) {
+  run_ctx c;
+  memset(&c, 0, sizeof c);
+  c.o = o;
+  target_run *trs = calloc(o->n_targets, sizeof *trs);
+  if (!trs) {
+    fprintf(stderr, "merlin: out of memory\n");
+    return 1;
+  }
+  mh_exec_install_signal_handlers();
+  int rc = load_profile(&c);
+  size_t done = 0;
+  for (size_t i = 0; rc == 0 && i < o->n_targets; i++) {
+    trs[i].t = mh_target_find(o->targets[i]);
+    done = i + 1;
+    rc = run_target(&c, &trs[i]);
+  }
+  if (rc == 0) {
+    if (!o->quiet)
+      for (size_t i = 0; i < done; i++)
+        print_summary(&trs[i]);
+    rc = write_results(o, trs, done);
+  } else if (rc != 2) {
+    fprintf(stderr, "merlin: run failed; no results written\n");
+  }
+  for (size_t i = 0; i < done; i++) {
+    free(trs[i].console);
+    free(trs[i].console_copy);
+    free(trs[i].res.target);
+    free(trs[i].res.profile);
+    free(trs[i].res.qemu_version);
+    free(trs[i].res.host);
+    mh_run_free(&trs[i].res.run);
+  }
+  free(trs);
+  mh_profile_free(&c.profile);
+  free(c.profile_path);
+  free(c.profile_name);
+  free(c.root);
+  return rc;
+}

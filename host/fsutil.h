@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* File helpers of the host CLI: whole-file reads, atomic writes (temporary
+ * file in the same directory, then rename), mkdir -p. Each returns 0 on
+ * success, or -1 with a message in err. */
+#ifndef MERLIN_HOST_FSUTIL_H
+#define MERLIN_HOST_FSUTIL_H
+
+#include <stddef.h>
+
+/* Read a whole regular file (at most max_len bytes) into a malloc'd,
+ * NUL-terminated buffer. */
+int mh_read_file(const char *path, size_t max_len, char **buf, size_t *len,
+                 char *err, size_t errlen);
+
+/* Write data to path.tmp.<pid>, flush it to disk, rename it over path. */
+int mh_write_atomic(const char *path, const char *data, size_t len, char *err,
+                    size_t errlen);
+
+/* As mh_write_atomic, but leave the file (and its mtime) alone when it
+ * already holds exactly this content. *changed tells which happened. */
+int mh_write_if_changed(const char *path, const char *data, size_t len,
+                        int *changed, char *err, size_t errlen);
+
+int mh_mkdir_p(const char *path, char *err, size_t errlen);
+
+/* malloc'd "a/b"; NULL on allocation failure. */
+char *mh_path_join(const char *a, const char *b);
+
+/* path relative to root when it lies under it, else path itself (for
+ * messages). */
+const char *mh_path_display(const char *root, const char *path);
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Building one image: generate the profile files, configure with the
+ * target's CMake preset, build the merlin-image target. */
+#ifndef MERLIN_HOST_IMAGE_BUILD_H
+#define MERLIN_HOST_IMAGE_BUILD_H
+
+#include "profile.h"
+#include "targets.h"
+
+typedef struct {
+  const char *root; /* source root (mh_source_root) */
+  const mh_target *target;
+  const char *profile_name;
+  const mh_profile *profile;
+  const char *kat_corrupt; /* "alg/op" test hook, or NULL */
+  int quiet;               /* no progress lines */
+} mh_build_spec;
+
+/* The source root: $MERLIN_ROOT when set, else the tree merlin was built
+ * from. Returns a malloc'd absolute path, or NULL with err. */
+char *mh_source_root(char *err, size_t errlen);
+
+/* Generated files (malloc'd text; NULL on allocation failure). */
+char *mh_profile_header(const char *name, const mh_profile *p);
+char *mh_profile_cmake(const char *name, const mh_profile *p);
+
+/* ROOT/build/img/T-P[-katfail], malloc'd. */
+char *mh_build_dir(const mh_build_spec *spec);
+
+/* Build the image; on success *image is its malloc'd path. On failure the
+ * tail of the build log has been printed and err says what failed. */
+int mh_image_build(const mh_build_spec *spec, char **image, char *err,
+                   size_t errlen);
+
+#endif

@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* merlin: the host CLI. Parses the command line, checks every value (a
+ * usage error exits 2 with the valid choices), and dispatches to the
+ * subcommands (cli.h). Documented in docs/cli.md. */
+#include "cli.h"
+#include "targets.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef MERLIN_VERSION
+#define MERLIN_VERSION "0.0.0"
+#endif
+
+#define USAGE_EXIT 2
+
+static const char USAGE[] =
+    "usage: merlin <command> [options]\n"
+    "\n"
+    "Benchmark classical and post-quantum crypto on Cortex-M (under QEMU) "
+    "and the host.\n"
+    "\n"
+    "commands:\n"
+    "  run      build, run and measure images; write results\n"
+    "  build    build the image of a target for a profile\n"
+    "  report   regenerate report.md of a results directory\n"
+    "  list     list targets, profiles, algorithms or backends\n"
+    "\n"
+    "  merlin <command> --help   options of one command\n"
+    "  merlin --version          print the version\n";
+
+static const char HELP_RUN[] =
+    "usage: merlin run --target T[,T...] [options]\n"
+    "\n"
+    "Build the image of each target for the profile, run it, check the "
+    "console\n"
+    "stream and every known-answer test, and write OUT/<UTC time>/ with\n"
+    "results.json, results.csv, report.md and console-<target>.log; "
+    "OUT/latest\n"
+    "points at it. Any failure writes nothing and exits 1.\n"
+    "\n"
+    "options:\n"
+    "  --target T[,T...]  targets to run (repeatable; see merlin list "
+    "targets)\n"
+    "  --profile P        profile name or path to a .profile file "
+    "(default: default)\n"
+    "  --runs N           timed runs per operation, 1..100000 (default: "
+    "101)\n"
+    "  --warmup W         warm-up runs per operation, 0..10000 (default: 5)\n"
+    "  --out DIR          results directory (default: results)\n"
+    "  --timeout SEC      kill a target after SEC seconds, 1..604800 "
+    "(default: 900)\n"
+    "  --from FILE        parse a captured console stream instead of "
+    "building and\n"
+    "                     running (exactly one --target)\n"
+    "  --kat-corrupt ALG/OP  test hook: build an image whose ALG/OP "
+    "known-answer\n"
+    "                     test fails (separate build directory)\n"
+    "  --quiet            no progress or summary, only errors and the "
+    "result path\n"
+    "  -h, --help         this help\n";
+
+static const char HELP_BUILD[] =
+    "usage: merlin build --target T[,T...] [options]\n"
+    "\n"
+    "Generate the profile files and build the image of each target into\n"
+    "build/img/<target>-<profile>/; prints the image path. The build output "
+    "is\n"
+    "kept in build.log there and shown only when the build fails.\n"
+    "\n"
+    "options:\n"
+    "  --target T[,T...]  targets to build (repeatable)\n"
+    "  --profile P        profile name or path (default: default)\n"
+    "  --kat-corrupt ALG/OP  test hook: make that known-answer test fail "
+    "(build\n"
+    "                     directory gets the suffix -katfail)\n"
+    "  --quiet            no progress lines\n"
+    "  -h, --help         this help\n";
+
+static const char HELP_REPORT[] =
+    "usage: merlin report DIR\n"
+    "\n"
+    "Read DIR/results.json and write DIR/report.md again (for example "
+    "after\n"
+    "upgrading merlin): merlin report results/latest\n"
+    "\n"
+    "options:\n"
+    "  -h, --help         this help\n";
+
+static const char HELP_LIST[] =
+    "usage: merlin list [targets|profiles|algorithms|backends]\n"
+    "\n"
+    "List what merlin knows; without an argument, everything.\n"
+    "\n"
+    "options:\n"
+    "  -h, --help         this help\n";
+
+static const char *const LISTS[] = {"targets", "profiles", "algorithms",
+                                    "backends"};
+
+/* ---- option parsing -------------------------------------------------- */
+
+typedef struct {
+  const char *name; /* "--runs" */
+  int has_arg;
+  const char **value; /* last value given (has_arg) */
+  int *flag;          /* set to 1 (!has_arg) */
+  int repeat;         /* values accumulate in the targets list */
+} opt_def;
+
+typedef struct {
+  const char *cmd;
+  const char *help;
+  const opt_def *opts;
+  size_t n_opts;
+  const char **targets; /* accumulated --target values */
+  size_t n_targets;
+  const char **pos; /* positional arguments */
+  size_t n_pos;
+} parse_state;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int
+usage_error(const parse_state *s, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "merlin %s: ", s->cmd);
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\n(see merlin %s --help)\n", s->cmd);
+  va_end(ap);
+  return USAGE_EXIT;
+}
+
+static void valid_options(const parse_state *s, char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < s->n_opts && used < len; i++)
+    used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+                             s->opts[i].name);
+  if (used < len)
+    snprintf(buf + used, len - used, "%s--help", s->n_opts ? ", " : "");
+}
+
+/* Returns -1 on --help (printed), 0 on success, or USAGE_EXIT. */
+static int parse(parse_state *s, int argc, char **argv) {
+  s->targets = calloc((size_t)argc + 1, sizeof *s->targets);
+  s->pos = calloc((size_t)argc + 1, sizeof *s->pos);
+  if (!s->targets || !s->pos) {
+    fprintf(stderr, "merlin: out of memory\n");
+    return 1;
+  }
+  int only_pos = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (only_pos || a[0] != '-' || a[1] == '\0') {
+      s->pos[s->n_pos++] = a;
+      continue;
+    }
+    if (strcmp(a, "--") == 0) {
+      only_pos = 1;
+      continue;
+    }
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      fputs(s->help, stdout);
+      return -1;
+    }
+    const char *eq = strchr(a, '=');
+    size_t nl = eq ? (size_t)(eq - a) : strlen(a);
+    const opt_def *d = NULL;
+    for (size_t k = 0; k < s->n_opts; k++)
+      if (strlen(s->opts[k].name) == nl && strncmp(s->opts[k].name, a, nl) == 0)
+        d = &s->opts[k];
+    if (!d) {
+      char valid[512];
+      valid_options(s, valid, sizeof valid);
+      return usage_error(s, "unknown option '%s'; valid: %s", a, valid);
+    }
+    if (!d->has_arg) {
+      if (eq)
+        return usage_error(s, "option %s takes no value", d->name);
+      *d->flag = 1;
+      continue;
+    }
+    const char *v = eq ? eq + 1 : NULL;
+    if (!v) {
+      if (i + 1 >= argc)
+        return usage_error(s, "option %s needs a value", d->name);
+      v = argv[++i];
+    }
+    if (!*v)
+      return usage_error(s, "option %s needs a non-empty value", d->name);
+    if (d->repeat)
+      s->targets[s->n_targets++] = v;
+    else
+      *d->value = v;
+  }
+  return 0;
+}
+
+static int parse_uint(const parse_state *s, const char *name, const char *v,
+                      unsigned lo, unsigned hi, unsigned *out) {
+  char *end;
+  errno = 0;
+  unsigned long x = v[0] >= '0' && v[0] <= '9' ? strtoul(v, &end, 10) : 0;
+  if (v[0] < '0' || v[0] > '9' || errno || *end || x < lo || x > hi) {
+    return usage_error(s, "%s must be an integer in %u..%u, got '%s'", name, lo,
+                       hi, v);
+  }
+  *out = (unsigned)x;
+  return 0;
+}
+
+/* Split the --target values on commas and check each. The returned list
+ * points into a malloc'd copy kept in *store. */
+static int split_targets(const parse_state *s, const char ***out, size_t *n,
+                         char **store) {
+  size_t total = 1;
+  for (size_t i = 0; i < s->n_targets; i++)
+    total += strlen(s->targets[i]) + 1;
+  char *buf = malloc(total);
+  const char **list = calloc(total, sizeof *list);
+  *store = buf;
+  *out = list;
+  *n = 0;
+  if (!buf || !list) {
+    fprintf(stderr, "merlin: out of memory\n");
+    return 1;
+  }
+  char valid[256];
+  mh_target_list(valid, sizeof valid);
+  if (s->n_targets == 0)
+    return usage_error(s, "--target is required; valid: %s", valid);
+  char *p = buf;
+  for (size_t i = 0; i < s->n_targets; i++) {
+    strcpy(p, s->targets[i]);
+    char *save = NULL;
+    for (char *t = strtok_r(p, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+      if (!mh_target_find(t))
+        return usage_error(s, "unknown target '%s'; valid: %s", t, valid);
+      for (size_t k = 0; k < *n; k++)
+        if (strcmp(list[k], t) == 0)
+          return usage_error(s, "target '%s' given twice", t);
+      list[(*n)++] = t;
+    }
+    p += strlen(p) + 1;
+  }
+  if (*n == 0)
+    return usage_error(s, "--target is empty; valid: %s", valid);
+  return 0;
+}
+
+static void state_free(parse_state *s) {
+  free(s->targets);
+  free(s->pos);
+}
+
+/* ---- commands -------------------------------------------------------- */
+
+static int cmd_run(int argc, char **argv) {
+  const char *profile = NULL, *runs = NULL, *warmup = NULL, *out = NULL,
+             *timeout = NULL, *from = NULL, *kat = NULL;
+  int quiet = 0;
+  const opt_def opts[] = {
+      {"--target", 1, NULL, NULL, 1},  {"--profile", 1, &profile, NULL, 0},
+      {"--runs", 1, &runs, NULL, 0},   {"--warmup", 1, &warmup, NULL, 0},
+      {"--out", 1, &out, NULL, 0},     {"--timeout", 1, &timeout, NULL, 0},
+      {"--from", 1, &from, NULL, 0},   {"--kat-corrupt", 1, &kat, NULL, 0},
+      {"--quiet", 0, NULL, &quiet, 0},
+  };
+  parse_state s = {"run", HELP_RUN, opts, sizeof opts / sizeof opts[0],
+                   NULL,  0,        NULL, 0};
+  mh_run_opts o = {.profile = NULL,
+                   .runs = MH_RUNS_DEFAULT,
+                   .warmup = MH_WARMUP_DEFAULT,
+                   .timeout_s = MH_TIMEOUT_DEFAULT,
+                   .out = MH_OUT_DEFAULT};
+  char *store = NULL;
+  int rc = parse(&s, argc, argv);
+  if (rc == 0 && s.n_pos)
+    rc = usage_error(&s, "unexpected argument '%s'", s.pos[0]);
+  if (rc == 0)
+    rc = split_targets(&s, &o.targets, &o.n_targets, &store);
+  if (rc == 0 && runs)
+    rc = parse_uint(&s, "--runs", runs, 1, MH_RUNS_MAX, &o.runs);
+  if (rc == 0 && warmup)
+    rc = parse_uint(&s, "--warmup", warmup, 0, MH_WARMUP_MAX, &o.warmup);
+  if (rc == 0 && timeout)
+    rc = parse_uint(&s, "--timeout", timeout, 1, MH_TIMEOUT_MAX, &o.timeout_s);
+  if (rc == 0 && from && o.n_targets != 1)
+    rc = usage_error(&s, "--from %s needs exactly one --target", from);
+  if (rc == 0 && from && kat)
+    rc = usage_error(&s, "--kat-corrupt %s has no effect with --from %s", kat,
+                     from);
+  char err[1024];
+  if (rc == 0 && kat && mh_kat_corrupt_check(kat, NULL, err, sizeof err) != 0)
+    rc = usage_error(&s, "%s", err);
+  if (rc == 0) {
+    o.profile = profile;
+    o.out = out ? out : MH_OUT_DEFAULT;
+    o.from = from;
+    o.kat_corrupt = kat;
+    o.quiet = quiet;
+    rc = mh_cli_run(&o);
+  }
+  free(o.targets);
+  free(store);
+  state_free(&s);
+  return rc < 0 ? 0 : rc;
+}
+
+static int cmd_build(int argc, char **argv) {
+  const char *profile = NULL, *kat = NULL;
+  int quiet = 0;
+  const opt_def opts[] = {
+      {"--target", 1, NULL, NULL, 1},
+      {"--profile", 1, &profile, NULL, 0},
+      {"--kat-corrupt", 1, &kat, NULL, 0},
+      {"--quiet", 0, NULL, &quiet, 0},
+  };
+  parse_state s = {"build", HELP_BUILD, opts, sizeof opts / sizeof opts[0],
+                   NULL,    0,          NULL, 0};
+  mh_build_opts o = {0};
+  char *store = NULL;
+  char err[1024];
+  int rc = parse(&s, argc, argv);
+  if (rc == 0 && s.n_pos)
+    rc = usage_error(&s, "unexpected argument '%s'", s.pos[0]);
+  if (rc == 0)
+    rc = split_targets(&s, &o.targets, &o.n_targets, &store);
+  if (rc == 0 && kat && mh_kat_corrupt_check(kat, NULL, err, sizeof err) != 0)
+    rc = usage_error(&s, "%s", err);
+  if (rc == 0) {
+    o.profile = profile;
+    o.kat_corrupt = kat;
+    o.quiet = quiet;
+    rc = mh_cli_build(&o);
+  }
+  free(o.targets);
+  free(store);
+  state_free(&s);
+  return rc < 0 ? 0 : rc;
+}
+
+static int cmd_report(int argc, char **argv) {
+  parse_state s = {"report", HELP_REPORT, NULL, 0, NULL, 0, NULL, 0};
+  int rc = parse(&s, argc, argv);
+  if (rc == 0 && s.n_pos != 1)
+    rc = usage_error(&s, "expects one results directory, for example "
+                         "results/latest");
+  if (rc == 0)
+    rc = mh_cli_report(s.pos[0]);
+  state_free(&s);
+  return rc < 0 ? 0 : rc;
+}
+
+static int cmd_list(int argc, char **argv) {
+  parse_state s = {"list", HELP_LIST, NULL, 0, NULL, 0, NULL, 0};
+  int rc = parse(&s, argc, argv);
+  if (rc == 0 && s.n_pos > 1)
+    rc = usage_error(&s, "unexpected argument '%s'", s.pos[1]);
+  if (rc == 0 && s.n_pos == 1) {
+    int ok = 0;
+    for (size_t i = 0; i < sizeof LISTS / sizeof LISTS[0]; i++)
+      ok |= strcmp(s.pos[0], LISTS[i]) == 0;
+    if (!ok)
+      rc = usage_error(&s, "unknown list '%s'; valid: %s", s.pos[0],
+                       "targets, profiles, algorithms, backends");
+  }
+  if (rc == 0)
+    rc = mh_cli_list(s.n_pos ? s.pos[0] : NULL);
+  state_free(&s);
+  return rc < 0 ? 0 : rc;
+}
+
+static const struct {
+  const char *name;
+  int (*fn)(int argc, char **argv);
+  const char *help;
+} COMMANDS[] = {
+    {"run", cmd_run, HELP_RUN},
+    {"build", cmd_build, HELP_BUILD},
+    {"report", cmd_report, HELP_REPORT},
+    {"list", cmd_list, HELP_LIST},
+};
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(USAGE, stderr);
+    return USAGE_EXIT;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 ||
+      strcmp(cmd, "version") == 0) {
+    printf("merlin %s\n", MERLIN_VERSION);
+    return 0;
+  }
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+    fputs(USAGE, stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "help") == 0) {
+    if (argc < 3) {
+      fputs(USAGE, stdout);
+      return 0;
+    }
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+      if (strcmp(argv[2], COMMANDS[i].name) == 0) {
+        fputs(COMMANDS[i].help, stdout);
+        return 0;
+      }
+    cmd = argv[2];
+  } else {
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+      if (strcmp(cmd, COMMANDS[i].name) == 0)
+        return COMMANDS[i].fn(argc - 2, argv + 2);
+  }
+  fprintf(stderr,
+          "merlin: unknown command '%s'; valid: run, build, report, list "
+          "(see merlin --help)\n",
+          cmd);
+  return USAGE_EXIT;
+}

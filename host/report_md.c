@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "report_md.h"
+
+#include "strbuf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mh_format_number(double v, char *buf, size_t len) {
+  if (!isfinite(v)) {
+    snprintf(buf, len, "%g", v);
+    return;
+  }
+  double a = fabs(v);
+  int dec = a == floor(a) || a >= 1000 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3;
+  char raw[64];
+  snprintf(raw, sizeof raw, "%.*f", dec, a);
+  const char *dot = strchr(raw, '.');
+  size_t ilen = dot ? (size_t)(dot - raw) : strlen(raw);
+  char out[96];
+  size_t o = 0;
+  if (v < 0 && strspn(raw, "0.") != strlen(raw))
+    out[o++] = '-';
+  for (size_t i = 0; i < ilen; i++) {
+    if (i && (ilen - i) % 3 == 0)
+      out[o++] = ',';
+    out[o++] = raw[i];
+  }
+  if (dot) {
+    size_t rest = strlen(dot);
+    memcpy(out + o, dot, rest);
+    o += rest;
+  }
+  out[o] = '\0';
+  snprintf(buf, len, "%s", out);
+}
+
+/* Text for a table cell or list item: no '|', no line breaks. */
+static void cell(mh_sb *b, const char *s) {
+  for (; s && *s; s++) {
+    if (*s == '|')
+      mh_sb_putc(b, '\\');
+    mh_sb_putc(b, *s == '\n' || *s == '\r' ? ' ' : *s);
+  }
+}
+
+static void num(mh_sb *b, double v) {
+  char t[96];
+  mh_format_number(v, t, sizeof t);
+  mh_sb_puts(b, t);
+}
+
+static void title(mh_sb *b, const mh_result *x) {
+  mh_sb_puts(b, "### ");
+  cell(b, x->target);
+  mh_sb_puts(b, " (profile ");
+  cell(b, x->profile);
+  mh_sb_puts(b, ")\n\n");
+}
+
+/* A numeric provenance value with separators, or the text as is. */
+static void prov_num(mh_sb *b, const char *s) {
+  char *end;
+  double v = s ? strtod(s, &end) : 0;
+  if (s && *s && !*end && isfinite(v))
+    num(b, v);
+  else
+    cell(b, s ? s : "?");
+}
+
+static void prov_list(mh_sb *b, const mh_run *run, const char *prefix,
+                      const char *sep) {
+  size_t pl = strlen(prefix);
+  int any = 0;
+  for (size_t i = 0; i < run->n_prov; i++) {
+    if (strncmp(run->prov[i].key, prefix, pl) != 0)
+      continue;
+    mh_sb_puts(b, any ? "; " : "");
+    cell(b, run->prov[i].key + pl);
+    mh_sb_puts(b, sep);
+    cell(b, run->prov[i].value);
+    any = 1;
+  }
+  if (!any)
+    mh_sb_puts(b, "none recorded");
+}
+
+static void provenance(mh_sb *b, const mh_result *x) {
+  const mh_run *run = &x->run;
+  const char *s;
+  title(b, x);
+  mh_sb_puts(b, "| field | value |\n|---|---|\n| core | ");
+  cell(b, (s = mh_run_prov(run, "core")) ? s : "?");
+  mh_sb_puts(b, " |\n| clock | ");
+  prov_num(b, mh_run_prov(run, "clock_hz"));
+  mh_sb_puts(b, " Hz |\n| counter | ");
+  cell(b, (s = mh_run_prov(run, "counter")) ? s : "?");
+  mh_sb_puts(b, ", counts ");
+  cell(b, (s = mh_run_prov(run, "unit")) ? s : "?");
+  mh_sb_puts(b, " at ");
+  prov_num(b, mh_run_prov(run, "counter_hz"));
+  mh_sb_puts(b, " Hz |\n| unit | ");
+  cell(b, run->unit);
+  mh_sb_puts(b, " (one counter tick = ");
+  mh_sb_double(b, run->ticks_to_unit);
+  mh_sb_puts(b, " ");
+  cell(b, run->unit);
+  mh_sb_puts(b, "; counter overhead ");
+  mh_sb_printf(b, "%llu", (unsigned long long)run->overhead_ticks);
+  mh_sb_puts(b, " ticks, subtracted) |\n| compiler | ");
+  cell(b, (s = mh_run_prov(run, "compiler")) ? s : "?");
+  mh_sb_puts(b, " |\n| flags | ");
+  cell(b, (s = mh_run_prov(run, "cflags")) ? s : "?");
+  mh_sb_puts(b, " |\n| libraries | ");
+  prov_list(b, run, "lib.", " ");
+  mh_sb_puts(b, " |\n| routes | ");
+  prov_list(b, run, "route.", ": ");
+  mh_sb_puts(b, " |\n| source | ");
+  cell(b, (s = mh_run_prov(run, "source")) ? s : "?");
+  mh_sb_puts(b, " |\n| runs | ");
+  cell(b, (s = mh_run_prov(run, "runs")) ? s : "?");
+  mh_sb_puts(b, " timed after ");
+  cell(b, (s = mh_run_prov(run, "warmup")) ? s : "?");
+  mh_sb_puts(b, " warm-up |\n| QEMU icount | ");
+  if (run->icount_shift >= 0) {
+    mh_sb_printf(b, "-icount shift=%d (2^%d ns per instruction); ",
+                 run->icount_shift, run->icount_shift);
+    cell(b, x->qemu_version ? x->qemu_version : "QEMU version unknown");
+  } else {
+    mh_sb_puts(b, "not emulated");
+  }
+  mh_sb_puts(b, " |\n| host | ");
+  cell(b, x->host ? x->host : "?");
+  mh_sb_puts(b, " |\n\n");
+}
+
+/* A column group of the results table: one backend (and its variant when
+ * the same backend appears with several variants). */
+typedef struct {
+  const char *backend, *variant; /* variant NULL: any */
+} group;
+
+static int same(const char *a, const char *b) {
+  return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static int op_in_group(const mh_op *op, const group *g) {
+  return same(op->backend, g->backend) &&
+         (!g->variant || same(op->variant, g->variant));
+}
+
+static size_t groups_of(const mh_run *run, group *g) {
+  size_t n = 0;
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_op *op = &run->ops[i];
+    int seen = 0, other_variant = 0;
+    for (size_t k = 0; k < run->n_ops; k++)
+      if (same(run->ops[k].backend, op->backend) &&
+          !same(run->ops[k].variant, op->variant))
+        other_variant = 1;
+    group cand = {op->backend, other_variant ? op->variant : NULL};
+    for (size_t k = 0; k < n; k++)
+      if (same(g[k].backend, cand.backend) && same(g[k].variant, cand.variant))
+        seen = 1;
+    if (!seen)
+      g[n++] = cand;
+  }
+  return n;
+}
+
+static void group_name(mh_sb *b, const group *g) {
+  cell(b, g->backend);
+  if (g->variant) {
+    mh_sb_puts(b, " (");
+    cell(b, g->variant);
+    mh_sb_puts(b, ")");
+  }
+}
+
+static int same_row(const mh_op *a, const mh_op *b) {
+  return same(a->alg, b->alg) && same(a->op, b->op) && a->bytes == b->bytes;
+}
+
+static void payload(mh_sb *b, const mh_op *op) {
+  if (op->bytes < 0)
+    mh_sb_puts(b, "-");
+  else
+    mh_sb_printf(b, "%ld B", op->bytes);
+}
+
+static void results_table(mh_sb *b, const mh_result *x) {
+  const mh_run *run = &x->run;
+  title(b, x);
+  if (run->n_ops == 0) {
+    mh_sb_puts(b, "No operations.\n\n");
+    return;
+  }
+  group *g = calloc(run->n_ops, sizeof *g);
+  if (!g) {
+    b->failed = 1;
+    return;
+  }
+  size_t ng = groups_of(run, g);
+  mh_sb_puts(b, "| operation | payload |");
+  static const char *const stat[] = {"median", "p99", "IQR"};
+  for (size_t k = 0; k < ng; k++)
+    for (size_t s = 0; s < 3; s++) {
+      mh_sb_putc(b, ' ');
+      group_name(b, &g[k]);
+      mh_sb_printf(b, " %s (", stat[s]);
+      cell(b, run->unit);
+      mh_sb_puts(b, ") |");
+    }
+  mh_sb_puts(b, "\n|---|---:|");
+  for (size_t k = 0; k < 3 * ng; k++)
+    mh_sb_puts(b, "---:|");
+  mh_sb_putc(b, '\n');
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_op *row = &run->ops[i];
+    int first = 1;
+    for (size_t j = 0; j < i && first; j++)
+      if (same_row(&run->ops[j], row))
+        first = 0;
+    if (!first)
+      continue;
+    mh_sb_puts(b, "| ");
+    cell(b, row->alg);
+    mh_sb_putc(b, ' ');
+    cell(b, row->op);
+    mh_sb_puts(b, " | ");
+    payload(b, row);
+    mh_sb_puts(b, " |");
+    for (size_t k = 0; k < ng; k++) {
+      const mh_op *hit = NULL;
+      for (size_t j = i; j < run->n_ops && !hit; j++)
+        if (same_row(&run->ops[j], row) && op_in_group(&run->ops[j], &g[k]))
+          hit = &run->ops[j];
+      if (!hit) {
+        mh_sb_puts(b, " - | - | - |");
+        continue;
+      }
+      const double v[3] = {hit->stats.median, hit->stats.p99, hit->stats.iqr};
+      for (size_t s = 0; s < 3; s++) {
+        mh_sb_putc(b, ' ');
+        num(b, v[s]);
+        mh_sb_puts(b, " |");
+      }
+    }
+    mh_sb_putc(b, '\n');
+  }
+  mh_sb_putc(b, '\n');
+  free(g);
+}
+
+/* The rows of the classical versus post-quantum comparison. */
+static const struct {
+  const char *alg, *op, *label;
+} CMP[] = {
+    {"ecdh-p256", "keygen", "ECDH P-256 keygen"},
+    {"ecdh-p256", "shared", "ECDH P-256 shared secret"},
+    {"ecdsa-p256", "sign", "ECDSA P-256 sign"},
+    {"ecdsa-p256", "verify", "ECDSA P-256 verify"},
+    {"ml-kem-512", "keygen", "ML-KEM-512 keygen"},
+    {"ml-kem-512", "encaps", "ML-KEM-512 encaps"},
+    {"ml-kem-512", "decaps", "ML-KEM-512 decaps"},
+};
+
+static int is_cmp(const mh_op *op) {
+  for (size_t c = 0; c < sizeof CMP / sizeof CMP[0]; c++)
+    if (same(op->alg, CMP[c].alg) && same(op->op, CMP[c].op))
+      return (int)c;
+  return -1;
+}
+
+static void comparison(mh_sb *b, const mh_result *x) {
+  const mh_run *run = &x->run;
+  title(b, x);
+  group *g = run->n_ops ? calloc(run->n_ops, sizeof *g) : NULL;
+  if (run->n_ops && !g) {
+    b->failed = 1;
+    return;
+  }
+  size_t ng = g ? groups_of(run, g) : 0;
+  int any = 0;
+  for (size_t i = 0; i < run->n_ops; i++)
+    any |= is_cmp(&run->ops[i]) >= 0;
+  if (!any) {
+    mh_sb_puts(b, "This profile measures none of ECDH P-256, ECDSA P-256 "
+                  "and ML-KEM-512.\n\n");
+    free(g);
+    return;
+  }
+  mh_sb_puts(b, "Medians, in ");
+  cell(b, run->unit);
+  mh_sb_puts(b, ".\n\n| operation |");
+  for (size_t k = 0; k < ng; k++) {
+    mh_sb_putc(b, ' ');
+    group_name(b, &g[k]);
+    mh_sb_puts(b, " median (");
+    cell(b, run->unit);
+    mh_sb_puts(b, ") |");
+  }
+  mh_sb_puts(b, "\n|---|");
+  for (size_t k = 0; k < ng; k++)
+    mh_sb_puts(b, "---:|");
+  mh_sb_putc(b, '\n');
+  for (size_t c = 0; c < sizeof CMP / sizeof CMP[0]; c++) {
+    for (size_t i = 0; i < run->n_ops; i++) {
+      const mh_op *row = &run->ops[i];
+      int first = is_cmp(row) == (int)c;
+      for (size_t j = 0; j < i && first; j++)
+        if (same_row(&run->ops[j], row))
+          first = 0;
+      if (!first)
+        continue;
+      mh_sb_printf(b, "| %s", CMP[c].label);
+      if (row->bytes >= 0)
+        mh_sb_printf(b, " (%ld B)", row->bytes);
+      mh_sb_puts(b, " |");
+      for (size_t k = 0; k < ng; k++) {
+        const mh_op *hit = NULL;
+        for (size_t j = i; j < run->n_ops && !hit; j++)
+          if (same_row(&run->ops[j], row) && op_in_group(&run->ops[j], &g[k]))
+            hit = &run->ops[j];
+        mh_sb_putc(b, ' ');
+        if (hit)
+          num(b, hit->stats.median);
+        else
+          mh_sb_putc(b, '-');
+        mh_sb_puts(b, " |");
+      }
+      mh_sb_putc(b, '\n');
+    }
+  }
+  mh_sb_putc(b, '\n');
+  free(g);
+}
+
+char *mh_report_md(const mh_results *r) {
+  mh_sb b = {0};
+  mh_sb_puts(&b, "# Merlin benchmark report\n\n");
+  mh_sb_puts(&b, "Created ");
+  cell(&b, r->created ? r->created : "?");
+  mh_sb_puts(&b, " by merlin ");
+  cell(&b, r->merlin ? r->merlin : "?");
+  mh_sb_puts(&b, ". Every operation passed its known-answer test before it was "
+                 "timed. Values are per operation, with the counter overhead "
+                 "subtracted: median, 99th percentile (p99) and interquartile "
+                 "range (IQR) of the timed runs. Numbers are rounded here; "
+                 "results.json holds exact values and every sample.\n\n");
+  mh_sb_puts(&b, "## Provenance\n\n");
+  for (size_t i = 0; i < r->n_runs; i++)
+    provenance(&b, &r->runs[i]);
+  mh_sb_puts(&b, "## Results\n\n");
+  for (size_t i = 0; i < r->n_runs; i++)
+    results_table(&b, &r->runs[i]);
+  mh_sb_puts(&b, "## Classical vs post-quantum\n\n");
+  for (size_t i = 0; i < r->n_runs; i++)
+    comparison(&b, &r->runs[i]);
+  if (b.failed) {
+    mh_sb_free(&b);
+    return NULL;
+  }
+  return b.s;
+}

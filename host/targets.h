@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The targets merlin can build for and run on: a data table. */
+#ifndef MERLIN_HOST_TARGETS_H
+#define MERLIN_HOST_TARGETS_H
+
+#include <stddef.h>
+
+typedef enum {
+  MH_EXEC_NATIVE, /* run the image binary directly */
+  MH_EXEC_QEMU,   /* run the image under qemu-system-arm with -icount */
+} mh_exec_kind;
+
+typedef struct {
+  const char *id;          /* target id, also the CMake preset name */
+  const char *description; /* one line for `merlin list targets` */
+  mh_exec_kind kind;
+  const char *image;        /* image file name inside the build directory */
+  const char *qemu_machine; /* QEMU only */
+  const char *qemu_cpu;     /* QEMU only */
+  int icount_shift;         /* -icount shift=N; -1 when not under QEMU */
+  const char *unit;         /* unit of the reported values */
+  /* Multiplier from counter ticks to unit; 0 means derive it from the
+   * begin record: 1e9 / counter_hz / 2^icount_shift under QEMU. */
+  double ticks_to_unit;
+} mh_target;
+
+extern const mh_target mh_targets[];
+extern const size_t mh_n_targets;
+
+const mh_target *mh_target_find(const char *id);
+
+/* "host, qemu-m4" */
+void mh_target_list(char *out, size_t outlen);
+
+/* The command that runs image for this target with --runs/--warmup, as a
+ * malloc'd NULL-terminated argv (free with mh_argv_free); NULL on
+ * allocation failure. */
+char **mh_target_argv(const mh_target *t, const char *image, unsigned runs,
+                      unsigned warmup);
+void mh_argv_free(char **argv);
+
+/* ticks_to_unit for a run of this target whose begin record says
+ * counter_unit ("ns" or "ticks") at counter_hz. Returns 0 and sets *out, or
+ * -1 with a message when the conversion cannot be made. */
+int mh_target_ticks_to_unit(const mh_target *t, const char *counter_unit,
+                            const char *counter_hz, double *out, char *err,
+                            size_t errlen);
+
+#endif
