@@ -18,8 +18,7 @@ typedef struct {
  * rejected: bad CRC, sequence gap, unknown id, missing end record, etc.
  * A stream whose end record says status=fail, or with a failed KAT, still
  * parses (return 0): the caller decides what a failed run means. */
-int mh_wire_parse(const char *buf, size_t len, mh_run *run,
-                  mh_wire_error *err);
+int mh_wire_parse(const char *buf, size_t len, mh_run *run, mh_wire_error *err);
 
 /* Percent-decoding of one value (docs/wire-format.md); returns a malloc'd
  * string or NULL on a malformed escape. */

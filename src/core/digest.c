@@ -35,8 +35,8 @@ static void compress(uint32_t h[8], const uint8_t b[64]) {
   for (int t = 0; t < 64; t++) {
     uint32_t t1 = hh + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) +
                   ((e & f) ^ (~e & g)) + K[t] + w[t];
-    uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) +
-                  ((a & bb) ^ (a & c) ^ (bb & c));
+    uint32_t t2 =
+        (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & bb) ^ (a & c) ^ (bb & c));
     hh = g;
     g = f;
     f = e;

@@ -94,8 +94,8 @@ typedef struct {
   int (*keygen)(uint8_t *pk, uint8_t *sk);
   /* Signs msg (the scheme hashes it). ECDSA P-256 uses SHA-256 and the
    * deterministic nonce of RFC 6979; sig is r || s, 64 bytes. */
-  int (*sign)(uint8_t *sig, size_t *sig_len, const uint8_t *msg,
-              size_t msg_len, const uint8_t *sk);
+  int (*sign)(uint8_t *sig, size_t *sig_len, const uint8_t *msg, size_t msg_len,
+              const uint8_t *sk);
   /* MCORE_OK when valid, MCORE_BAD_SIGNATURE when not, MCORE_ERR on error. */
   int (*verify)(const uint8_t *sig, size_t sig_len, const uint8_t *msg,
                 size_t msg_len, const uint8_t *pk);

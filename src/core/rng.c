@@ -23,9 +23,7 @@ static uint64_t splitmix64(uint64_t *x) {
   return z ^ (z >> 31);
 }
 
-static uint32_t rotl(uint32_t x, int k) {
-  return (x << k) | (x >> (32 - k));
-}
+static uint32_t rotl(uint32_t x, int k) { return (x << k) | (x >> (32 - k)); }
 
 static uint32_t next(void) {
   uint32_t result = rotl(s[1] * 5u, 7) * 9u;

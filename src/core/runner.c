@@ -8,11 +8,11 @@
  * per operation: kat, then plan + samples + opend when the KAT passed ->
  * end. No operation is timed unless its KAT passed in this image.
  */
+#include "runner.h"
 #include "mcore.h"
 #include "merlin_build_info.h"
 #include "mops.h"
 #include "port.h"
-#include "runner.h"
 #include "wire_out.h"
 
 #include <string.h>
@@ -75,6 +75,7 @@ static void emit_begin(const runner_config *cfg) {
   mcore_wire_str("counter", part->counter);
   mcore_wire_str("unit", part->unit);
   mcore_wire_u64("counter_hz", part->counter_hz);
+  mcore_wire_str("cycle_counter", part->cycle_counter);
   mcore_wire_str("compiler", MERLIN_BUILD_COMPILER);
   mcore_wire_str("cflags", MERLIN_BUILD_CFLAGS);
   mcore_wire_str("profile", MERLIN_PROFILE_NAME);
@@ -148,6 +149,16 @@ static uint64_t measure_overhead(void) {
       best = t1 - t0;
   }
   return best;
+}
+
+/* The counter must move across some work. */
+static int counter_advances(void) {
+  volatile uint32_t sink = 0;
+  uint64_t t0 = mport_counter_read();
+  for (uint32_t i = 0; i < 10000u; i++)
+    sink += i;
+  uint64_t t1 = mport_counter_read();
+  return t1 > t0;
 }
 
 /* One sample: batch back-to-back runs between two counter reads. */
@@ -330,6 +341,15 @@ int runner_main(const runner_config *cfg) {
       mcore_wire_end();
       st.failed = 1;
     }
+  }
+  if (!counter_advances()) {
+    /* A counter that stands still (DWT CYCCNT under QEMU reads 0) would turn
+     * every time into zero: refuse to time anything. */
+    mcore_wire_start("error");
+    mcore_wire_str("id", "-");
+    mcore_wire_str("msg", "the counter does not advance");
+    mcore_wire_end();
+    st.failed = 1;
   }
   st.overhead = measure_overhead();
   mcore_wire_start("overhead");

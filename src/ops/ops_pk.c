@@ -13,8 +13,8 @@
 
 /* keygen: a pairwise consistency test (FIPS 140-3 IG 10.3.A style) against
  * a known key: shared(sk_new, pk_known) == shared(sk_known, pk_new). */
-static int ka_keygen_kat(const mcore_impl *impl, const char *op,
-                         char *detail, size_t dn) {
+static int ka_keygen_kat(const mcore_impl *impl, const char *op, char *detail,
+                         size_t dn) {
   const mcore_ka_vt *vt = impl->vt.ka;
   mops_kat_table t = mops_vectors((int)impl->alg);
   const mops_ka_vec *v = t.vecs;
@@ -31,8 +31,8 @@ static int ka_keygen_kat(const mcore_impl *impl, const char *op,
                      vt->ss_len, detail, dn);
 }
 
-static int ka_shared_kat(const mcore_impl *impl, const char *op,
-                         char *detail, size_t dn) {
+static int ka_shared_kat(const mcore_impl *impl, const char *op, char *detail,
+                         size_t dn) {
   const mcore_ka_vt *vt = impl->vt.ka;
   mops_kat_table t = mops_vectors((int)impl->alg);
   const mops_ka_vec *v = t.vecs;
@@ -81,8 +81,8 @@ const size_t mops_n_ka_ops = sizeof mops_ka_ops / sizeof mops_ka_ops[0];
 
 #define SIG_MSG_LEN 32 /* the signed message: one digest-sized value */
 
-static int sig_keygen_kat(const mcore_impl *impl, const char *op,
-                          char *detail, size_t dn) {
+static int sig_keygen_kat(const mcore_impl *impl, const char *op, char *detail,
+                          size_t dn) {
   const mcore_sig_vt *vt = impl->vt.sig;
   static uint8_t pk[MOPS_PK_MAX], sk[MOPS_SK_MAX], sig[MOPS_CT_MAX];
   static const uint8_t msg[] = "merlin pairwise consistency";
@@ -111,10 +111,9 @@ static int sig_sign_kat(const mcore_impl *impl, const char *op, char *detail,
     if (vt->sign(sig, &sig_len, v[i].msg, v[i].msg_len, v[i].sk) != MCORE_OK)
       return mops_kat_fail(v[i].name, "sign returned an error", detail, dn);
     if (sig_len != v[i].sig_len)
-      return mops_kat_fail(v[i].name, "signature length differs", detail,
-                           dn);
-    if (mops_kat_eq(impl, op, v[i].name, "signature", sig, v[i].sig,
-                    sig_len, detail, dn) != MCORE_OK)
+      return mops_kat_fail(v[i].name, "signature length differs", detail, dn);
+    if (mops_kat_eq(impl, op, v[i].name, "signature", sig, v[i].sig, sig_len,
+                    detail, dn) != MCORE_OK)
       return MCORE_ERR;
   }
   return MCORE_OK;
@@ -122,8 +121,8 @@ static int sig_sign_kat(const mcore_impl *impl, const char *op, char *detail,
 
 /* verify: every known signature verifies, and the same signature with one
  * flipped bit does not. */
-static int sig_verify_kat(const mcore_impl *impl, const char *op,
-                          char *detail, size_t dn) {
+static int sig_verify_kat(const mcore_impl *impl, const char *op, char *detail,
+                          size_t dn) {
   const mcore_sig_vt *vt = impl->vt.sig;
   mops_kat_table t = mops_vectors((int)impl->alg);
   const mops_sig_vec *v = t.vecs;
@@ -137,8 +136,8 @@ static int sig_verify_kat(const mcore_impl *impl, const char *op,
         MCORE_OK)
       ok = 0;
     /* Reported through mops_kat_eq so the corruption hook reaches it. */
-    if (mops_kat_eq(impl, op, v[i].name, "verification result", &ok, &expect,
-                    1, detail, dn) != MCORE_OK)
+    if (mops_kat_eq(impl, op, v[i].name, "verification result", &ok, &expect, 1,
+                    detail, dn) != MCORE_OK)
       return MCORE_ERR;
     sig[v[i].sig_len / 2] ^= 0x10u;
     if (vt->verify(sig, v[i].sig_len, v[i].msg, v[i].msg_len, v[i].pk) !=
@@ -173,8 +172,7 @@ static int sig_verify_prepare(mops_ctx *c) {
 }
 
 static int sig_verify_run(mops_ctx *c) {
-  return c->impl->vt.sig->verify(c->ct, c->ct_len, c->msg, SIG_MSG_LEN,
-                                 c->pk);
+  return c->impl->vt.sig->verify(c->ct, c->ct_len, c->msg, SIG_MSG_LEN, c->pk);
 }
 
 const mops_opdef mops_sig_ops[] = {
@@ -186,10 +184,9 @@ const size_t mops_n_sig_ops = sizeof mops_sig_ops / sizeof mops_sig_ops[0];
 
 /* ---- KEM (FIPS 203, derandomised) ----------------------------------- */
 
-static int digest_eq(const mcore_impl *impl, const char *op,
-                     const char *vector, const char *what, const uint8_t *got,
-                     size_t n, const uint8_t *expected_sha256, char *detail,
-                     size_t dn) {
+static int digest_eq(const mcore_impl *impl, const char *op, const char *vector,
+                     const char *what, const uint8_t *got, size_t n,
+                     const uint8_t *expected_sha256, char *detail, size_t dn) {
   uint8_t d[32];
   mcore_sha256(d, got, n);
   return mops_kat_eq(impl, op, vector, what, d, expected_sha256, 32, detail,

@@ -98,8 +98,8 @@ static int kdf_prepare(mops_ctx *c) {
 }
 
 static int kdf_run(mops_ctx *c) {
-  return c->impl->vt.kdf->derive(c->out, c->bytes, c->key + 32, 32, c->key,
-                                 32, c->msg, 16);
+  return c->impl->vt.kdf->derive(c->out, c->bytes, c->key + 32, 32, c->key, 32,
+                                 c->msg, 16);
 }
 
 const mops_opdef mops_kdf_ops[] = {

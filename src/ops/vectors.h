@@ -62,7 +62,7 @@ typedef struct {
 /* KEM: derandomised vectors. Outputs are long, so the vector holds their
  * SHA-256 digests (computed on target by src/core/digest.c). */
 typedef struct {
-  const char *name; /* e.g. "ML-KEM-512 seed 0" */
+  const char *name;            /* e.g. "ML-KEM-512 seed 0" */
   const uint8_t *keygen_coins; /* d || z, 64 bytes */
   const uint8_t *encaps_coins; /* m, 32 bytes */
   const uint8_t *pk_sha256;    /* SHA-256(ek) */

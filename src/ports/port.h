@@ -12,15 +12,18 @@
 
 /* A description of the part, for the provenance record. */
 typedef struct {
-  const char *target;   /* "host", "qemu-m4" */
-  const char *core;     /* "cortex-m4", or the host CPU model */
-  uint64_t clock_hz;    /* core clock, 0 when unknown (host) */
-  const char *counter;  /* "systick", "clock_monotonic_raw" */
-  const char *unit;     /* the counter's own unit: "ticks" or "ns" */
-  uint64_t counter_hz;  /* counter ticks per second */
+  const char *target;  /* "host", "qemu-m4" */
+  const char *core;    /* "cortex-m4", or the host CPU model */
+  uint64_t clock_hz;   /* core clock, 0 when unknown (host) */
+  const char *counter; /* "systick", "clock_monotonic_raw" */
+  const char *unit;    /* the counter's own unit: "ticks" or "ns" */
+  uint64_t counter_hz; /* counter ticks per second */
   /* Short operations are batched until one sample reaches this many
    * ticks, well above the counter's resolution and read overhead. */
   uint64_t min_sample_ticks;
+  /* A core cycle counter beside the counter above, or why there is none
+   * (e.g. "none: perf_event_open cycles: No such file or directory"). */
+  const char *cycle_counter;
   uint32_t flash_bytes; /* 0 when not meaningful (host) */
   uint32_t ram_bytes;
 } mport_part;

@@ -34,22 +34,27 @@
 #if MERLIN_ROUTE_SHA256_WOLFCRYPT && defined(NO_SHA256)
 #error "profile routes sha256 to wolfcrypt but user_settings.h has NO_SHA256"
 #endif
-#if MERLIN_ROUTE_HMAC_SHA256_WOLFCRYPT && (defined(NO_HMAC) || defined(NO_SHA256))
-#error "profile routes hmac-sha256 to wolfcrypt but HMAC-SHA256 is not configured"
+#if MERLIN_ROUTE_HMAC_SHA256_WOLFCRYPT &&                                      \
+    (defined(NO_HMAC) || defined(NO_SHA256))
+#error                                                                         \
+    "profile routes hmac-sha256 to wolfcrypt but HMAC-SHA256 is not configured"
 #endif
 #if MERLIN_ROUTE_HKDF_SHA256_WOLFCRYPT && !defined(HAVE_HKDF)
-#error "profile routes hkdf-sha256 to wolfcrypt but user_settings.h lacks HAVE_HKDF"
+#error                                                                         \
+    "profile routes hkdf-sha256 to wolfcrypt but user_settings.h lacks HAVE_HKDF"
 #endif
 #if MERLIN_ROUTE_ECDH_P256_WOLFCRYPT &&                                        \
     (!defined(HAVE_ECC) || !defined(HAVE_ECC_DHE) || defined(NO_ECC256) ||     \
      !defined(HAVE_ECC_KEY_IMPORT) || !defined(HAVE_ECC_KEY_EXPORT))
-#error "profile routes ecdh-p256 to wolfcrypt but ECDH on P-256 is not configured"
+#error                                                                         \
+    "profile routes ecdh-p256 to wolfcrypt but ECDH on P-256 is not configured"
 #endif
 #if MERLIN_ROUTE_ECDSA_P256_WOLFCRYPT &&                                       \
     (!defined(HAVE_ECC_SIGN) || !defined(HAVE_ECC_VERIFY) ||                   \
      defined(NO_ECC256) || !defined(HAVE_ECC_KEY_IMPORT) ||                    \
      !defined(HAVE_ECC_KEY_EXPORT) || !defined(WOLFSSL_PUBLIC_MP))
-#error "profile routes ecdsa-p256 to wolfcrypt but ECDSA on P-256 is not configured"
+#error                                                                         \
+    "profile routes ecdsa-p256 to wolfcrypt but ECDSA on P-256 is not configured"
 #endif
 #if MERLIN_ROUTE_ECDSA_P256_WOLFCRYPT && !defined(WOLFSSL_ECDSA_DETERMINISTIC_K)
 #error "ecdsa-p256 needs RFC 6979 signing: define WOLFSSL_ECDSA_DETERMINISTIC_K"
@@ -149,10 +154,10 @@ static const mcore_mac_vt hmac_sha256_vt = {WC_SHA256_DIGEST_SIZE,
 #if MERLIN_ROUTE_HKDF_SHA256_WOLFCRYPT
 /* wc_HKDF takes salt NULL (length 0) as RFC 5869's absent salt, i.e.
  * HashLen zero bytes, and info NULL as empty info. */
-static int hkdf_sha256_derive(uint8_t *okm, size_t okm_len,
-                              const uint8_t *salt, size_t salt_len,
-                              const uint8_t *ikm, size_t ikm_len,
-                              const uint8_t *info, size_t info_len) {
+static int hkdf_sha256_derive(uint8_t *okm, size_t okm_len, const uint8_t *salt,
+                              size_t salt_len, const uint8_t *ikm,
+                              size_t ikm_len, const uint8_t *info,
+                              size_t info_len) {
   if (!FITS_WORD32(okm_len) || !FITS_WORD32(salt_len) ||
       !FITS_WORD32(ikm_len) || !FITS_WORD32(info_len))
     return MCORE_ERR;
@@ -160,8 +165,8 @@ static int hkdf_sha256_derive(uint8_t *okm, size_t okm_len,
     salt = NULL;
   if (info_len == 0)
     info = NULL;
-  return wc_HKDF(WC_SHA256, ikm, (word32)ikm_len, salt, (word32)salt_len,
-                 info, (word32)info_len, okm, (word32)okm_len) == 0
+  return wc_HKDF(WC_SHA256, ikm, (word32)ikm_len, salt, (word32)salt_len, info,
+                 (word32)info_len, okm, (word32)okm_len) == 0
              ? MCORE_OK
              : MCORE_ERR;
 }
@@ -231,9 +236,8 @@ static int ecdh_p256_shared(uint8_t *ss, const uint8_t *sk,
   return ret == 0 && ss_len == P256_BYTES ? MCORE_OK : MCORE_ERR;
 }
 
-static const mcore_ka_vt ecdh_p256_vt = {P256_PK_BYTES, P256_BYTES,
-                                         P256_BYTES, p256_keygen,
-                                         ecdh_p256_shared};
+static const mcore_ka_vt ecdh_p256_vt = {P256_PK_BYTES, P256_BYTES, P256_BYTES,
+                                         p256_keygen, ecdh_p256_shared};
 #endif
 
 /* ---- ECDSA P-256 with SHA-256 ----------------------------------------- */
@@ -241,8 +245,8 @@ static const mcore_ka_vt ecdh_p256_vt = {P256_PK_BYTES, P256_BYTES,
 #if MERLIN_ROUTE_ECDSA_P256_WOLFCRYPT
 #define P256_SIG_BYTES (2 * P256_BYTES)
 
-static int sha256_of(uint8_t digest[WC_SHA256_DIGEST_SIZE],
-                     const uint8_t *msg, size_t len) {
+static int sha256_of(uint8_t digest[WC_SHA256_DIGEST_SIZE], const uint8_t *msg,
+                     size_t len) {
   wc_Sha256 sha;
   int ret;
   if (!FITS_WORD32(len))
@@ -332,8 +336,8 @@ static int ecdsa_p256_verify(const uint8_t *sig, size_t sig_len,
   return rc;
 }
 
-static const mcore_sig_vt ecdsa_p256_vt = {P256_PK_BYTES,  P256_BYTES,
-                                           P256_SIG_BYTES, p256_keygen,
+static const mcore_sig_vt ecdsa_p256_vt = {P256_PK_BYTES,   P256_BYTES,
+                                           P256_SIG_BYTES,  p256_keygen,
                                            ecdsa_p256_sign, ecdsa_p256_verify};
 #endif
 
@@ -350,8 +354,8 @@ static int mlkem512_keygen(uint8_t *pk, uint8_t *sk, const uint8_t *coins) {
   if (ret == 0)
     ret = wc_MlKemKey_EncodePublicKey(&key, pk, WC_ML_KEM_512_PUBLIC_KEY_SIZE);
   if (ret == 0)
-    ret = wc_MlKemKey_EncodePrivateKey(&key, sk,
-                                       WC_ML_KEM_512_PRIVATE_KEY_SIZE);
+    ret =
+        wc_MlKemKey_EncodePrivateKey(&key, sk, WC_ML_KEM_512_PRIVATE_KEY_SIZE);
   wc_MlKemKey_Free(&key);
   return ret == 0 ? MCORE_OK : MCORE_ERR;
 }
@@ -370,8 +374,7 @@ static int mlkem512_encaps(uint8_t *ct, uint8_t *ss, const uint8_t *pk,
   return ret == 0 ? MCORE_OK : MCORE_ERR;
 }
 
-static int mlkem512_decaps(uint8_t *ss, const uint8_t *ct,
-                           const uint8_t *sk) {
+static int mlkem512_decaps(uint8_t *ss, const uint8_t *ct, const uint8_t *sk) {
   MlKemKey key;
   int ret;
   if (wc_MlKemKey_Init(&key, WC_ML_KEM_512, NULL, INVALID_DEVID) != 0)
@@ -383,11 +386,13 @@ static int mlkem512_decaps(uint8_t *ss, const uint8_t *ct,
   return ret == 0 ? MCORE_OK : MCORE_ERR;
 }
 
-static const mcore_kem_vt mlkem512_vt = {
-    WC_ML_KEM_512_PUBLIC_KEY_SIZE, WC_ML_KEM_512_PRIVATE_KEY_SIZE,
-    WC_ML_KEM_512_CIPHER_TEXT_SIZE, WC_ML_KEM_SS_SZ,
-    mlkem512_keygen,               mlkem512_encaps,
-    mlkem512_decaps};
+static const mcore_kem_vt mlkem512_vt = {WC_ML_KEM_512_PUBLIC_KEY_SIZE,
+                                         WC_ML_KEM_512_PRIVATE_KEY_SIZE,
+                                         WC_ML_KEM_512_CIPHER_TEXT_SIZE,
+                                         WC_ML_KEM_SS_SZ,
+                                         mlkem512_keygen,
+                                         mlkem512_encaps,
+                                         mlkem512_decaps};
 #endif
 
 /* ---- registration ----------------------------------------------------- */

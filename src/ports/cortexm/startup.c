@@ -29,8 +29,8 @@ typedef void (*vector)(void);
  * dispatched through cortexm_board_irq. */
 #define N_IRQ 32
 #define IRQ4 Irq_Handler, Irq_Handler, Irq_Handler, Irq_Handler
-__attribute__((section(".vectors"), used)) static const vector
-    vectors[16 + N_IRQ] = {
+__attribute__((section(".vectors"),
+               used)) static const vector vectors[16 + N_IRQ] = {
     (vector)(uintptr_t)__stack_top,
     Reset_Handler,
     Default_Handler, /* NMI */
@@ -47,7 +47,14 @@ __attribute__((section(".vectors"), used)) static const vector
     0,
     Default_Handler, /* PendSV */
     SysTick_Handler,
-    IRQ4, IRQ4, IRQ4, IRQ4, IRQ4, IRQ4, IRQ4, IRQ4, /* N_IRQ entries */
+    IRQ4,
+    IRQ4,
+    IRQ4,
+    IRQ4,
+    IRQ4,
+    IRQ4,
+    IRQ4,
+    IRQ4, /* N_IRQ entries */
 };
 
 __attribute__((weak)) void SysTick_Handler(void) {}
@@ -78,9 +85,7 @@ void Reset_Handler(void) {
     ;
 }
 
-void Default_Handler(void) {
-  cortexm_fault_report(NULL, 0);
-}
+void Default_Handler(void) { cortexm_fault_report(NULL, 0); }
 
 /* Naked: pass the stacked exception frame of whichever stack was in use. */
 __attribute__((naked)) void Fault_Handler(void) {
