@@ -94,8 +94,16 @@ static void provenance(mh_sb *b, const mh_result *x) {
   mh_sb_puts(b, "| field | value |\n|---|---|\n| core | ");
   cell(b, (s = mh_run_prov(run, "core")) ? s : "?");
   mh_sb_puts(b, " |\n| clock | ");
-  prov_num(b, mh_run_prov(run, "clock_hz"));
-  mh_sb_puts(b, " Hz |\n| counter | ");
+  s = mh_run_prov(run, "clock_hz");
+  if (!s || strcmp(s, "0") == 0) {
+    mh_sb_puts(b, "unknown (not reported by the target)");
+  } else {
+    prov_num(b, s);
+    mh_sb_puts(b, " Hz");
+  }
+  mh_sb_puts(b, " |\n| cycle counter | ");
+  cell(b, (s = mh_run_prov(run, "cycle_counter")) ? s : "not recorded");
+  mh_sb_puts(b, " |\n| counter | ");
   cell(b, (s = mh_run_prov(run, "counter")) ? s : "?");
   mh_sb_puts(b, ", counts ");
   cell(b, (s = mh_run_prov(run, "unit")) ? s : "?");
