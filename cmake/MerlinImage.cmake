@@ -49,9 +49,10 @@ foreach(backend IN LISTS MERLIN_BACKENDS)
   endif()
   include("${dir}/backend.cmake")
   list(APPEND MERLIN_BACKEND_TARGETS merlin_backend_${backend})
+  string(MAKE_C_IDENTIFIER "${backend}" backend_c)
   string(APPEND MERLIN_REGISTRY_DECLS
-         "extern const mcore_backend mbe_${backend}_backend;\n")
-  string(APPEND MERLIN_REGISTRY_ITEMS "    &mbe_${backend}_backend,\n")
+         "extern const mcore_backend mbe_${backend_c}_backend;\n")
+  string(APPEND MERLIN_REGISTRY_ITEMS "    &mbe_${backend_c}_backend,\n")
 endforeach()
 configure_file(${CMAKE_SOURCE_DIR}/cmake/registry.c.in
                ${MERLIN_GEN}/registry.c @ONLY)

@@ -30,6 +30,8 @@ typedef enum {
 /* Operation interface an algorithm is served through. */
 typedef enum {
   MCORE_CLASS_HASH, /* message -> digest */
+  MCORE_CLASS_XOF,  /* message -> output of any length (SHAKE) */
+  MCORE_CLASS_AEAD, /* key setup, encrypt, decrypt, authenticate-only */
   MCORE_CLASS_MAC,  /* key, message -> tag */
   MCORE_CLASS_KDF,  /* salt, ikm, info -> okm */
   MCORE_CLASS_KA,   /* key agreement: keygen, shared */
@@ -67,6 +69,31 @@ typedef struct {
 } mcore_hash_vt;
 
 typedef struct {
+  /* FIPS 202 SHAKE: out_len bytes of output for msg. */
+  int (*xof)(uint8_t *out, size_t out_len, const uint8_t *msg, size_t len);
+} mcore_xof_vt;
+
+/* AEAD with a backend-owned context of ctx_size bytes (at most
+ * MCORE_AEAD_CTX_MAX, 8-byte aligned, provided by the caller): setup is
+ * the key schedule (and the GHASH table for GCM) and is timed on its own;
+ * encrypt/decrypt then reuse the context. Nonce lengths: GCM 12, CCM 13,
+ * Ascon-AEAD128 16; tags: 16 bytes. */
+#define MCORE_AEAD_CTX_MAX 4096
+typedef struct {
+  size_t key_len, nonce_len, tag_len, ctx_size;
+  int (*setup)(void *ctx, const uint8_t *key);
+  int (*encrypt)(void *ctx, uint8_t *ct, uint8_t *tag, const uint8_t *nonce,
+                 const uint8_t *aad, size_t aad_len, const uint8_t *pt,
+                 size_t len);
+  /* MCORE_OK, or MCORE_BAD_SIGNATURE when the tag does not verify (pt is
+   * then not to be used). */
+  int (*decrypt)(void *ctx, uint8_t *pt, const uint8_t *nonce,
+                 const uint8_t *aad, size_t aad_len, const uint8_t *ct,
+                 size_t len, const uint8_t *tag);
+  void (*cleanup)(void *ctx); /* releases what setup allocated */
+} mcore_aead_vt;
+
+typedef struct {
   size_t tag_len;
   int (*mac)(uint8_t *tag, const uint8_t *key, size_t key_len,
              const uint8_t *msg, size_t len);
@@ -83,22 +110,41 @@ typedef struct {
   size_t pk_len, sk_len, ss_len;
   /* Randomness is drawn from the harness generator (mcore_rng_fill). */
   int (*keygen)(uint8_t *pk, uint8_t *sk);
-  /* For P-256: pk is the SEC1 uncompressed point (65 bytes), sk the 32-byte
-   * big-endian scalar, ss the 32-byte x coordinate (SP 800-56A). */
+  /* P-256: pk is the SEC1 uncompressed point (65 bytes), sk the 32-byte
+   * big-endian scalar, ss the 32-byte x coordinate (SP 800-56A).
+   * X25519: 32-byte strings as in RFC 7748. FFDHE-2048 (RFC 7919): pk and
+   * ss are 256-byte big-endian integers, sk a 256-byte big-endian
+   * exponent (leading zeros allowed). */
   int (*shared)(uint8_t *ss, const uint8_t *sk, const uint8_t *peer_pk);
 } mcore_ka_vt;
 
 typedef struct {
-  size_t pk_len, sk_len, sig_len;
-  /* Randomness is drawn from the harness generator (mcore_rng_fill). */
+  size_t pk_len, sk_len, sig_len; /* sig_len: the maximum */
+  /* Randomness is drawn from the harness generator (mcore_rng_fill).
+   * NULL when key generation is not benchmarked (RSA-2048: the operations
+   * use the key of the known-answer vectors). */
   int (*keygen)(uint8_t *pk, uint8_t *sk);
-  /* Signs msg (the scheme hashes it). ECDSA P-256 uses SHA-256 and the
-   * deterministic nonce of RFC 6979; sig is r || s, 64 bytes. */
+  /* Signs msg (the scheme hashes it), always deterministically, so known
+   * answers can be checked:
+   *   ECDSA P-256: SHA-256 and the RFC 6979 nonce; sig = r || s (64 bytes).
+   *   Ed25519: RFC 8032 (pure). RSA-2048: RSASSA-PKCS1-v1_5 with SHA-256
+   *   (RFC 8017 section 8.2); pk = n (256 bytes, big-endian; e = 65537),
+   *   sk = the PKCS #1 DER RSAPrivateKey (up to MOPS_SK_MAX bytes).
+   *   ML-DSA: FIPS 204 ML-DSA.Sign with an empty context and rnd = 0^32
+   *   (the deterministic variant). SLH-DSA: FIPS 205 slh_sign with an
+   *   empty context and opt_rand = PK.seed (deterministic).
+   * Keys are the standards' byte encodings. */
   int (*sign)(uint8_t *sig, size_t *sig_len, const uint8_t *msg, size_t msg_len,
               const uint8_t *sk);
   /* MCORE_OK when valid, MCORE_BAD_SIGNATURE when not, MCORE_ERR on error. */
   int (*verify)(const uint8_t *sig, size_t sig_len, const uint8_t *msg,
                 size_t msg_len, const uint8_t *pk);
+  /* Optional (NULL when absent): key generation from a seed, for
+   * known-answer tests. ML-DSA: FIPS 204 ML-DSA.KeyGen_internal(xi), 32
+   * bytes. SLH-DSA: FIPS 205 slh_keygen_internal(SK.seed, SK.prf, PK.seed),
+   * 3n bytes in that order. Ed25519: the 32-byte private key. */
+  int (*keygen_seed)(uint8_t *pk, uint8_t *sk, const uint8_t *seed);
+  size_t seed_len;
 } mcore_sig_vt;
 
 typedef struct {
@@ -118,6 +164,8 @@ typedef struct {
   const char *variant; /* e.g. "c", "thumb2-asm", "psa-builtin" */
   union {
     const mcore_hash_vt *hash;
+    const mcore_xof_vt *xof;
+    const mcore_aead_vt *aead;
     const mcore_mac_vt *mac;
     const mcore_kdf_vt *kdf;
     const mcore_ka_vt *ka;

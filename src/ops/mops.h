@@ -21,7 +21,7 @@ extern const uint32_t mops_payloads[MOPS_N_PAYLOADS];
 /* Largest objects any operation handles (raised as algorithms are added). */
 #define MOPS_PK_MAX 2592
 #define MOPS_SK_MAX 4896
-#define MOPS_CT_MAX 8192 /* ciphertext or signature */
+#define MOPS_CT_MAX 17088 /* ciphertext or signature (SLH-DSA-128f) */
 #define MOPS_MSG_MAX 256
 #define MOPS_OUT_MAX 256
 

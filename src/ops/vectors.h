@@ -17,6 +17,29 @@ typedef struct {
   const uint8_t *digest; /* digest_len bytes of the algorithm */
 } mops_hash_vec;
 
+/* XOF: out_len bytes of output (FIPS 202 examples, NIST CAVP). */
+typedef struct {
+  const char *name;
+  const uint8_t *msg;
+  size_t msg_len;
+  const uint8_t *out;
+  size_t out_len;
+} mops_xof_vec;
+
+/* AEAD: key, nonce, associated data, plaintext -> ciphertext || tag
+ * (NIST GCM test vectors, SP 800-38C examples, SP 800-232 Ascon). */
+typedef struct {
+  const char *name;
+  const uint8_t *key;
+  const uint8_t *nonce;
+  const uint8_t *aad;
+  size_t aad_len;
+  const uint8_t *pt;
+  size_t pt_len;
+  const uint8_t *ct; /* pt_len bytes */
+  const uint8_t *tag;
+} mops_aead_vec;
+
 typedef struct {
   const char *name; /* e.g. "RFC 4231 test case 2" */
   const uint8_t *key;
@@ -59,6 +82,20 @@ typedef struct {
   size_t sig_len;
 } mops_sig_vec;
 
+/* Signature from a seed (ML-DSA, SLH-DSA): keys and signatures are long,
+ * so the vector holds their SHA-256 digests. sign is deterministic (see
+ * mcore_sig_vt). */
+typedef struct {
+  const char *name;
+  const uint8_t *seed; /* seed_len of the vtable */
+  const uint8_t *msg;
+  size_t msg_len;
+  const uint8_t *pk_sha256;
+  const uint8_t *sk_sha256;
+  const uint8_t *sig_sha256;
+  size_t sig_len;
+} mops_sig_seed_vec;
+
 /* KEM: derandomised vectors. Outputs are long, so the vector holds their
  * SHA-256 digests (computed on target by src/core/digest.c). */
 typedef struct {
@@ -74,6 +111,10 @@ typedef struct {
 typedef struct {
   const void *vecs; /* array of the class's vector type */
   size_t n;
+  /* SIG class only: vectors from seeds (mops_sig_seed_vec), run when the
+   * backend offers keygen_seed; may be used alone (n == 0). */
+  const mops_sig_seed_vec *seed_vecs;
+  size_t n_seed;
 } mops_kat_table;
 
 /* The table for an algorithm (defined in src/ops/vectors_<class>.c), or a
