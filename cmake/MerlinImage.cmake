@@ -83,6 +83,7 @@ add_library(merlin_core OBJECT
   ${CMAKE_SOURCE_DIR}/src/ops/ops_common.c
   ${CMAKE_SOURCE_DIR}/src/ops/ops_sym.c
   ${CMAKE_SOURCE_DIR}/src/ops/ops_pk.c
+  ${CMAKE_SOURCE_DIR}/src/ops/ops_aead.c
   ${CMAKE_SOURCE_DIR}/src/ops/vectors.c
   ${CMAKE_SOURCE_DIR}/src/ops/vectors_hash.c
   ${CMAKE_SOURCE_DIR}/src/ops/vectors_mac.c

@@ -29,6 +29,7 @@
 #define RUNNER_SEED 0x4d65726c696e0001u
 #define MAX_BATCH (1u << 20)
 #define SAMPLES_PER_LINE 16
+#define MIN_RUNS 5 /* fewest timed samples a budget may leave */
 
 typedef struct {
   const mcore_impl *impl;
@@ -48,6 +49,8 @@ static uint32_t for_each_instance(visit_fn fn, void *arg) {
       const mops_opdef *ops =
           mops_class_ops(mcore_alg_class(be->impls[i].alg), &n_ops);
       for (size_t o = 0; o < n_ops; o++) {
+        if (ops[o].applies && !ops[o].applies(&be->impls[i]))
+          continue;
         size_t n_pay = ops[o].payload ? MOPS_N_PAYLOADS : 1;
         for (size_t p = 0; p < n_pay; p++) {
           instance in = {&be->impls[i], &ops[o],
@@ -239,16 +242,30 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   while (once * batch < floor_ticks && batch < MAX_BATCH)
     batch *= 2;
 
+  /* The run budget: an operation whose samples would take longer than the
+   * port's budget (SLH-DSA signing, say) gets fewer samples, at least
+   * MIN_RUNS, and one warm-up. The plan says how many; the host marks it. */
+  uint32_t warmup = cfg->warmup, runs = cfg->runs;
+  uint64_t budget = mport_describe()->budget_ticks;
+  uint64_t per_sample = once * batch;
+  if (budget && per_sample * ((uint64_t)warmup + runs) > budget) {
+    uint64_t fit = budget / per_sample;
+    warmup = warmup ? 1 : 0;
+    runs = fit > warmup + MIN_RUNS ? (uint32_t)(fit - warmup) : MIN_RUNS;
+    if (runs > cfg->runs)
+      runs = cfg->runs;
+  }
+
   mcore_wire_start("plan");
   mcore_wire_u64("id", id);
   mcore_wire_u64("batch", batch);
-  mcore_wire_u64("warmup", cfg->warmup);
-  mcore_wire_u64("n", cfg->runs);
+  mcore_wire_u64("warmup", warmup);
+  mcore_wire_u64("n", runs);
   mcore_wire_end();
 
   uint64_t line[SAMPLES_PER_LINE];
   uint32_t in_line = 0, first = 0;
-  for (uint32_t s = 0; s < cfg->warmup + cfg->runs; s++) {
+  for (uint32_t s = 0; s < warmup + runs; s++) {
     if (in->def->vary)
       in->def->vary(&c);
     if (time_batch(in, &c, batch, &ticks) != MCORE_OK) {
@@ -256,10 +273,10 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
       st->failed = 1;
       return;
     }
-    if (s < cfg->warmup)
+    if (s < warmup)
       continue;
     line[in_line++] = ticks;
-    if (in_line == SAMPLES_PER_LINE || s + 1 == cfg->warmup + cfg->runs) {
+    if (in_line == SAMPLES_PER_LINE || s + 1 == warmup + runs) {
       mcore_wire_start("samples");
       mcore_wire_u64("id", id);
       mcore_wire_u64("i", first);
@@ -271,7 +288,7 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   }
   mcore_wire_start("opend");
   mcore_wire_u64("id", id);
-  mcore_wire_u64("n", cfg->runs);
+  mcore_wire_u64("n", runs);
   mcore_wire_end();
 }
 

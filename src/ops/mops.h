@@ -44,6 +44,9 @@ typedef struct {
   int (*prepare)(mops_ctx *c); /* untimed, once before warm-up */
   void (*vary)(mops_ctx *c);   /* untimed, before every sample; may be NULL */
   int (*run)(mops_ctx *c);     /* the timed operation */
+  /* Whether impl offers this operation at all (NULL: always). RSA-2048 has
+   * no timed key generation, for one. */
+  int (*applies)(const mcore_impl *impl);
 } mops_opdef;
 
 /* The operations of a class. */

@@ -81,16 +81,24 @@ int mops_kat_eq(const mcore_impl *impl, const char *op, const char *vector,
   return MCORE_ERR;
 }
 
-extern const mops_opdef mops_hash_ops[], mops_mac_ops[], mops_kdf_ops[],
-    mops_ka_ops[], mops_sig_ops[], mops_kem_ops[];
-extern const size_t mops_n_hash_ops, mops_n_mac_ops, mops_n_kdf_ops,
-    mops_n_ka_ops, mops_n_sig_ops, mops_n_kem_ops;
+extern const mops_opdef mops_hash_ops[], mops_xof_ops[], mops_aead_ops[],
+    mops_mac_ops[], mops_kdf_ops[], mops_ka_ops[], mops_sig_ops[],
+    mops_kem_ops[];
+extern const size_t mops_n_hash_ops, mops_n_xof_ops, mops_n_aead_ops,
+    mops_n_mac_ops, mops_n_kdf_ops, mops_n_ka_ops, mops_n_sig_ops,
+    mops_n_kem_ops;
 
 const mops_opdef *mops_class_ops(mcore_class cls, size_t *n) {
   switch (cls) {
   case MCORE_CLASS_HASH:
     *n = mops_n_hash_ops;
     return mops_hash_ops;
+  case MCORE_CLASS_XOF:
+    *n = mops_n_xof_ops;
+    return mops_xof_ops;
+  case MCORE_CLASS_AEAD:
+    *n = mops_n_aead_ops;
+    return mops_aead_ops;
   case MCORE_CLASS_MAC:
     *n = mops_n_mac_ops;
     return mops_mac_ops;

@@ -72,8 +72,8 @@ static int nothing(mops_ctx *c) {
 }
 
 const mops_opdef mops_ka_ops[] = {
-    {"keygen", 0, ka_keygen_kat, nothing, NULL, ka_keygen_run},
-    {"shared", 0, ka_shared_kat, ka_shared_prepare, NULL, ka_shared_run},
+    {"keygen", 0, ka_keygen_kat, nothing, NULL, ka_keygen_run, NULL},
+    {"shared", 0, ka_shared_kat, ka_shared_prepare, NULL, ka_shared_run, NULL},
 };
 const size_t mops_n_ka_ops = sizeof mops_ka_ops / sizeof mops_ka_ops[0];
 
@@ -81,21 +81,74 @@ const size_t mops_n_ka_ops = sizeof mops_ka_ops / sizeof mops_ka_ops[0];
 
 #define SIG_MSG_LEN 32 /* the signed message: one digest-sized value */
 
+static uint8_t sig_pk[MOPS_PK_MAX], sig_sk[MOPS_SK_MAX], sig_buf[MOPS_CT_MAX];
+
+static int digest_eq(const mcore_impl *impl, const char *op, const char *vector,
+                     const char *what, const uint8_t *got, size_t n,
+                     const uint8_t *expected_sha256, char *detail, size_t dn) {
+  uint8_t d[32];
+  mcore_sha256(d, got, n);
+  return mops_kat_eq(impl, op, vector, what, d, expected_sha256, 32, detail,
+                     dn);
+}
+
+/* Seeded vectors (ML-DSA, SLH-DSA): keys from the seed match their
+ * digests; with want_sig, the deterministic signature matches too. */
+static int sig_seed_kat(const mcore_impl *impl, const char *op,
+                        const mops_kat_table *t, int want_sig, char *detail,
+                        size_t dn) {
+  const mcore_sig_vt *vt = impl->vt.sig;
+  for (size_t i = 0; i < t->n_seed; i++) {
+    const mops_sig_seed_vec *v = &t->seed_vecs[i];
+    size_t sig_len = 0;
+    if (!vt->keygen_seed)
+      return mops_kat_fail(v->name, "backend cannot derive keys from a seed",
+                           detail, dn);
+    if (vt->keygen_seed(sig_pk, sig_sk, v->seed) != MCORE_OK)
+      return mops_kat_fail(v->name, "keygen from seed returned an error",
+                           detail, dn);
+    if (digest_eq(impl, op, v->name, "SHA-256(pk)", sig_pk, vt->pk_len,
+                  v->pk_sha256, detail, dn) ||
+        digest_eq(impl, op, v->name, "SHA-256(sk)", sig_sk, vt->sk_len,
+                  v->sk_sha256, detail, dn))
+      return MCORE_ERR;
+    if (!want_sig)
+      continue;
+    if (vt->sign(sig_buf, &sig_len, v->msg, v->msg_len, sig_sk) != MCORE_OK)
+      return mops_kat_fail(v->name, "sign returned an error", detail, dn);
+    if (sig_len != v->sig_len)
+      return mops_kat_fail(v->name, "signature length differs", detail, dn);
+    if (digest_eq(impl, op, v->name, "SHA-256(signature)", sig_buf, sig_len,
+                  v->sig_sha256, detail, dn))
+      return MCORE_ERR;
+    if (strcmp(op, "verify") == 0) {
+      if (vt->verify(sig_buf, sig_len, v->msg, v->msg_len, sig_pk) != MCORE_OK)
+        return mops_kat_fail(v->name, "a known signature does not verify",
+                             detail, dn);
+      sig_buf[sig_len / 2] ^= 0x10u;
+      if (vt->verify(sig_buf, sig_len, v->msg, v->msg_len, sig_pk) !=
+          MCORE_BAD_SIGNATURE)
+        return mops_kat_fail(v->name, "a corrupted signature was accepted",
+                             detail, dn);
+    }
+  }
+  return MCORE_OK;
+}
+
 static int sig_keygen_kat(const mcore_impl *impl, const char *op, char *detail,
                           size_t dn) {
   const mcore_sig_vt *vt = impl->vt.sig;
-  static uint8_t pk[MOPS_PK_MAX], sk[MOPS_SK_MAX], sig[MOPS_CT_MAX];
+  mops_kat_table t = mops_vectors((int)impl->alg);
   static const uint8_t msg[] = "merlin pairwise consistency";
   size_t sig_len = 0;
-  (void)op;
-  if (vt->keygen(pk, sk) != MCORE_OK)
+  if (vt->keygen(sig_pk, sig_sk) != MCORE_OK)
     return mops_kat_fail("pairwise consistency", "keygen error", detail, dn);
-  if (vt->sign(sig, &sig_len, msg, sizeof msg, sk) != MCORE_OK)
+  if (vt->sign(sig_buf, &sig_len, msg, sizeof msg, sig_sk) != MCORE_OK)
     return mops_kat_fail("pairwise consistency", "sign error", detail, dn);
-  if (vt->verify(sig, sig_len, msg, sizeof msg, pk) != MCORE_OK)
+  if (vt->verify(sig_buf, sig_len, msg, sizeof msg, sig_pk) != MCORE_OK)
     return mops_kat_fail("pairwise consistency",
                          "fresh signature does not verify", detail, dn);
-  return MCORE_OK;
+  return sig_seed_kat(impl, op, &t, 0, detail, dn);
 }
 
 static int sig_sign_kat(const mcore_impl *impl, const char *op, char *detail,
@@ -103,20 +156,20 @@ static int sig_sign_kat(const mcore_impl *impl, const char *op, char *detail,
   const mcore_sig_vt *vt = impl->vt.sig;
   mops_kat_table t = mops_vectors((int)impl->alg);
   const mops_sig_vec *v = t.vecs;
-  static uint8_t sig[MOPS_CT_MAX];
-  if (t.n == 0)
+  if (t.n == 0 && t.n_seed == 0)
     return NO_VECTORS(detail, dn);
   for (size_t i = 0; i < t.n; i++) {
     size_t sig_len = 0;
-    if (vt->sign(sig, &sig_len, v[i].msg, v[i].msg_len, v[i].sk) != MCORE_OK)
+    if (vt->sign(sig_buf, &sig_len, v[i].msg, v[i].msg_len, v[i].sk) !=
+        MCORE_OK)
       return mops_kat_fail(v[i].name, "sign returned an error", detail, dn);
     if (sig_len != v[i].sig_len)
       return mops_kat_fail(v[i].name, "signature length differs", detail, dn);
-    if (mops_kat_eq(impl, op, v[i].name, "signature", sig, v[i].sig, sig_len,
-                    detail, dn) != MCORE_OK)
+    if (mops_kat_eq(impl, op, v[i].name, "signature", sig_buf, v[i].sig,
+                    sig_len, detail, dn) != MCORE_OK)
       return MCORE_ERR;
   }
-  return MCORE_OK;
+  return sig_seed_kat(impl, op, &t, 1, detail, dn);
 }
 
 /* verify: every known signature verifies, and the same signature with one
@@ -126,35 +179,52 @@ static int sig_verify_kat(const mcore_impl *impl, const char *op, char *detail,
   const mcore_sig_vt *vt = impl->vt.sig;
   mops_kat_table t = mops_vectors((int)impl->alg);
   const mops_sig_vec *v = t.vecs;
-  static uint8_t sig[MOPS_CT_MAX];
   uint8_t ok = 1, expect = 1;
-  if (t.n == 0)
+  if (t.n == 0 && t.n_seed == 0)
     return NO_VECTORS(detail, dn);
   for (size_t i = 0; i < t.n; i++) {
-    memcpy(sig, v[i].sig, v[i].sig_len);
-    if (vt->verify(sig, v[i].sig_len, v[i].msg, v[i].msg_len, v[i].pk) !=
+    memcpy(sig_buf, v[i].sig, v[i].sig_len);
+    if (vt->verify(sig_buf, v[i].sig_len, v[i].msg, v[i].msg_len, v[i].pk) !=
         MCORE_OK)
       ok = 0;
     /* Reported through mops_kat_eq so the corruption hook reaches it. */
     if (mops_kat_eq(impl, op, v[i].name, "verification result", &ok, &expect, 1,
                     detail, dn) != MCORE_OK)
       return MCORE_ERR;
-    sig[v[i].sig_len / 2] ^= 0x10u;
-    if (vt->verify(sig, v[i].sig_len, v[i].msg, v[i].msg_len, v[i].pk) !=
+    sig_buf[v[i].sig_len / 2] ^= 0x10u;
+    if (vt->verify(sig_buf, v[i].sig_len, v[i].msg, v[i].msg_len, v[i].pk) !=
         MCORE_BAD_SIGNATURE)
       return mops_kat_fail(v[i].name, "a corrupted signature was accepted",
                            detail, dn);
   }
-  return MCORE_OK;
+  return sig_seed_kat(impl, op, &t, 1, detail, dn);
+}
+
+static int sig_has_keygen(const mcore_impl *impl) {
+  return impl->vt.sig->keygen != NULL;
 }
 
 static int sig_keygen_run(mops_ctx *c) {
   return c->impl->vt.sig->keygen(c->pk, c->sk);
 }
 
+/* A key pair for sign/verify: generated, or (without keygen, RSA-2048)
+ * the key of the first known-answer vector. */
 static int sig_prepare(mops_ctx *c) {
+  const mcore_sig_vt *vt = c->impl->vt.sig;
   mcore_rng_fill(c->msg, SIG_MSG_LEN);
-  return c->impl->vt.sig->keygen(c->pk, c->sk);
+  if (vt->keygen)
+    return vt->keygen(c->pk, c->sk);
+  mops_kat_table t = mops_vectors((int)c->impl->alg);
+  const mops_sig_vec *v = t.vecs;
+  if (t.n == 0)
+    return MCORE_ERR;
+  size_t sk_len = v[0].sk_len ? v[0].sk_len : vt->sk_len;
+  if (sk_len > MOPS_SK_MAX || vt->pk_len > MOPS_PK_MAX)
+    return MCORE_ERR;
+  memcpy(c->sk, v[0].sk, sk_len);
+  memcpy(c->pk, v[0].pk, vt->pk_len);
+  return MCORE_OK;
 }
 
 /* A new message for every sample, so the distribution of signing time over
@@ -176,22 +246,15 @@ static int sig_verify_run(mops_ctx *c) {
 }
 
 const mops_opdef mops_sig_ops[] = {
-    {"keygen", 0, sig_keygen_kat, nothing, NULL, sig_keygen_run},
-    {"sign", 0, sig_sign_kat, sig_prepare, sig_vary, sig_sign_run},
-    {"verify", 0, sig_verify_kat, sig_verify_prepare, NULL, sig_verify_run},
+    {"keygen", 0, sig_keygen_kat, nothing, NULL, sig_keygen_run,
+     sig_has_keygen},
+    {"sign", 0, sig_sign_kat, sig_prepare, sig_vary, sig_sign_run, NULL},
+    {"verify", 0, sig_verify_kat, sig_verify_prepare, NULL, sig_verify_run,
+     NULL},
 };
 const size_t mops_n_sig_ops = sizeof mops_sig_ops / sizeof mops_sig_ops[0];
 
 /* ---- KEM (FIPS 203, derandomised) ----------------------------------- */
-
-static int digest_eq(const mcore_impl *impl, const char *op, const char *vector,
-                     const char *what, const uint8_t *got, size_t n,
-                     const uint8_t *expected_sha256, char *detail, size_t dn) {
-  uint8_t d[32];
-  mcore_sha256(d, got, n);
-  return mops_kat_eq(impl, op, vector, what, d, expected_sha256, 32, detail,
-                     dn);
-}
 
 static uint8_t kat_pk[MOPS_PK_MAX], kat_sk[MOPS_SK_MAX], kat_ct[MOPS_CT_MAX];
 
@@ -262,8 +325,8 @@ static int kem_keygen_prepare(mops_ctx *c) {
 }
 
 const mops_opdef mops_kem_ops[] = {
-    {"keygen", 0, kem_kat, kem_keygen_prepare, kem_vary, kem_keygen_run},
-    {"encaps", 0, kem_kat, kem_prepare, kem_vary, kem_encaps_run},
-    {"decaps", 0, kem_kat, kem_prepare, NULL, kem_decaps_run},
+    {"keygen", 0, kem_kat, kem_keygen_prepare, kem_vary, kem_keygen_run, NULL},
+    {"encaps", 0, kem_kat, kem_prepare, kem_vary, kem_encaps_run, NULL},
+    {"decaps", 0, kem_kat, kem_prepare, NULL, kem_decaps_run, NULL},
 };
 const size_t mops_n_kem_ops = sizeof mops_kem_ops / sizeof mops_kem_ops[0];

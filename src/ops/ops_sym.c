@@ -33,7 +33,7 @@ static int hash_run(mops_ctx *c) {
 }
 
 const mops_opdef mops_hash_ops[] = {
-    {"hash", 1, hash_kat, msg_prepare, NULL, hash_run},
+    {"hash", 1, hash_kat, msg_prepare, NULL, hash_run, NULL},
 };
 const size_t mops_n_hash_ops = sizeof mops_hash_ops / sizeof mops_hash_ops[0];
 
@@ -62,7 +62,7 @@ static int mac_run(mops_ctx *c) {
 }
 
 const mops_opdef mops_mac_ops[] = {
-    {"mac", 1, mac_kat, msg_prepare, NULL, mac_run},
+    {"mac", 1, mac_kat, msg_prepare, NULL, mac_run, NULL},
 };
 const size_t mops_n_mac_ops = sizeof mops_mac_ops / sizeof mops_mac_ops[0];
 
@@ -103,6 +103,6 @@ static int kdf_run(mops_ctx *c) {
 }
 
 const mops_opdef mops_kdf_ops[] = {
-    {"derive", 1, kdf_kat, kdf_prepare, NULL, kdf_run},
+    {"derive", 1, kdf_kat, kdf_prepare, NULL, kdf_run, NULL},
 };
 const size_t mops_n_kdf_ops = sizeof mops_kdf_ops / sizeof mops_kdf_ops[0];

@@ -16,7 +16,7 @@ extern const mops_kat_table mops_kat_ecdsa_p256;  /* vectors_sig.c */
 extern const mops_kat_table mops_kat_ml_kem_512;  /* vectors_kem.c */
 
 mops_kat_table mops_vectors(int alg) {
-  static const mops_kat_table none = {NULL, 0};
+  static const mops_kat_table none = {.vecs = NULL, .n = 0};
 
   if (alg < 0 || alg >= (int)MCORE_ALG_COUNT)
     return none;

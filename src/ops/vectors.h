@@ -75,6 +75,7 @@ typedef struct {
 typedef struct {
   const char *name; /* e.g. "RFC 6979 A.2.5 P-256 SHA-256 'sample'" */
   const uint8_t *sk;
+  size_t sk_len; /* 0: the vtable's sk_len (RSA: the DER length) */
   const uint8_t *pk;
   const uint8_t *msg;
   size_t msg_len;

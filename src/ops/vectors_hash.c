@@ -68,5 +68,5 @@ static const mops_hash_vec sha256_vecs[] = {
      fips180_4_sha256_896_digest},
 };
 
-const mops_kat_table mops_kat_sha256 = {sha256_vecs, sizeof sha256_vecs /
-                                                         sizeof sha256_vecs[0]};
+const mops_kat_table mops_kat_sha256 = {
+    .vecs = sha256_vecs, .n = sizeof sha256_vecs / sizeof sha256_vecs[0]};

@@ -69,5 +69,6 @@ static const mops_ka_vec ecdh_p256_vecs[] = {
      cavs_ecccdh_p256_count1_ziut},
 };
 
-const mops_kat_table mops_kat_ecdh_p256 = {
-    ecdh_p256_vecs, sizeof ecdh_p256_vecs / sizeof ecdh_p256_vecs[0]};
+const mops_kat_table mops_kat_ecdh_p256 = {.vecs = ecdh_p256_vecs,
+                                           .n = sizeof ecdh_p256_vecs /
+                                                sizeof ecdh_p256_vecs[0]};

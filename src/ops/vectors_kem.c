@@ -117,5 +117,6 @@ static const mops_kem_vec ml_kem_512_vecs[] = {
      mlkem512_seed2_ct_sha256, mlkem512_seed2_k},
 };
 
-const mops_kat_table mops_kat_ml_kem_512 = {
-    ml_kem_512_vecs, sizeof ml_kem_512_vecs / sizeof ml_kem_512_vecs[0]};
+const mops_kat_table mops_kat_ml_kem_512 = {.vecs = ml_kem_512_vecs,
+                                            .n = sizeof ml_kem_512_vecs /
+                                                 sizeof ml_kem_512_vecs[0]};

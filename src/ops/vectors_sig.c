@@ -51,14 +51,15 @@ static const uint8_t rfc6979_a25_p256_sha256_test_sig[] = {
     0x4c, 0x0c, 0xc8, 0x42, 0x50, 0xe4, 0x6f, 0x00, 0x83};
 
 static const mops_sig_vec ecdsa_p256_vecs[] = {
-    {"RFC 6979 A.2.5 P-256 SHA-256 'sample'", rfc6979_a25_p256_x,
+    {"RFC 6979 A.2.5 P-256 SHA-256 'sample'", rfc6979_a25_p256_x, 0,
      rfc6979_a25_p256_u, rfc6979_msg_sample, sizeof rfc6979_msg_sample,
      rfc6979_a25_p256_sha256_sample_sig,
      sizeof rfc6979_a25_p256_sha256_sample_sig},
-    {"RFC 6979 A.2.5 P-256 SHA-256 'test'", rfc6979_a25_p256_x,
+    {"RFC 6979 A.2.5 P-256 SHA-256 'test'", rfc6979_a25_p256_x, 0,
      rfc6979_a25_p256_u, rfc6979_msg_test, sizeof rfc6979_msg_test,
      rfc6979_a25_p256_sha256_test_sig, sizeof rfc6979_a25_p256_sha256_test_sig},
 };
 
-const mops_kat_table mops_kat_ecdsa_p256 = {
-    ecdsa_p256_vecs, sizeof ecdsa_p256_vecs / sizeof ecdsa_p256_vecs[0]};
+const mops_kat_table mops_kat_ecdsa_p256 = {.vecs = ecdsa_p256_vecs,
+                                            .n = sizeof ecdsa_p256_vecs /
+                                                 sizeof ecdsa_p256_vecs[0]};

@@ -21,6 +21,9 @@ typedef struct {
   /* Short operations are batched until one sample reaches this many
    * ticks, well above the counter's resolution and read overhead. */
   uint64_t min_sample_ticks;
+  /* Time budget of one operation's warm-up and samples, in ticks (0: none);
+   * past it the runner takes fewer samples and says so. */
+  uint64_t budget_ticks;
   /* A core cycle counter beside the counter above, or why there is none
    * (e.g. "none: perf_event_open cycles: No such file or directory"). */
   const char *cycle_counter;

@@ -341,9 +341,9 @@ static int ecdsa_p256_verify(const uint8_t *sig, size_t sig_len,
   return s == PSA_ERROR_INVALID_SIGNATURE ? MCORE_BAD_SIGNATURE : MCORE_ERR;
 }
 
-static const mcore_sig_vt ecdsa_p256_vt = {P256_PK_LEN,     P256_SK_LEN,
-                                           ECDSA_SIG_LEN,   ecdsa_p256_keygen,
-                                           ecdsa_p256_sign, ecdsa_p256_verify};
+static const mcore_sig_vt ecdsa_p256_vt = {
+    P256_PK_LEN,     P256_SK_LEN,       ECDSA_SIG_LEN, ecdsa_p256_keygen,
+    ecdsa_p256_sign, ecdsa_p256_verify, NULL,          0};
 #endif
 
 /* ---- registration ------------------------------------------------------- */

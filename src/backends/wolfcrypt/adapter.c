@@ -336,9 +336,9 @@ static int ecdsa_p256_verify(const uint8_t *sig, size_t sig_len,
   return rc;
 }
 
-static const mcore_sig_vt ecdsa_p256_vt = {P256_PK_BYTES,   P256_BYTES,
-                                           P256_SIG_BYTES,  p256_keygen,
-                                           ecdsa_p256_sign, ecdsa_p256_verify};
+static const mcore_sig_vt ecdsa_p256_vt = {
+    P256_PK_BYTES,   P256_BYTES,        P256_SIG_BYTES, p256_keygen,
+    ecdsa_p256_sign, ecdsa_p256_verify, NULL,           0};
 #endif
 
 /* ---- ML-KEM-512 ------------------------------------------------------- */

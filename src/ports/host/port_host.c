@@ -25,6 +25,7 @@ static mport_part part = {
     .counter_hz = 1000000000u,
     /* 20 us: clock_gettime costs tens of ns and jitters by about as much. */
     .min_sample_ticks = 20000,
+    .budget_ticks = 10000000000u, /* 10 s per operation */
 };
 
 static char cpu_model[128] = "unknown";
