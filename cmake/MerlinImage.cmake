@@ -91,6 +91,9 @@ add_library(merlin_core OBJECT
   ${CMAKE_SOURCE_DIR}/src/ops/vectors_ka.c
   ${CMAKE_SOURCE_DIR}/src/ops/vectors_sig.c
   ${CMAKE_SOURCE_DIR}/src/ops/vectors_kem.c
+  ${CMAKE_SOURCE_DIR}/src/ops/vectors_xof.c
+  ${CMAKE_SOURCE_DIR}/src/ops/vectors_aead.c
+  ${CMAKE_SOURCE_DIR}/src/ops/vectors_pq.c
   ${MERLIN_PORT_SOURCES}
   ${MERLIN_GEN}/registry.c)
 add_dependencies(merlin_core merlin_source_rev)
