@@ -80,6 +80,7 @@ add_library(merlin_core OBJECT
   ${CMAKE_SOURCE_DIR}/src/core/rng.c
   ${CMAKE_SOURCE_DIR}/src/core/alloc.c
   ${CMAKE_SOURCE_DIR}/src/core/digest.c
+  ${CMAKE_SOURCE_DIR}/src/core/xcheck.c
   ${CMAKE_SOURCE_DIR}/src/ops/ops_common.c
   ${CMAKE_SOURCE_DIR}/src/ops/ops_sym.c
   ${CMAKE_SOURCE_DIR}/src/ops/ops_pk.c
