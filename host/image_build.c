@@ -60,6 +60,18 @@ static char *sb_take(mh_sb *b) {
   return b->s;
 }
 
+/* Upper-case C identifier form of s ("thumb2-asm" -> "THUMB2_ASM"). */
+static void upper_ident(mh_sb *b, const char *s) {
+  for (; *s; s++) {
+    char c = *s;
+    if (c >= 'a' && c <= 'z')
+      c = (char)(c - 'a' + 'A');
+    else if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+      c = '_';
+    mh_sb_printf(b, "%c", c);
+  }
+}
+
 char *mh_profile_header(const char *name, const mh_profile *p) {
   mh_sb b = {0};
   mh_sb_printf(&b,
@@ -77,6 +89,16 @@ char *mh_profile_header(const char *name, const mh_profile *p) {
   for (size_t be = 0; be < MH_N_BACKENDS; be++)
     if (mh_profile_uses(p, be))
       mh_sb_printf(&b, "#define MERLIN_USE_%s 1\n", mh_backends[be].enum_name);
+  for (size_t o = 0; o < MH_N_OPTIONS; o++) {
+    const mh_option_def *d = &mh_profile_options[o];
+    mh_sb_puts(&b, "#define MERLIN_OPT_");
+    upper_ident(&b, d->backend);
+    mh_sb_puts(&b, "_");
+    upper_ident(&b, d->key);
+    mh_sb_puts(&b, "_");
+    upper_ident(&b, d->values[p->options[o]]);
+    mh_sb_puts(&b, " 1\n");
+  }
   mh_sb_puts(&b, "\n#endif\n");
   return sb_take(&b);
 }
@@ -101,6 +123,16 @@ char *mh_profile_cmake(const char *name, const mh_profile *p) {
       sep = ";";
     }
   mh_sb_puts(&b, "\")\n");
+  /* Library options (every one, defaults included, so a backend never
+   * guesses). */
+  for (size_t o = 0; o < MH_N_OPTIONS; o++) {
+    const mh_option_def *d = &mh_profile_options[o];
+    mh_sb_puts(&b, "set(MERLIN_OPT_");
+    upper_ident(&b, d->backend);
+    mh_sb_puts(&b, "_");
+    upper_ident(&b, d->key);
+    mh_sb_printf(&b, " \"%s\")\n", d->values[p->options[o]]);
+  }
   return sb_take(&b);
 }
 

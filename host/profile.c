@@ -72,6 +72,65 @@ fail(char *err, size_t errlen, const char *file, size_t line, const char *fmt,
   return -1;
 }
 
+const mh_option_def mh_profile_options[MH_N_OPTIONS] = {
+    {"wolfcrypt",
+     "variant",
+     {"c", "thumb2-asm"},
+     "portable C, or wolfSSL's Cortex-M Thumb-2 assembly (Arm targets)"},
+    {"wolfcrypt",
+     "mem",
+     {"default", "small"},
+     "wolfSSL's small-memory ML-KEM/ML-DSA code paths"},
+    {"mbedtls",
+     "aes_tables",
+     {"ram", "rom"},
+     "AES tables built in RAM, or constant in flash (MBEDTLS_AES_ROM_TABLES)"},
+};
+
+/* "<backend>.<key> = <value>": one option line. */
+static int parse_option(const char *file, size_t line, const char *k, size_t kn,
+                        const char *v, size_t vn, mh_profile *p,
+                        size_t *opt_line, char *err, size_t errlen) {
+  for (size_t o = 0; o < MH_N_OPTIONS; o++) {
+    const mh_option_def *d = &mh_profile_options[o];
+    size_t bn = strlen(d->backend);
+    if (!(kn == bn + 1 + strlen(d->key) && memcmp(k, d->backend, bn) == 0 &&
+          k[bn] == '.' && memcmp(k + bn + 1, d->key, kn - bn - 1) == 0))
+      continue;
+    if (opt_line[o])
+      return fail(err, errlen, file, line,
+                  "duplicate key '%s.%s' (first set on line %zu)", d->backend,
+                  d->key, opt_line[o]);
+    opt_line[o] = line;
+    char valid[256] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < MH_OPTION_MAX_VALUES && d->values[i]; i++) {
+      if (span_eq(v, vn, d->values[i])) {
+        p->options[o] = (unsigned char)i;
+        return 0;
+      }
+      int w = snprintf(valid + used, sizeof valid - used, "%s%s", i ? ", " : "",
+                       d->values[i]);
+      if (w > 0 && (size_t)w < sizeof valid - used)
+        used += (size_t)w;
+    }
+    return fail(err, errlen, file, line,
+                "%s.%s: unknown value '%.*s'; valid: %s", d->backend, d->key,
+                (int)(vn > 60 ? 60 : vn), v, valid);
+  }
+  char valid[512] = "";
+  size_t used = 0;
+  for (size_t o = 0; o < MH_N_OPTIONS; o++) {
+    int w =
+        snprintf(valid + used, sizeof valid - used, "%s%s.%s", o ? ", " : "",
+                 mh_profile_options[o].backend, mh_profile_options[o].key);
+    if (w > 0 && (size_t)w < sizeof valid - used)
+      used += (size_t)w;
+  }
+  return fail(err, errlen, file, line, "unknown option '%.*s'; valid: %s",
+              (int)(kn > 60 ? 60 : kn), k, valid);
+}
+
 /* Parse the value of one route line into p->routes[a]. */
 static int parse_route(const char *file, size_t line, size_t a, const char *v,
                        size_t vn, mh_profile *p, char *err, size_t errlen) {
@@ -123,7 +182,7 @@ static int parse_route(const char *file, size_t line, size_t a, const char *v,
 
 static int parse_line(const char *file, size_t line, const char *s, size_t n,
                       mh_profile *p, size_t *first_line, size_t *desc_line,
-                      char *err, size_t errlen) {
+                      size_t *opt_line, char *err, size_t errlen) {
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
     if ((c < 0x20 && c != '\t') || c == 0x7f)
@@ -154,6 +213,8 @@ static int parse_line(const char *file, size_t line, const char *s, size_t n,
     p->description[vn] = '\0';
     return 0;
   }
+  if (memchr(k, '.', kn))
+    return parse_option(file, line, k, kn, v, vn, p, opt_line, err, errlen);
   int a = -1;
   for (size_t i = 0; i < MH_N_ALGS; i++)
     if (span_eq(k, kn, mh_algs[i].id))
@@ -161,9 +222,10 @@ static int parse_line(const char *file, size_t line, const char *s, size_t n,
   if (a < 0) {
     char valid[1024];
     list_algs(valid, sizeof valid);
-    return fail(err, errlen, file, line,
-                "unknown key '%.*s'; valid: description, %s",
-                (int)(kn > 60 ? 60 : kn), k, valid);
+    return fail(
+        err, errlen, file, line,
+        "unknown key '%.*s'; valid: description, <backend>.<option>, %s",
+        (int)(kn > 60 ? 60 : kn), k, valid);
   }
   if (first_line[a])
     return fail(err, errlen, file, line,
@@ -176,6 +238,7 @@ static int parse_line(const char *file, size_t line, const char *s, size_t n,
 int mh_profile_parse(const char *file, const char *buf, size_t len,
                      mh_profile *p, char *err, size_t errlen) {
   size_t first_line[MH_N_ALGS] = {0};
+  size_t opt_line[MH_N_OPTIONS] = {0};
   size_t desc_line = 0, line = 0, pos = 0;
   memset(p, 0, sizeof *p);
   while (pos < len) {
@@ -189,10 +252,20 @@ int mh_profile_parse(const char *file, const char *buf, size_t len,
     trim(&s, &n);
     if (n == 0 || s[0] == '#')
       continue;
-    if (parse_line(file, line, s, n, p, first_line, &desc_line, err, errlen) !=
-        0) {
+    if (parse_line(file, line, s, n, p, first_line, &desc_line, opt_line, err,
+                   errlen) != 0) {
       mh_profile_free(p);
       return -1;
+    }
+  }
+  for (size_t o = 0; o < MH_N_OPTIONS; o++) {
+    int b = mh_backend_find(mh_profile_options[o].backend);
+    if (opt_line[o] && (b < 0 || !mh_profile_uses(p, (size_t)b))) {
+      mh_profile_free(p);
+      return fail(err, errlen, file, opt_line[o],
+                  "%s.%s: the profile routes nothing to backend '%s'",
+                  mh_profile_options[o].backend, mh_profile_options[o].key,
+                  mh_profile_options[o].backend);
     }
   }
   for (size_t a = 0; a < MH_N_ALGS; a++)

@@ -5,9 +5,12 @@
  *   # comment
  *   description = free text
  *   <algorithm-id> = <backend>[, <backend>...]
+ *   <backend>.<option> = <value>
  * Algorithm ids come from src/ops/algs.def, backend names from
  * src/backends/backends.def, and a backend may only serve the algorithms it
- * lists there. Duplicate keys are errors. */
+ * lists there. Options are library build options that move numbers (the
+ * table mh_profile_options); an option of a backend the profile does not
+ * use is an error. Duplicate keys are errors. */
 #ifndef MERLIN_HOST_PROFILE_H
 #define MERLIN_HOST_PROFILE_H
 
@@ -15,8 +18,22 @@
 
 #include <stddef.h>
 
+/* A library option a profile may set: "<backend>.<key> = <value>". The
+ * first value is the default. */
+#define MH_OPTION_MAX_VALUES 4
+typedef struct {
+  const char *backend;
+  const char *key;
+  const char *values[MH_OPTION_MAX_VALUES];
+  const char *help;
+} mh_option_def;
+#define MH_N_OPTIONS 3
+extern const mh_option_def mh_profile_options[MH_N_OPTIONS];
+
 typedef struct {
   char *description; /* NULL when the file has none */
+  /* Chosen value (index into values) of each option; 0 = default. */
+  unsigned char options[MH_N_OPTIONS];
   /* routes[a][0..n_routes[a]-1]: backend indices serving algorithm a, in
    * the order the profile lists them. */
   unsigned char n_routes[MH_N_ALGS];
