@@ -354,7 +354,8 @@ static void remove_tree(const char *dir, const target_run *trs, size_t n) {
   }
   for (size_t i = 0; i < n; i++) {
     char name[128];
-    snprintf(name, sizeof name, "console-%s.log", trs[i].t->id);
+    snprintf(name, sizeof name, "console-%s-%s.log", trs[i].t->id,
+             trs[i].res.profile);
     char *p = mh_path_join(dir, name);
     if (p)
       unlink(p);
@@ -409,7 +410,8 @@ static int write_results(const mh_run_opts *o, target_run *trs, size_t n) {
             write_file(tmp, "report.md", md, strlen(md));
   for (size_t i = 0; i < n && !bad; i++) {
     char name[128];
-    snprintf(name, sizeof name, "console-%s.log", trs[i].t->id);
+    snprintf(name, sizeof name, "console-%s-%s.log", trs[i].t->id,
+             trs[i].res.profile);
     bad = write_file(tmp, name, trs[i].console, trs[i].console_len);
   }
   if (bad) {
@@ -500,22 +502,89 @@ static int load_profile(run_ctx *c) {
   return 0;
 }
 
+/* Split "a,b,c" into malloc'd names (NULL list entry: the default). */
+static char **split_profiles(const char *arg, size_t *n) {
+  size_t count = 1;
+  for (const char *s = arg; s && *s; s++)
+    count += *s == ',';
+  char **names = calloc(count, sizeof *names);
+  if (!names)
+    return NULL;
+  *n = 0;
+  if (!arg) {
+    *n = 1; /* one entry, NULL: the default profile */
+    return names;
+  }
+  const char *start = arg;
+  for (;;) {
+    const char *end = strchr(start, ',');
+    size_t len = end ? (size_t)(end - start) : strlen(start);
+    names[*n] = strndup(start, len);
+    if (!names[*n]) {
+      for (size_t i = 0; i < *n; i++)
+        free(names[i]);
+      free(names);
+      return NULL;
+    }
+    (*n)++;
+    if (!end)
+      break;
+    start = end + 1;
+  }
+  return names;
+}
+
+/* Every target with every profile (--profile a,b): one image per pair, all
+ * written into one results directory, or none when any pair fails. */
 int mh_cli_run(const mh_run_opts *o) {
-  run_ctx c;
-  memset(&c, 0, sizeof c);
-  c.o = o;
-  target_run *trs = calloc(o->n_targets, sizeof *trs);
-  if (!trs) {
+  size_t n_prof = 0;
+  char **profs = split_profiles(o->profile, &n_prof);
+  if (!profs) {
     fprintf(stderr, "merlin: out of memory\n");
     return 1;
   }
+  if (o->from && n_prof > 1) {
+    fprintf(stderr, "merlin: --from reads one stream: give one --profile\n");
+    free(profs[0]);
+    free(profs);
+    return 2;
+  }
+  for (size_t p = 0; p < n_prof; p++)
+    for (size_t q = 0; q < p; q++)
+      if (profs[p] && profs[q] && strcmp(profs[p], profs[q]) == 0) {
+        fprintf(stderr, "merlin: --profile lists '%s' twice\n", profs[p]);
+        for (size_t i = 0; i < n_prof; i++)
+          free(profs[i]);
+        free(profs);
+        return 2;
+      }
+  run_ctx *ctxs = calloc(n_prof, sizeof *ctxs);
+  target_run *trs = calloc(o->n_targets * n_prof, sizeof *trs);
+  mh_run_opts *popts = calloc(n_prof, sizeof *popts);
+  if (!trs || !ctxs || !popts) {
+    fprintf(stderr, "merlin: out of memory\n");
+    free(trs);
+    free(ctxs);
+    free(popts);
+    for (size_t p = 0; p < n_prof; p++)
+      free(profs[p]);
+    free(profs);
+    return 1;
+  }
   mh_exec_install_signal_handlers();
-  int rc = load_profile(&c);
+  int rc = 0;
   size_t done = 0;
-  for (size_t i = 0; rc == 0 && i < o->n_targets; i++) {
-    trs[i].t = mh_target_find(o->targets[i]);
-    done = i + 1;
-    rc = run_target(&c, &trs[i]);
+  for (size_t p = 0; rc == 0 && p < n_prof; p++) {
+    popts[p] = *o;
+    popts[p].profile = profs[p];
+    ctxs[p].o = &popts[p];
+    rc = load_profile(&ctxs[p]);
+    for (size_t i = 0; rc == 0 && i < o->n_targets; i++) {
+      target_run *tr = &trs[done];
+      tr->t = mh_target_find(o->targets[i]);
+      done++;
+      rc = run_target(&ctxs[p], tr);
+    }
   }
   if (rc == 0) {
     if (!o->quiet)
@@ -535,9 +604,15 @@ int mh_cli_run(const mh_run_opts *o) {
     mh_run_free(&trs[i].res.run);
   }
   free(trs);
-  mh_profile_free(&c.profile);
-  free(c.profile_path);
-  free(c.profile_name);
-  free(c.root);
+  for (size_t p = 0; p < n_prof; p++) {
+    mh_profile_free(&ctxs[p].profile);
+    free(ctxs[p].profile_path);
+    free(ctxs[p].profile_name);
+    free(ctxs[p].root);
+    free(profs[p]);
+  }
+  free(ctxs);
+  free(popts);
+  free(profs);
   return rc;
 }

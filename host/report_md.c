@@ -198,6 +198,12 @@ static void payload(mh_sb *b, const mh_op *op) {
     mh_sb_printf(b, "%ld B", op->bytes);
 }
 
+/* The operation got fewer timed samples than the run asked for. */
+static int budget_cut(const mh_run *run, const mh_op *op) {
+  const char *runs = mh_run_prov(run, "runs");
+  return runs && op->kat == MH_KAT_PASS && op->n < strtoul(runs, NULL, 10);
+}
+
 static void results_table(mh_sb *b, const mh_result *x) {
   const mh_run *run = &x->run;
   title(b, x);
@@ -253,12 +259,23 @@ static void results_table(mh_sb *b, const mh_result *x) {
       for (size_t s = 0; s < 3; s++) {
         mh_sb_putc(b, ' ');
         num(b, v[s]);
+        /* Fewer samples than asked: the run budget cut them (n is the
+         * truth; see the note under the table). */
+        if (s == 0 && budget_cut(run, hit))
+          mh_sb_printf(b, " (n=%u)†", hit->n);
         mh_sb_puts(b, " |");
       }
     }
     mh_sb_putc(b, '\n');
   }
   mh_sb_putc(b, '\n');
+  int any_cut = 0;
+  for (size_t i = 0; i < run->n_ops; i++)
+    any_cut |= budget_cut(run, &run->ops[i]);
+  if (any_cut)
+    mh_sb_puts(b, "† fewer timed samples than asked: the operation's run "
+                  "budget limited them (n is given); statistics are over "
+                  "those samples.\n\n");
   free(g);
 }
 

@@ -59,7 +59,7 @@ kat-fail)
   ;;
 stream)
   "$merlin" run --target "$target" --runs 3 --warmup 0 --out "$work/out" --quiet
-  log="$work/out/latest/console-$target.log"
+  log="$work/out/latest/console-$target-default.log"
   [ -s "$log" ] || fail "no console log kept"
   n=0
   check_rejected() { # name file expected-message
