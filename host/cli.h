@@ -38,6 +38,9 @@ typedef struct {
 } mh_build_opts;
 
 int mh_cli_run(const mh_run_opts *o);
+/* `merlin list coverage [DIR]`: algorithm x backend, KAT status from
+ * DIR/results.json (default results/latest). */
+int mh_cli_list_coverage(const char *dir);
 int mh_cli_build(const mh_build_opts *o);
 /* what: NULL (everything), "targets", "profiles", "algorithms",
  * "backends". */

@@ -5,12 +5,14 @@
 #include "catalog.h"
 #include "fsutil.h"
 #include "image_build.h"
+#include "results_json.h"
 #include "targets.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void list_targets(void) {
   for (size_t i = 0; i < mh_n_targets; i++)
@@ -70,6 +72,67 @@ static void list_algorithms(void) {
 static void list_backends(void) {
   for (size_t b = 0; b < MH_N_BACKENDS; b++)
     printf("  %-12s %s\n", mh_backends[b].name, mh_backends[b].algs);
+}
+
+/* Algorithm x backend, as a Markdown table: "✓" offered and KAT-passing in
+ * the results of dir (every target there), "✗" a KAT failed there, "·"
+ * offered by the adapter but not measured in dir, "—" not offered by the
+ * library. */
+static int list_coverage(const char *dir) {
+  enum { NOT_OFFERED, OFFERED, PASS, FAIL };
+  static unsigned char cell_state[MH_N_ALGS][MH_N_BACKENDS];
+  mh_results r;
+  char err[1024];
+  int have = 0;
+  memset(&r, 0, sizeof r);
+  for (size_t a = 0; a < MH_N_ALGS; a++)
+    for (size_t b = 0; b < MH_N_BACKENDS; b++)
+      cell_state[a][b] = mh_backend_offers(b, a) ? OFFERED : NOT_OFFERED;
+  char *json = mh_path_join(dir, "results.json");
+  struct stat st;
+  const char *file = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? json : dir;
+  if (file && mh_results_load(file, &r, err, sizeof err) == 0) {
+    have = 1;
+    for (size_t i = 0; i < r.n_runs; i++)
+      for (size_t k = 0; k < r.runs[i].run.n_ops; k++) {
+        const mh_op *op = &r.runs[i].run.ops[k];
+        int a = op->alg ? mh_alg_find(op->alg) : -1;
+        int b = op->backend ? mh_backend_find(op->backend) : -1;
+        if (a < 0 || b < 0)
+          continue;
+        if (op->kat == MH_KAT_FAIL)
+          cell_state[a][b] = FAIL;
+        else if (op->kat == MH_KAT_PASS && cell_state[a][b] != FAIL)
+          cell_state[a][b] = PASS;
+      }
+    mh_results_free(&r);
+  } else {
+    fprintf(stderr, "merlin: coverage without KAT results: %s\n",
+            file ? err : "out of memory");
+  }
+  free(json);
+  printf("| algorithm |");
+  for (size_t b = 0; b < MH_N_BACKENDS; b++)
+    printf(" %s |", mh_backends[b].name);
+  printf("\n|---|");
+  for (size_t b = 0; b < MH_N_BACKENDS; b++)
+    printf(":---:|");
+  printf("\n");
+  static const char *const sym[] = {"—", "·", "✓", "✗"};
+  for (size_t a = 0; a < MH_N_ALGS; a++) {
+    printf("| %s |", mh_algs[a].id);
+    for (size_t b = 0; b < MH_N_BACKENDS; b++)
+      printf(" %s |", sym[cell_state[a][b]]);
+    printf("\n");
+  }
+  printf("\n✓ served and KAT-passing in %s, ✗ KAT failed there, · offered "
+         "but not measured there, — not offered by the library.\n",
+         have ? dir : "(no results found)");
+  return 0;
+}
+
+int mh_cli_list_coverage(const char *dir) {
+  return list_coverage(dir ? dir : "results/latest");
 }
 
 int mh_cli_list(const char *what) {

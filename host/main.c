@@ -93,8 +93,11 @@ static const char HELP_REPORT[] =
 
 static const char HELP_LIST[] =
     "usage: merlin list [targets|profiles|algorithms|backends]\n"
+    "       merlin list coverage [DIR]   (also: merlin list --coverage)\n"
     "\n"
-    "List what merlin knows; without an argument, everything.\n"
+    "List what merlin knows; without an argument, everything. coverage\n"
+    "prints algorithm x backend: offered by the adapter, and KAT-passing in\n"
+    "the results in DIR (default results/latest).\n"
     "\n"
     "options:\n"
     "  -h, --help         this help\n";
@@ -360,6 +363,16 @@ static int cmd_report(int argc, char **argv) {
 }
 
 static int cmd_list(int argc, char **argv) {
+  /* `list coverage [DIR]` and `list --coverage [DIR]`. */
+  for (int i = 0; i < argc; i++)
+    if (strcmp(argv[i], "coverage") == 0 ||
+        strcmp(argv[i], "--coverage") == 0) {
+      if (argc > i + 2 || (argc == i + 2 && argv[i + 1][0] == '-')) {
+        fprintf(stderr, "merlin list: usage: merlin list coverage [DIR]\n");
+        return 2;
+      }
+      return mh_cli_list_coverage(argc == i + 2 ? argv[i + 1] : NULL);
+    }
   parse_state s = {"list", HELP_LIST, NULL, 0, NULL, 0, NULL, 0};
   int rc = parse(&s, argc, argv);
   if (rc == 0 && s.n_pos > 1)
