@@ -174,6 +174,23 @@ typedef struct {
   } vt;
 } mcore_impl;
 
+/* One entry of an adapter's table, with the routing assertion: the build
+ * fails unless the generated profile header routes ALG to BACKEND
+ * (MERLIN_ROUTE_<ALG>_<BACKEND> defined to 1). An undefined route is an
+ * undeclared identifier, a route of 0 a negative array size: either way an
+ * adapter cannot register an algorithm its profile gave to another backend.
+ *   MCORE_IMPL(SHA256, WOLFCRYPT, "c", hash, &sha256_vt)  */
+#define MCORE_IMPL(ALG, BACKEND, VARIANT, FIELD, VT)                           \
+  {                                                                            \
+    .alg =                                                                     \
+        (mcore_alg)(MCORE_ALG_##ALG +                                          \
+                    0 * sizeof(                                                \
+                            char[(MERLIN_ROUTE_##ALG##_##BACKEND) ? 1 : -1])), \
+    .backend = MCORE_BACKEND_##BACKEND, .variant = VARIANT, .vt = {            \
+      .FIELD = VT                                                              \
+    }                                                                          \
+  }
+
 /* A backend adapter: name, version and the algorithms it serves in this
  * image. init runs once before anything else (library global state). */
 typedef struct {
