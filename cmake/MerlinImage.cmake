@@ -101,6 +101,12 @@ add_dependencies(merlin_core merlin_source_rev)
 target_link_libraries(merlin_core PUBLIC merlin_headers)
 target_compile_options(merlin_core PRIVATE ${MERLIN_WARNINGS})
 target_compile_definitions(merlin_core PRIVATE ${MERLIN_PORT_DEFINES})
+set(MERLIN_TEST_FAULT "" CACHE STRING
+    "test hook: busfault, usagefault or hang right after the announcements")
+if(MERLIN_TEST_FAULT)
+  target_compile_definitions(merlin_core PRIVATE
+                             MERLIN_TEST_FAULT="${MERLIN_TEST_FAULT}")
+endif()
 if(MERLIN_KAT_CORRUPT)
   target_compile_definitions(merlin_core PRIVATE
                              MERLIN_KAT_CORRUPT="${MERLIN_KAT_CORRUPT}")

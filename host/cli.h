@@ -27,6 +27,7 @@ typedef struct {
   const char *from;        /* parse this captured stream instead */
   const char *kat_corrupt; /* "alg/op" test hook, or NULL */
   int quiet;
+  const char *inject_fault; /* test hook: fault kind, or NULL */
 } mh_run_opts;
 
 typedef struct {
@@ -35,6 +36,7 @@ typedef struct {
   const char *profile;
   const char *kat_corrupt;
   int quiet;
+  const char *inject_fault;
 } mh_build_opts;
 
 int mh_cli_run(const mh_run_opts *o);
@@ -50,6 +52,9 @@ int mh_cli_report(const char *dir);
 /* Check a --kat-corrupt value: "alg/op" with a known algorithm id and an
  * operation name; when p is given, the algorithm must be routed by it.
  * Returns 0, or -1 with a message. */
+/* Fault kinds the --inject-fault test hook can build into an image. */
+#define MH_FAULT_KINDS "busfault, usagefault, hang"
+int mh_inject_fault_check(const char *kind, char *err, size_t errlen);
 int mh_kat_corrupt_check(const char *v, const mh_profile *p, char *err,
                          size_t errlen);
 

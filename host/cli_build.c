@@ -11,6 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+int mh_inject_fault_check(const char *kind, char *err, size_t errlen) {
+  static const char *const kinds[] = {"busfault", "usagefault", "hang"};
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (strcmp(kind, kinds[i]) == 0)
+      return 0;
+  snprintf(err, errlen, "--inject-fault: unknown kind '%s'; valid: %s", kind,
+           MH_FAULT_KINDS);
+  return -1;
+}
+
 int mh_kat_corrupt_check(const char *v, const mh_profile *p, char *err,
                          size_t errlen) {
   const char *slash = strchr(v, '/');
@@ -72,9 +82,13 @@ int mh_cli_build(const mh_build_opts *o) {
     goto out;
   }
   for (size_t i = 0; i < o->n_targets; i++) {
-    mh_build_spec spec = {root,           mh_target_find(o->targets[i]),
-                          pname,          &prof,
-                          o->kat_corrupt, o->quiet};
+    mh_build_spec spec = {.root = root,
+                          .target = mh_target_find(o->targets[i]),
+                          .profile_name = pname,
+                          .profile = &prof,
+                          .kat_corrupt = o->kat_corrupt,
+                          .quiet = o->quiet,
+                          .inject_fault = o->inject_fault};
     char *image = NULL;
     if (mh_image_build(&spec, &image, err, sizeof err) != 0) {
       fprintf(stderr, "merlin: %s: build failed: %s\n", o->targets[i], err);

@@ -104,8 +104,13 @@ static int execute(run_ctx *c, target_run *tr) {
   const mh_run_opts *o = c->o;
   const mh_target *t = tr->t;
   char err[2048];
-  mh_build_spec bs = {c->root,        t,       c->profile_name, &c->profile,
-                      o->kat_corrupt, o->quiet};
+  mh_build_spec bs = {.root = c->root,
+                      .target = t,
+                      .profile_name = c->profile_name,
+                      .profile = &c->profile,
+                      .kat_corrupt = o->kat_corrupt,
+                      .quiet = o->quiet,
+                      .inject_fault = o->inject_fault};
   char *image = NULL;
   if (mh_image_build(&bs, &image, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: %s: build failed: %s\n", t->id, err);

@@ -138,8 +138,10 @@ char *mh_profile_cmake(const char *name, const mh_profile *p) {
 
 char *mh_build_dir(const mh_build_spec *spec) {
   mh_sb b = {0};
-  mh_sb_printf(&b, "%s/build/img/%s-%s%s", spec->root, spec->target->id,
-               spec->profile_name, spec->kat_corrupt ? "-katfail" : "");
+  mh_sb_printf(&b, "%s/build/img/%s-%s%s%s%s", spec->root, spec->target->id,
+               spec->profile_name, spec->kat_corrupt ? "-katfail" : "",
+               spec->inject_fault ? "-fault-" : "",
+               spec->inject_fault ? spec->inject_fault : "");
   return sb_take(&b);
 }
 
@@ -232,7 +234,7 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
   char *log = bdir ? mh_path_join(bdir, "build.log") : NULL;
   char *stamp = bdir ? mh_path_join(bdir, STAMP) : NULL;
   char *img = bdir ? mh_path_join(bdir, spec->target->image) : NULL;
-  mh_sb def_dir = {0}, def_kat = {0};
+  mh_sb def_dir = {0}, def_kat = {0}, def_fault = {0};
   int rc = -1, logfd = -1, changed = 0;
   if (!bdir || !pdir || !log || !stamp || !img) {
     snprintf(err, errlen, "out of memory");
@@ -240,7 +242,7 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
   }
   if (write_profile_files(spec, pdir, &changed, err, errlen) != 0)
     goto out;
-  int configure = changed || spec->kat_corrupt ||
+  int configure = changed || spec->kat_corrupt || spec->inject_fault ||
                   !file_exists(bdir, "CMakeCache.txt") ||
                   !file_exists(bdir, STAMP);
   logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -257,7 +259,9 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
     mh_sb_printf(&def_dir, "-DMERLIN_PROFILE_DIR=%s", pdir);
     mh_sb_printf(&def_kat, "-DMERLIN_KAT_CORRUPT=%s",
                  spec->kat_corrupt ? spec->kat_corrupt : "");
-    if (def_dir.failed || def_kat.failed) {
+    mh_sb_printf(&def_fault, "-DMERLIN_TEST_FAULT=%s",
+                 spec->inject_fault ? spec->inject_fault : "");
+    if (def_dir.failed || def_kat.failed || def_fault.failed) {
       snprintf(err, errlen, "out of memory");
       goto out;
     }
@@ -269,7 +273,8 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
                     "-DMERLIN_IMAGE=ON",
                     "-DMERLIN_TOOLS=OFF",
                     def_dir.s,
-                    spec->kat_corrupt ? def_kat.s : NULL,
+                    spec->kat_corrupt ? def_kat.s : def_fault.s,
+                    spec->kat_corrupt ? def_fault.s : NULL,
                     NULL};
     if (run_logged(argv, spec->root, logfd, err, errlen) != 0)
       goto fail;
@@ -304,6 +309,7 @@ out:
     close(logfd);
   mh_sb_free(&def_dir);
   mh_sb_free(&def_kat);
+  mh_sb_free(&def_fault);
   free(bdir);
   free(pdir);
   free(log);

@@ -14,6 +14,9 @@ typedef struct {
   const mh_profile *profile;
   const char *kat_corrupt; /* "alg/op" test hook, or NULL */
   int quiet;               /* no progress lines */
+  /* Test hook: build an image that faults ("busfault", "usagefault",
+   * "hang") right after announcing its operations; NULL normally. */
+  const char *inject_fault;
 } mh_build_spec;
 
 /* The source root: $MERLIN_ROOT when set, else the tree merlin was built

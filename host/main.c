@@ -60,6 +60,8 @@ static const char HELP_RUN[] =
     "  --kat-corrupt ALG/OP  test hook: build an image whose ALG/OP "
     "known-answer\n"
     "                     test fails (separate build directory)\n"
+    "  --inject-fault KIND  test hook: build an image that faults (busfault,\n"
+    "                     usagefault, hang) after announcing its operations\n"
     "  --quiet            no progress or summary, only errors and the "
     "result path\n"
     "  -h, --help         this help\n";
@@ -78,6 +80,8 @@ static const char HELP_BUILD[] =
     "  --kat-corrupt ALG/OP  test hook: make that known-answer test fail "
     "(build\n"
     "                     directory gets the suffix -katfail)\n"
+    "  --inject-fault KIND  test hook: an image that faults (busfault,\n"
+    "                     usagefault, hang); suffix -fault-KIND\n"
     "  --quiet            no progress lines\n"
     "  -h, --help         this help\n";
 
@@ -267,14 +271,14 @@ static void state_free(parse_state *s) {
 
 static int cmd_run(int argc, char **argv) {
   const char *profile = NULL, *runs = NULL, *warmup = NULL, *out = NULL,
-             *timeout = NULL, *from = NULL, *kat = NULL;
+             *timeout = NULL, *from = NULL, *kat = NULL, *fault = NULL;
   int quiet = 0;
   const opt_def opts[] = {
       {"--target", 1, NULL, NULL, 1},  {"--profile", 1, &profile, NULL, 0},
       {"--runs", 1, &runs, NULL, 0},   {"--warmup", 1, &warmup, NULL, 0},
       {"--out", 1, &out, NULL, 0},     {"--timeout", 1, &timeout, NULL, 0},
       {"--from", 1, &from, NULL, 0},   {"--kat-corrupt", 1, &kat, NULL, 0},
-      {"--quiet", 0, NULL, &quiet, 0},
+      {"--quiet", 0, NULL, &quiet, 0}, {"--inject-fault", 1, &fault, NULL, 0},
   };
   parse_state s = {"run", HELP_RUN, opts, sizeof opts / sizeof opts[0],
                    NULL,  0,        NULL, 0};
@@ -303,7 +307,12 @@ static int cmd_run(int argc, char **argv) {
   char err[1024];
   if (rc == 0 && kat && mh_kat_corrupt_check(kat, NULL, err, sizeof err) != 0)
     rc = usage_error(&s, "%s", err);
+  if (rc == 0 && fault && mh_inject_fault_check(fault, err, sizeof err) != 0)
+    rc = usage_error(&s, "%s", err);
+  if (rc == 0 && from && fault)
+    rc = usage_error(&s, "--inject-fault has no effect with --from");
   if (rc == 0) {
+    o.inject_fault = fault;
     o.profile = profile;
     o.out = out ? out : MH_OUT_DEFAULT;
     o.from = from;
@@ -318,12 +327,13 @@ static int cmd_run(int argc, char **argv) {
 }
 
 static int cmd_build(int argc, char **argv) {
-  const char *profile = NULL, *kat = NULL;
+  const char *profile = NULL, *kat = NULL, *fault = NULL;
   int quiet = 0;
   const opt_def opts[] = {
       {"--target", 1, NULL, NULL, 1},
       {"--profile", 1, &profile, NULL, 0},
       {"--kat-corrupt", 1, &kat, NULL, 0},
+      {"--inject-fault", 1, &fault, NULL, 0},
       {"--quiet", 0, NULL, &quiet, 0},
   };
   parse_state s = {"build", HELP_BUILD, opts, sizeof opts / sizeof opts[0],
@@ -338,7 +348,10 @@ static int cmd_build(int argc, char **argv) {
     rc = split_targets(&s, &o.targets, &o.n_targets, &store);
   if (rc == 0 && kat && mh_kat_corrupt_check(kat, NULL, err, sizeof err) != 0)
     rc = usage_error(&s, "%s", err);
+  if (rc == 0 && fault && mh_inject_fault_check(fault, err, sizeof err) != 0)
+    rc = usage_error(&s, "%s", err);
   if (rc == 0) {
+    o.inject_fault = fault;
     o.profile = profile;
     o.kat_corrupt = kat;
     o.quiet = quiet;

@@ -14,6 +14,7 @@
 #include "mops.h"
 #include "port.h"
 #include "wire_out.h"
+#include "xcheck.h"
 
 #include <string.h>
 
@@ -319,6 +320,7 @@ static _Noreturn void usage_error(const char *msg) {
 int runner_parse_args(int argc, char **argv, runner_config *cfg) {
   cfg->runs = MERLIN_RUNS;
   cfg->warmup = MERLIN_WARMUP;
+  cfg->xcheck = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
       if (parse_u32(argv[++i], 1000000, &cfg->runs) || cfg->runs == 0)
@@ -326,19 +328,26 @@ int runner_parse_args(int argc, char **argv, runner_config *cfg) {
     } else if (strcmp(argv[i], "--warmup") == 0 && i + 1 < argc) {
       if (parse_u32(argv[++i], 100000, &cfg->warmup))
         usage_error("--warmup takes a number from 0 to 100000");
+    } else if (strcmp(argv[i], "--xcheck") == 0) {
+      cfg->xcheck = 1;
     } else {
-      usage_error("usage: merlin-image [--runs N] [--warmup W]");
+      usage_error("usage: merlin-image [--runs N] [--warmup W] [--xcheck]");
     }
   }
   return 0;
 }
 
 int runner_main(const runner_config *cfg) {
+  if (cfg->xcheck)
+    return mcore_xcheck_main();
   run_state st = {0};
   st.cfg = cfg;
 
   emit_begin(cfg);
   for_each_instance(announce, NULL);
+#ifdef MERLIN_TEST_FAULT
+  mport_test_fault(MERLIN_TEST_FAULT);
+#endif
   /* Backends may draw randomness while initialising (wolfCrypt seeds its
    * DRBG): the stream must be seeded before, never all zeros. */
   mcore_rng_seed(RUNNER_SEED);

@@ -41,4 +41,10 @@ uint64_t mport_counter_read(void);
 void mport_console_write(const char *s, size_t n);
 _Noreturn void mport_exit(int code);
 
+/* Test hook (images built with --inject-fault): fault on purpose, so the
+ * tests can check that the fault is reported and the run rejected. kind:
+ * "busfault" (read an unmapped address; SIGSEGV on the host),
+ * "usagefault" (an undefined instruction; SIGILL), "hang" (spin). */
+void mport_test_fault(const char *kind);
+
 #endif

@@ -90,6 +90,34 @@ stream)
   [ -s "$work/noise/latest/results.json" ] || fail "noise made the run fail"
   echo "$((n + 1)) passed, 0 failed"
   ;;
+fault)
+  # Faults built in on purpose: each is named, the run fails, nothing is
+  # written. The expected kinds differ between a Cortex-M and the host.
+  if [ "$target" = host ]; then
+    kinds=("busfault:kind=sigsegv" "usagefault:kind=sigill")
+  else
+    kinds=("busfault:kind=busfault" "usagefault:kind=usagefault")
+  fi
+  printf 'description = fault tests\nml-kem-512 = pqclean\n' >"$work/f.profile"
+  n=0
+  for kv in "${kinds[@]}" "hang:did not finish within"; do
+    kind=${kv%%:*} want=${kv#*:}
+    set +e
+    "$merlin" run --target "$target" --profile "$work/f.profile" --runs 3 \
+      --warmup 0 --timeout 5 --out "$work/out" --inject-fault "$kind" \
+      --quiet >"$work/log" 2>&1
+    rc=$?
+    set -e
+    cat "$work/log"
+    [ "$rc" -ne 0 ] || fail "$kind: exited 0"
+    grep -q "$want" "$work/log" || fail "$kind: message lacks '$want'"
+    if find "$work/out" -name results.json 2>/dev/null | grep -q .; then
+      fail "$kind: results written"
+    fi
+    n=$((n + 1))
+  done
+  echo "$n passed, 0 failed"
+  ;;
 *)
   echo "unknown mode $mode" >&2
   exit 2

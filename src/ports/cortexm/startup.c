@@ -169,3 +169,16 @@ int main(void) {
   runner_parse_args(argc, argv, &cfg);
   mport_exit(runner_main(&cfg));
 }
+
+void mport_test_fault(const char *kind) {
+  if (strcmp(kind, "busfault") == 0) {
+    /* Nothing answers at 0x70000000 on the mps2 machines (QEMU reports a
+     * bus error, not RAZ): a precise data BusFault. */
+    (void)*(volatile uint32_t *)(uintptr_t)0x70000000u;
+  } else if (strcmp(kind, "usagefault") == 0) {
+    __asm__ volatile("udf #0"); /* UNDEFINSTR */
+  } else if (strcmp(kind, "hang") == 0) {
+    for (;;)
+      __asm__ volatile("" ::: "memory");
+  }
+}
