@@ -22,6 +22,7 @@ extern const uint32_t mops_payloads[MOPS_N_PAYLOADS];
 #define MOPS_PK_MAX 2592
 #define MOPS_SK_MAX 4896
 #define MOPS_CT_MAX 17088 /* ciphertext or signature (SLH-DSA-128f) */
+#define MOPS_SS_MAX 256   /* shared secret (FFDHE-2048: 256 bytes) */
 #define MOPS_MSG_MAX 256
 #define MOPS_OUT_MAX 256
 

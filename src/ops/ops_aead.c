@@ -55,6 +55,17 @@ static union {
 
 static uint8_t aead_buf[MOPS_MSG_MAX];
 
+/* The context set up by the last prepare, released before the context is
+ * set up again (a backend with a finite key store, PSA's, would otherwise
+ * run out: one key per encrypt/decrypt/auth instance). */
+static const mcore_aead_vt *aead_live;
+
+static void release_live(void) {
+  if (aead_live && aead_live->cleanup)
+    aead_live->cleanup(aead_ctx.bytes);
+  aead_live = NULL;
+}
+
 static int ctx_fits(const mcore_aead_vt *vt, char *detail, size_t dn) {
   if (vt->ctx_size > sizeof aead_ctx)
     return mops_kat_fail("-", "backend context larger than MCORE_AEAD_CTX_MAX",
@@ -76,6 +87,7 @@ static int aead_kat(const mcore_impl *impl, const char *op, char *detail,
     return mops_kat_fail("-", "no known-answer vectors", detail, dn);
   if (ctx_fits(vt, detail, dn) != MCORE_OK)
     return MCORE_ERR;
+  release_live();
   for (size_t i = 0; i < t.n; i++) {
     const mops_aead_vec *x = &v[i];
     int rc = MCORE_OK;
@@ -121,8 +133,10 @@ static int aead_prepare(mops_ctx *c) {
   mcore_rng_fill(c->key, vt->key_len);
   mcore_rng_fill(c->coins, vt->nonce_len);
   mcore_rng_fill(c->msg, c->bytes);
+  release_live();
   if (vt->setup(aead_ctx.bytes, c->key) != MCORE_OK)
     return MCORE_ERR;
+  aead_live = vt;
   return vt->encrypt(aead_ctx.bytes, c->ct, c->ss, c->coins, NULL, 0, c->msg,
                      c->bytes);
 }
@@ -132,6 +146,7 @@ static int aead_setup_prepare(mops_ctx *c) {
   if (vt->ctx_size > sizeof aead_ctx)
     return MCORE_ERR;
   mcore_rng_fill(c->key, vt->key_len);
+  release_live();
   return MCORE_OK;
 }
 

@@ -6,7 +6,8 @@
 const uint32_t mops_payloads[MOPS_N_PAYLOADS] = {8, 64, 256};
 
 static uint8_t buf_pk[MOPS_PK_MAX], buf_sk[MOPS_SK_MAX], buf_ct[MOPS_CT_MAX];
-static uint8_t buf_ss[64], buf_msg[MOPS_MSG_MAX], buf_out[MOPS_OUT_MAX];
+static uint8_t buf_ss[MOPS_SS_MAX], buf_msg[MOPS_MSG_MAX],
+    buf_out[MOPS_OUT_MAX];
 static uint8_t buf_key[64], buf_coins[64];
 
 void mops_ctx_init(mops_ctx *c, const mcore_impl *impl, uint32_t bytes) {

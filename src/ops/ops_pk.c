@@ -19,7 +19,10 @@ static int ka_keygen_kat(const mcore_impl *impl, const char *op, char *detail,
   mops_kat_table t = mops_vectors((int)impl->alg);
   const mops_ka_vec *v = t.vecs;
   static uint8_t pk[MOPS_PK_MAX], sk[MOPS_SK_MAX];
-  uint8_t a[64], b[64];
+  uint8_t a[MOPS_SS_MAX], b[MOPS_SS_MAX];
+  if (vt->ss_len > MOPS_SS_MAX)
+    return mops_kat_fail("-", "shared secret larger than MOPS_SS_MAX", detail,
+                         dn);
   if (t.n == 0)
     return NO_VECTORS(detail, dn);
   if (vt->keygen(pk, sk) != MCORE_OK)
@@ -36,7 +39,10 @@ static int ka_shared_kat(const mcore_impl *impl, const char *op, char *detail,
   const mcore_ka_vt *vt = impl->vt.ka;
   mops_kat_table t = mops_vectors((int)impl->alg);
   const mops_ka_vec *v = t.vecs;
-  uint8_t ss[64];
+  uint8_t ss[MOPS_SS_MAX];
+  if (vt->ss_len > MOPS_SS_MAX)
+    return mops_kat_fail("-", "shared secret larger than MOPS_SS_MAX", detail,
+                         dn);
   if (t.n == 0)
     return NO_VECTORS(detail, dn);
   for (size_t i = 0; i < t.n; i++) {

@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 #
-# Recomputes the ML-KEM-512 known-answer values with @noble/post-quantum
-# (tests/vectors/gen_mlkem_vectors.mjs) and compares them, array by array,
-# with the tables in src/ops/vectors_kem.c.
+# Recomputes the ML-KEM-512/768/1024 known-answer values with
+# @noble/post-quantum (tests/vectors/gen_mlkem_vectors.mjs) and compares
+# them, array by array and in file order, with the tables in
+# src/ops/vectors_kem.c (every array of that file, inputs included).
+# check_pq_vectors.sh mlkem does the same comparison by array name.
 #
 #   check_mlkem_vectors.sh [NODE_MODULES_DIR...]
 #

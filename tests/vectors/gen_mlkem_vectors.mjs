@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-// Computes the ML-KEM-512 known-answer values of src/ops/vectors_kem.c with
-// the independent JavaScript implementation @noble/post-quantum (FIPS 203
-// final) and prints them.
+// Computes the ML-KEM-512/768/1024 known-answer values of
+// src/ops/vectors_kem.c with the independent JavaScript implementation
+// @noble/post-quantum (FIPS 203 final) and prints them.
 //
 //   node gen_mlkem_vectors.mjs [--modules DIR] [--format json|lines|c]
 //
@@ -9,90 +9,42 @@
 // --modules every directory of NODE_PATH is tried, then ordinary resolution.
 // (NODE_PATH is searched here by hand: ES module imports ignore it.)
 //
-// Seed rule, vector i = 0, 1, 2:
+// Seed rule, vector i = 0, 1, 2 (the same for every parameter set):
 //   keygen_coins[j] = (uint8_t)(i*101 + j),      j = 0..63  (d || z)
 //   encaps_coins[j] = (uint8_t)(i*101 + 64 + j), j = 0..31  (m)
-// Expected values: SHA-256 of ek (800 bytes), dk (1632 bytes) and c (768
-// bytes), and the shared key K (32 bytes) in full.
+// Expected values: SHA-256 of ek, dk and c, and the shared key K (32 bytes)
+// in full.
 //
 // Formats: json (default), lines ("<C array name> <hex>", one array a line,
-// what tests/vectors/check_mlkem_vectors.sh compares with the C file), c (the
-// whole src/ops/vectors_kem.c; run clang-format -i on it afterwards).
+// in file order: what tests/vectors/check_mlkem_vectors.sh and
+// check_pq_vectors.sh compare with the C file), c (the whole
+// src/ops/vectors_kem.c; run clang-format -i on it afterwards).
 //
 // Exit status: 0 done, 77 @noble/post-quantum not found, 1 any other error.
 
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { cArray, hex, loadNoble, nobleMissing, parseArgs, run, seq, sha256 } from './noble.mjs';
 
+const TOOL = 'gen_mlkem_vectors';
 const N_VECTORS = 3;
-const PKG = join('@noble', 'post-quantum');
+const SETS = [
+  { id: 'ML-KEM-512', fn: 'ml_kem512', c: 'mlkem512', table: 'ml_kem_512', ek: 800, dk: 1632, ct: 768 },
+  { id: 'ML-KEM-768', fn: 'ml_kem768', c: 'mlkem768', table: 'ml_kem_768', ek: 1184, dk: 2400, ct: 1088 },
+  { id: 'ML-KEM-1024', fn: 'ml_kem1024', c: 'mlkem1024', table: 'ml_kem_1024', ek: 1568, dk: 3168, ct: 1568 },
+];
 
-function usage(msg) {
-  process.stderr.write(`gen_mlkem_vectors: ${msg}\n` +
-      'usage: node gen_mlkem_vectors.mjs [--modules DIR] [--format json|lines|c]\n');
-  process.exit(1);
-}
-
-function parseArgs(argv) {
-  const opts = { modules: null, format: 'json' };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      if (i + 1 >= argv.length) usage(`${a} needs a value`);
-      return argv[++i];
-    };
-    if (a === '--modules') opts.modules = value();
-    else if (a.startsWith('--modules=')) opts.modules = a.slice(10);
-    else if (a === '--format') opts.format = value();
-    else if (a.startsWith('--format=')) opts.format = a.slice(9);
-    else usage(`unknown argument '${a}'`);
-  }
-  if (!['json', 'lines', 'c'].includes(opts.format))
-    usage(`unknown format '${opts.format}'`);
-  return opts;
-}
-
-// Returns { mlkem, version, dir } or null when the package is not found.
-async function loadNoble(modulesDir) {
-  const dirs = modulesDir !== null
-    ? [modulesDir]
-    : (process.env.NODE_PATH || '').split(delimiter).filter((d) => d !== '');
-  for (const d of dirs) {
-    const pkgDir = join(d, PKG);
-    const file = join(pkgDir, 'ml-kem.js');
-    if (!existsSync(file)) continue;
-    const mlkem = await import(pathToFileURL(file).href);
-    const version = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')).version;
-    return { mlkem, version, dir: pkgDir };
-  }
-  if (modulesDir !== null) return null;
-  try {
-    const mlkem = await import('@noble/post-quantum/ml-kem.js');
-    return { mlkem, version: 'unknown', dir: '(module resolution)' };
-  } catch {
-    return null;
-  }
-}
-
-const sha256 = (b) => new Uint8Array(createHash('sha256').update(b).digest());
-const hex = (b) => Buffer.from(b).toString('hex');
-const seq = (start, len) => Uint8Array.from({ length: len }, (_, j) => (start + j) & 0xff);
-
-function compute(ml_kem512) {
+function compute(kem, set) {
   const out = [];
   for (let i = 0; i < N_VECTORS; i++) {
     const keygenCoins = seq(i * 101, 64);
     const encapsCoins = seq(i * 101 + 64, 32);
-    const { publicKey, secretKey } = ml_kem512.keygen(keygenCoins);
-    const { cipherText, sharedSecret } = ml_kem512.encapsulate(publicKey, encapsCoins);
-    if (publicKey.length !== 800 || secretKey.length !== 1632 || cipherText.length !== 768 ||
-        sharedSecret.length !== 32)
-      throw new Error(`vector ${i}: unexpected ML-KEM-512 sizes`);
+    const { publicKey, secretKey } = kem.keygen(keygenCoins);
+    const { cipherText, sharedSecret } = kem.encapsulate(publicKey, encapsCoins);
+    if (publicKey.length !== set.ek || secretKey.length !== set.dk ||
+        cipherText.length !== set.ct || sharedSecret.length !== 32)
+      throw new Error(`${set.id} vector ${i}: unexpected sizes`);
     // Self-consistency of the reference itself: decapsulation recovers K.
-    if (hex(ml_kem512.decapsulate(cipherText, secretKey)) !== hex(sharedSecret))
-      throw new Error(`vector ${i}: noble decapsulate disagrees with encapsulate`);
+    if (hex(kem.decapsulate(cipherText, secretKey)) !== hex(sharedSecret))
+      throw new Error(`${set.id} vector ${i}: noble decapsulate disagrees with encapsulate`);
     out.push({
       index: i,
       keygen_coins: keygenCoins,
@@ -108,17 +60,13 @@ function compute(ml_kem512) {
 
 // C array names, shared by the "lines" and "c" formats.
 const FIELDS = ['keygen_coins', 'encaps_coins', 'ek_sha256', 'dk_sha256', 'ct_sha256', 'k'];
-const arrayName = (i, field) => `mlkem512_seed${i}_${field}`;
+const arrayName = (set, i, field) => `${set.c}_seed${i}_${field}`;
 
-function cArray(name, bytes) {
-  const items = Array.from(bytes, (b) => `0x${b.toString(16).padStart(2, '0')}`);
-  return `static const uint8_t ${name}[] = {${items.join(', ')}};\n`;
-}
-
-function cFile(vecs, version) {
+function cFile(all, version) {
   let s = '/* SPDX-License-Identifier: Apache-2.0 */\n';
   s += '/*\n';
-  s += ' * ML-KEM-512 (FIPS 203) known-answer vectors, derandomised.\n';
+  s += ' * ML-KEM-512, ML-KEM-768 and ML-KEM-1024 (FIPS 203) known-answer vectors,\n';
+  s += ' * derandomised.\n';
   s += ' *\n';
   s += ' * Generated by tests/vectors/gen_mlkem_vectors.mjs with the independent\n';
   s += ` * JavaScript implementation @noble/post-quantum ${version} (FIPS 203 final);\n`;
@@ -126,57 +74,55 @@ function cFile(vecs, version) {
   s += ' * Do not edit by hand: rerun the generator with --format c, then\n';
   s += ' * clang-format -i.\n';
   s += ' *\n';
-  s += ' * Seed rule, vector i = 0, 1, 2:\n';
+  s += ' * Seed rule, vector i = 0, 1, 2 (the same for every parameter set):\n';
   s += ' *   keygen_coins[j] = (uint8_t)(i*101 + j),      j = 0..63  (d || z)\n';
   s += ' *   encaps_coins[j] = (uint8_t)(i*101 + 64 + j), j = 0..31  (m)\n';
   s += ' * The expected outputs are SHA-256(ek), SHA-256(dk), SHA-256(c) and K.\n';
   s += ' */\n';
   s += '#include "vectors.h"\n\n';
-  for (const v of vecs) {
-    s += `/* seed ${v.index}: keygen coins ${v.index * 101}.., encaps coins ${v.index * 101 + 64}.. */\n`;
-    for (const f of FIELDS) s += cArray(arrayName(v.index, f), v[f]);
-    s += '\n';
+  for (const { set, vecs } of all) {
+    s += `/* ---- ${set.id} ---- */\n\n`;
+    for (const v of vecs) {
+      s += `/* seed ${v.index}: keygen coins ${v.index * 101}.., encaps coins ${v.index * 101 + 64}.. */\n`;
+      for (const f of FIELDS) s += cArray(arrayName(set, v.index, f), v[f]);
+      s += '\n';
+    }
+    s += `static const mops_kem_vec ${set.table}_vecs[] = {\n`;
+    for (const v of vecs) {
+      const n = (f) => arrayName(set, v.index, f);
+      s += `    {"${set.id} seed ${v.index} (Merlin seed rule, ` +
+          `@noble/post-quantum ${version})", ` +
+          `${n('keygen_coins')}, ${n('encaps_coins')}, ${n('ek_sha256')}, ` +
+          `${n('dk_sha256')}, ${n('ct_sha256')}, ${n('k')}},\n`;
+    }
+    s += '};\n\n';
+    s += `const mops_kat_table mops_kat_${set.table} = {\n`;
+    s += `    .vecs = ${set.table}_vecs, .n = sizeof ${set.table}_vecs / sizeof ${set.table}_vecs[0]};\n`;
+    if (set !== all[all.length - 1].set) s += '\n';
   }
-  s += 'static const mops_kem_vec ml_kem_512_vecs[] = {\n';
-  for (const v of vecs) {
-    const n = (f) => arrayName(v.index, f);
-    s += `    {"ML-KEM-512 seed ${v.index} (Merlin seed rule, ` +
-        `@noble/post-quantum ${version})", ` +
-        `${n('keygen_coins')}, ${n('encaps_coins')}, ${n('ek_sha256')}, ` +
-        `${n('dk_sha256')}, ${n('ct_sha256')}, ${n('k')}},\n`;
-  }
-  s += '};\n\n';
-  s += 'const mops_kat_table mops_kat_ml_kem_512 = {\n';
-  s += '    ml_kem_512_vecs, sizeof ml_kem_512_vecs / sizeof ml_kem_512_vecs[0]};\n';
   return s;
 }
 
 async function main() {
-  const opts = parseArgs(process.argv.slice(2));
-  const noble = await loadNoble(opts.modules);
-  if (noble === null) {
-    process.stderr.write('gen_mlkem_vectors: @noble/post-quantum not found ' +
-        `(looked in ${opts.modules !== null ? opts.modules : `NODE_PATH='${process.env.NODE_PATH || ''}'`})\n`);
-    process.exit(77);
-  }
-  const vecs = compute(noble.mlkem.ml_kem512);
+  const opts = parseArgs(TOOL, process.argv.slice(2), ['json', 'lines', 'c']);
+  const noble = await loadNoble('ml-kem.js', opts.modules);
+  if (noble === null) nobleMissing(TOOL, opts);
+  const all = SETS.map((set) => ({ set, vecs: compute(noble.mod[set.fn], set) }));
   if (opts.format === 'json') {
     const json = {
       generator: 'tests/vectors/gen_mlkem_vectors.mjs',
       reference: `@noble/post-quantum ${noble.version}`,
-      vectors: vecs.map((v) => Object.fromEntries(
-          [['name', `ML-KEM-512 seed ${v.index}`]].concat(FIELDS.map((f) => [f, hex(v[f])])))),
+      vectors: all.flatMap(({ set, vecs }) => vecs.map((v) => Object.fromEntries(
+          [['name', `${set.id} seed ${v.index}`]].concat(FIELDS.map((f) => [f, hex(v[f])]))))),
     };
     process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   } else if (opts.format === 'lines') {
-    for (const v of vecs)
-      for (const f of FIELDS) process.stdout.write(`${arrayName(v.index, f)} ${hex(v[f])}\n`);
+    for (const { set, vecs } of all)
+      for (const v of vecs)
+        for (const f of FIELDS) process.stdout.write(`${arrayName(set, v.index, f)} ${hex(v[f])}\n`);
   } else {
-    process.stdout.write(cFile(vecs, noble.version));
+    process.stdout.write(cFile(all, noble.version));
   }
 }
 
-main().catch((e) => {
-  process.stderr.write(`gen_mlkem_vectors: ${e && e.stack ? e.stack : e}\n`);
-  process.exit(1);
-});
+run(TOOL, main);
