@@ -90,6 +90,14 @@ stream)
   [ -s "$work/noise/latest/results.json" ] || fail "noise made the run fail"
   echo "$((n + 1)) passed, 0 failed"
   ;;
+kat-all)
+  # Every KAT of every (algorithm, backend) pair: the crosscheck profile
+  # routes each algorithm to every backend that offers it. One sample each;
+  # structure checks every op passed its KAT.
+  "$merlin" run --target "$target" --profile crosscheck --runs 1 --warmup 0 \
+    --out "$work/out" --quiet
+  "$checker" structure "$work/out/latest/results.json" "$target"
+  ;;
 fault)
   # Faults built in on purpose: each is named, the run fails, nothing is
   # written. The expected kinds differ between a Cortex-M and the host.
