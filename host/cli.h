@@ -28,6 +28,7 @@ typedef struct {
   const char *kat_corrupt; /* "alg/op" test hook, or NULL */
   int quiet;
   const char *inject_fault; /* test hook: fault kind, or NULL */
+  int kat_only; /* runs = warmup = 0: KATs only, no results written */
 } mh_run_opts;
 
 typedef struct {

@@ -126,7 +126,11 @@ static int execute(run_ctx *c, target_run *tr) {
     fprintf(stderr, "merlin: out of memory\n");
     return 1;
   }
-  if (!o->quiet)
+  if (!o->quiet && o->kat_only)
+    fprintf(stderr,
+            "merlin: %s: running known-answer tests only (timeout %u s)\n",
+            t->id, o->timeout_s);
+  else if (!o->quiet)
     fprintf(stderr, "merlin: %s: running (%u runs, %u warm-up, timeout %u s)\n",
             t->id, o->runs, o->warmup, o->timeout_s);
   mh_exec_spec spec = {
@@ -215,6 +219,15 @@ static int check_run(const run_ctx *c, const target_run *tr) {
       fails++;
     }
   }
+  if (run->kat_only != c->o->kat_only) {
+    fprintf(stderr,
+            run->kat_only
+                ? "merlin: %s: the stream is KAT-only (runs=0): read it with "
+                  "--kat-only\n"
+                : "merlin: %s: --kat-only, but the stream has timed runs\n",
+            id);
+    fails++;
+  }
   if (run->n_ops == 0) {
     fprintf(stderr, "merlin: %s: the image announced no operations\n", id);
     fails++;
@@ -301,6 +314,8 @@ static int run_target_inner(run_ctx *c, target_run *tr) {
   }
   if (check_run(c, tr) != 0 || exec_rc != 0)
     return 1;
+  if (o->kat_only)
+    return 0; /* nothing timed: no units to convert */
   double t2u;
   if (mh_target_ticks_to_unit(tr->t, mh_run_prov(&tr->res.run, "unit"),
                               mh_run_prov(&tr->res.run, "counter_hz"), &t2u,
@@ -333,6 +348,20 @@ static void print_summary(const target_run *tr) {
     mh_format_number(op->stats.p99, p99, sizeof p99);
     printf("  %-44s median %14s   p99 %14s\n", label, med, p99);
   }
+}
+
+/* --kat-only: what passed, per target (check_run already named failures). */
+static void print_kat_summary(const target_run *tr) {
+  const mh_run *run = &tr->res.run;
+  printf("%s (profile %s): known-answer tests\n", tr->res.target,
+         tr->res.profile);
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_op *op = &run->ops[i];
+    char label[256];
+    op_label(op, label, sizeof label);
+    printf("  %-52s %s\n", label, op->kat == MH_KAT_PASS ? "pass" : "FAIL");
+  }
+  printf("  %zu operations, every KAT passed\n", run->n_ops);
 }
 
 static int write_file(const char *dir, const char *name, const char *data,
@@ -591,11 +620,20 @@ int mh_cli_run(const mh_run_opts *o) {
       rc = run_target(&ctxs[p], tr);
     }
   }
-  if (rc == 0) {
+  if (rc == 0 && o->kat_only) {
+    if (!o->quiet)
+      for (size_t i = 0; i < done; i++)
+        print_kat_summary(&trs[i]);
+    printf("merlin: known-answer tests passed on %zu image(s); nothing timed, "
+           "no results written\n",
+           done);
+  } else if (rc == 0) {
     if (!o->quiet)
       for (size_t i = 0; i < done; i++)
         print_summary(&trs[i]);
     rc = write_results(o, trs, done);
+  } else if (rc != 2 && o->kat_only) {
+    fprintf(stderr, "merlin: known-answer tests failed\n");
   } else if (rc != 2) {
     fprintf(stderr, "merlin: run failed; no results written\n");
   }

@@ -53,6 +53,7 @@ typedef struct {
   size_t records;     /* wire lines including end */
   size_t noise_lines; /* non-wire lines ignored */
   char *error_msg;    /* first error record with id=- (not tied to an op) */
+  int kat_only;       /* begin said runs=0: KATs only, nothing timed */
   /* Set by the host, not the wire: */
   char *unit;           /* "instructions", "ns" */
   double ticks_to_unit; /* multiply (raw - overhead) / batch by this */

@@ -69,19 +69,28 @@ char **mh_target_argv(const mh_target *t, const char *image, unsigned runs,
   snprintf(w, sizeof w, "%u", warmup);
   const char *args[24];
   size_t n = 0;
+  /* runs = 0: every known-answer test, nothing timed (--kat-only). */
   if (t->kind == MH_EXEC_NATIVE) {
     args[n++] = image;
-    args[n++] = "--runs";
-    args[n++] = r;
-    args[n++] = "--warmup";
-    args[n++] = w;
+    if (runs == 0) {
+      args[n++] = "--kat-only";
+    } else {
+      args[n++] = "--runs";
+      args[n++] = r;
+      args[n++] = "--warmup";
+      args[n++] = w;
+    }
   } else {
     /* The image's console is UART0 on stdio; semihosting passes the
      * arguments and carries the exit status (SYS_EXIT_EXTENDED). */
-    snprintf(semi, sizeof semi,
-             "enable=on,target=native,arg=merlin-image,arg=--runs,arg=%u,"
-             "arg=--warmup,arg=%u",
-             runs, warmup);
+    if (runs == 0)
+      snprintf(semi, sizeof semi,
+               "enable=on,target=native,arg=merlin-image,arg=--kat-only");
+    else
+      snprintf(semi, sizeof semi,
+               "enable=on,target=native,arg=merlin-image,arg=--runs,arg=%u,"
+               "arg=--warmup,arg=%u",
+               runs, warmup);
     snprintf(icount, sizeof icount, "shift=%d,align=off,sleep=off",
              t->icount_shift);
     const char *fixed[] = {"qemu-system-arm",

@@ -32,9 +32,9 @@ const mh_target *mh_target_find(const char *id);
 /* "host, qemu-m4" */
 void mh_target_list(char *out, size_t outlen);
 
-/* The command that runs image for this target with --runs/--warmup, as a
- * malloc'd NULL-terminated argv (free with mh_argv_free); NULL on
- * allocation failure. */
+/* The command that runs image for this target with --runs/--warmup (runs
+ * = 0: --kat-only), as a malloc'd NULL-terminated argv (free with
+ * mh_argv_free); NULL on allocation failure. */
 char **mh_target_argv(const mh_target *t, const char *image, unsigned runs,
                       unsigned warmup);
 void mh_argv_free(char **argv);

@@ -6,13 +6,14 @@
 #include <stdint.h>
 
 typedef struct {
-  uint32_t runs;   /* timed samples per operation */
+  uint32_t runs;   /* timed samples per operation; 0: --kat-only */
   uint32_t warmup; /* discarded samples before them */
   int xcheck;      /* --xcheck: cross-check mode (src/core/xcheck.h) */
 } runner_config;
 
 /* --runs N --warmup W (defaults MERLIN_RUNS / MERLIN_WARMUP, set at build
- * time), --xcheck; a bad argument ends the run with status 2. */
+ * time), --kat-only (every known-answer test, nothing timed: runs=0 in the
+ * begin record), --xcheck; a bad argument ends the run with status 2. */
 int runner_parse_args(int argc, char **argv, runner_config *cfg);
 /* Runs the whole image; returns the exit status (0 ok, 1 failed). */
 int runner_main(const runner_config *cfg);

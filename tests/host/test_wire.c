@@ -1003,8 +1003,55 @@ static void test_finish(void) {
   r_free(&r);
 }
 
+/* --kat-only: begin says runs=0; a passing op ends with opend n=0 and no
+ * plan, and a plan or a sample in such a run is rejected. */
+static void test_kat_only(void) {
+  static const char *const lines[] = {
+      /* 1 */ "begin v=1 " BEGIN_FIELDS,
+      /* 2 */ "op id=0 alg=sha256 op=hash backend=wolfcrypt variant=c bytes=64",
+      /* 3 */
+      "op id=1 alg=ml-kem-512 op=keygen backend=pqm4 variant=m4 "
+      "bytes=-",
+      /* 4 */ "overhead ticks=10",
+      /* 5 */ "kat id=0 result=pass",
+      /* 6 */ "opend id=0 n=0",
+      /* 7 */ "kat id=1 result=pass",
+      /* 8 */ "opend id=1 n=0",
+      /* 9 */ "end records={seq} status=ok",
+  };
+  recs r = {{0}, 0};
+  for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
+    r_add(&r, lines[i]);
+  /* BEGIN_FIELDS says runs=1: as a timed run, op 0 was never timed. */
+  EXPECT_REJECT(&r, 6, "never timed");
+  char *b = strstr(r.r[0], "runs=1");
+  CHECK(b != NULL);
+  if (!b) {
+    r_free(&r);
+    return;
+  }
+  b[5] = '0';
+  mh_run run;
+  mh_wire_error e;
+  CHECK(parse_recs(&r, "\n", &run, &e) == 0);
+  CHECK(run.kat_only == 1 && run.n_ops == 2 && run.status_ok == 1);
+  if (run.n_ops == 2)
+    CHECK(run.ops[0].kat == MH_KAT_PASS && run.ops[1].n_raw == 0);
+  mh_run_free(&run);
+  recs p = {{0}, 0};
+  for (size_t i = 0; i < r.n; i++)
+    r_add(&p, r.r[i]);
+  r_ins(&p, 6, "plan id=0 batch=1 warmup=0 n=1");
+  EXPECT_REJECT(&p, 6, "KAT-only");
+  r_free(&p);
+  r_ins(&r, 6, "samples id=0 i=0 v=5");
+  EXPECT_REJECT(&r, 6, "samples");
+  r_free(&r);
+}
+
 int main(void) {
   test_good();
+  test_kat_only();
   test_noise();
   test_line_level();
   test_sequence();
