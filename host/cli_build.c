@@ -12,7 +12,8 @@
 #include <string.h>
 
 int mh_inject_fault_check(const char *kind, char *err, size_t errlen) {
-  static const char *const kinds[] = {"busfault", "usagefault", "hang"};
+  static const char *const kinds[] = {"busfault", "usagefault", "hang",
+                                      "stackoverflow"};
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
     if (strcmp(kind, kinds[i]) == 0)
       return 0;

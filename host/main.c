@@ -61,7 +61,9 @@ static const char HELP_RUN[] =
     "known-answer\n"
     "                     test fails (separate build directory)\n"
     "  --inject-fault KIND  test hook: build an image that faults (busfault,\n"
-    "                     usagefault, hang) after announcing its operations\n"
+    "                     usagefault, hang, stackoverflow) after announcing "
+    "its\n"
+    "                     operations\n"
     "  --quiet            no progress or summary, only errors and the "
     "result path\n"
     "  --kat-only         run every known-answer test on each target, time "
@@ -84,7 +86,8 @@ static const char HELP_BUILD[] =
     "(build\n"
     "                     directory gets the suffix -katfail)\n"
     "  --inject-fault KIND  test hook: an image that faults (busfault,\n"
-    "                     usagefault, hang); suffix -fault-KIND\n"
+    "                     usagefault, hang, stackoverflow); suffix "
+    "-fault-KIND\n"
     "  --quiet            no progress lines\n"
     "  -h, --help         this help\n";
 

@@ -34,6 +34,11 @@ typedef struct {
   size_t n_raw;
   int has_error;
   char *error_msg;
+  /* From the opend record: peak stack, peak heap and allocations of one
+   * untimed run after the samples (docs/wire-format.md); has_mem 0 when
+   * absent (KAT failed, error, --kat-only). */
+  int has_mem;
+  uint64_t stack_bytes, heap_bytes, heap_allocs;
   /* Filled by the caller after parsing (mh_run_finish): per-operation
    * values in the run's unit, and their statistics. */
   double *samples;

@@ -363,6 +363,139 @@ static void comparison(mh_sb *b, const mh_result *x) {
   free(g);
 }
 
+/* ---- code, stack and time ---------------------------------------------- */
+
+/* The op of run x matching (alg, backend, op, bytes), or NULL. */
+static const mh_op *find_op(const mh_run *run, const mh_op *like) {
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_op *o = &run->ops[i];
+    if (same(o->alg, like->alg) && same(o->backend, like->backend) &&
+        same(o->op, like->op) && o->bytes == like->bytes)
+      return o;
+  }
+  return NULL;
+}
+
+/* First occurrence, over every run, of an (alg, backend) pair / an op of
+ * it: the column and table orders. */
+static int first_pair(const mh_results *r, size_t ri, size_t oi) {
+  const mh_op *me = &r->runs[ri].run.ops[oi];
+  for (size_t i = 0; i <= ri; i++)
+    for (size_t k = 0; k < (i == ri ? oi : r->runs[i].run.n_ops); k++) {
+      const mh_op *o = &r->runs[i].run.ops[k];
+      if (same(o->alg, me->alg) && same(o->backend, me->backend))
+        return 0;
+    }
+  return 1;
+}
+
+typedef enum { ROW_STACK, ROW_HEAP, ROW_TIME } row_kind;
+
+static void cst_row(mh_sb *b, const mh_result *x, const mh_op *const *cols,
+                    size_t nc, row_kind kind) {
+  mh_sb_puts(b, "| ");
+  cell(b, x->target);
+  mh_sb_puts(b, kind == ROW_STACK  ? " stack (bytes)"
+                : kind == ROW_HEAP ? " heap (bytes / allocations)"
+                                   : " time (median, ");
+  if (kind == ROW_TIME) {
+    cell(b, x->run.unit ? x->run.unit : "?");
+    mh_sb_putc(b, ')');
+  }
+  for (size_t c = 0; c < nc; c++) {
+    const mh_op *o = find_op(&x->run, cols[c]);
+    mh_sb_puts(b, " | ");
+    if (!o || (kind != ROW_TIME && !o->has_mem))
+      mh_sb_puts(b, "-");
+    else if (kind == ROW_STACK)
+      num(b, (double)o->stack_bytes);
+    else if (kind == ROW_HEAP)
+      mh_sb_printf(b, "%llu / %llu", (unsigned long long)o->heap_bytes,
+                   (unsigned long long)o->heap_allocs);
+    else
+      num(b, o->stats.median);
+  }
+  mh_sb_puts(b, " |\n");
+}
+
+/* Per (algorithm, backend): its operations across, and per target the rows
+ * stack, heap (where any is non-zero) and time, so that another target adds
+ * rows, not columns. */
+static void code_stack_time(mh_sb *b, const mh_results *r) {
+  mh_sb_puts(b, "Per algorithm and backend, operations across; per target: "
+                "peak stack of one run, peak heap (bytes in allocations, "
+                "shown where not zero) and median time. Stack and heap are "
+                "measured on the target (painted stack, allocation hook; "
+                "docs/results.md).\n\n");
+  for (size_t ri = 0; ri < r->n_runs; ri++) {
+    const mh_run *run0 = &r->runs[ri].run;
+    for (size_t oi = 0; oi < run0->n_ops; oi++) {
+      if (!first_pair(r, ri, oi))
+        continue;
+      const mh_op *pair = &run0->ops[oi];
+      /* Columns: every op of this pair, in first-seen order. */
+      const mh_op **cols = NULL;
+      size_t nc = 0, cap = 0;
+      for (size_t i = 0; i < r->n_runs; i++)
+        for (size_t k = 0; k < r->runs[i].run.n_ops; k++) {
+          const mh_op *o = &r->runs[i].run.ops[k];
+          if (!same(o->alg, pair->alg) || !same(o->backend, pair->backend))
+            continue;
+          int dup = 0;
+          for (size_t c = 0; c < nc && !dup; c++)
+            dup = same(cols[c]->op, o->op) && cols[c]->bytes == o->bytes;
+          if (dup)
+            continue;
+          if (nc == cap) {
+            size_t ncap = cap ? cap * 2 : 8;
+            const mh_op **g = realloc(cols, ncap * sizeof *g);
+            if (!g) {
+              free(cols);
+              b->failed = 1;
+              return;
+            }
+            cols = g;
+            cap = ncap;
+          }
+          cols[nc++] = o;
+        }
+      mh_sb_puts(b, "#### ");
+      cell(b, pair->alg);
+      mh_sb_puts(b, " (");
+      cell(b, pair->backend);
+      mh_sb_puts(b, ")\n\n| |");
+      for (size_t c = 0; c < nc; c++) {
+        mh_sb_putc(b, ' ');
+        cell(b, cols[c]->op);
+        if (cols[c]->bytes >= 0)
+          mh_sb_printf(b, " %ld B", cols[c]->bytes);
+        mh_sb_puts(b, " |");
+      }
+      mh_sb_puts(b, "\n|---|");
+      for (size_t c = 0; c < nc; c++)
+        mh_sb_puts(b, "---:|");
+      mh_sb_putc(b, '\n');
+      for (size_t i = 0; i < r->n_runs; i++) {
+        const mh_result *x = &r->runs[i];
+        int has = 0, heap = 0;
+        for (size_t c = 0; c < nc; c++) {
+          const mh_op *o = find_op(&x->run, cols[c]);
+          has |= o != NULL;
+          heap |= o && o->has_mem && (o->heap_bytes || o->heap_allocs);
+        }
+        if (!has)
+          continue;
+        cst_row(b, x, cols, nc, ROW_STACK);
+        if (heap)
+          cst_row(b, x, cols, nc, ROW_HEAP);
+        cst_row(b, x, cols, nc, ROW_TIME);
+      }
+      mh_sb_putc(b, '\n');
+      free(cols);
+    }
+  }
+}
+
 char *mh_report_md(const mh_results *r) {
   mh_sb b = {0};
   mh_sb_puts(&b, "# Merlin benchmark report\n\n");
@@ -381,6 +514,8 @@ char *mh_report_md(const mh_results *r) {
   mh_sb_puts(&b, "## Results\n\n");
   for (size_t i = 0; i < r->n_runs; i++)
     results_table(&b, &r->runs[i]);
+  mh_sb_puts(&b, "## Code, stack and time\n\n");
+  code_stack_time(&b, r);
   mh_sb_puts(&b, "## Classical vs post-quantum\n\n");
   for (size_t i = 0; i < r->n_runs; i++)
     comparison(&b, &r->runs[i]);

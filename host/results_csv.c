@@ -31,7 +31,8 @@ static void num(mh_sb *b, double v) {
 char *mh_results_to_csv(const mh_results *r) {
   mh_sb b = {0};
   mh_sb_puts(&b, "target,profile,alg,op,bytes,backend,variant,unit,n,batch,"
-                 "median,p99,iqr,min,max,mean,stddev,cv\n");
+                 "median,p99,iqr,min,max,mean,stddev,cv,stack_bytes,heap_bytes,"
+                 "heap_allocs\n");
   for (size_t i = 0; i < r->n_runs; i++) {
     const mh_result *x = &r->runs[i];
     for (size_t k = 0; k < x->run.n_ops; k++) {
@@ -54,6 +55,12 @@ char *mh_results_to_csv(const mh_results *r) {
       num(&b, op->stats.mean);
       num(&b, op->stats.stddev);
       num(&b, op->stats.cv);
+      if (op->has_mem)
+        mh_sb_printf(&b, ",%llu,%llu,%llu", (unsigned long long)op->stack_bytes,
+                     (unsigned long long)op->heap_bytes,
+                     (unsigned long long)op->heap_allocs);
+      else
+        mh_sb_puts(&b, ",,,");
       mh_sb_putc(&b, '\n');
     }
   }

@@ -176,6 +176,11 @@ static json_t *op_json(wctx *w, const mh_run *run, const mh_op *op) {
   put(w, o, "mean", json_real(st->mean));
   put(w, o, "stddev", json_real(st->stddev));
   put(w, o, "cv", json_real(st->cv));
+  if (op->has_mem) {
+    put(w, o, "stack_bytes", json_integer((json_int_t)op->stack_bytes));
+    put(w, o, "heap_bytes", json_integer((json_int_t)op->heap_bytes));
+    put(w, o, "heap_allocs", json_integer((json_int_t)op->heap_allocs));
+  }
   for (size_t i = 0; i < op->n_samples && !w->bad; i++) {
     json_t *v = json_real(op->samples[i]);
     if (!v || json_array_append_new(samples, v) != 0) {
@@ -470,6 +475,26 @@ static int read_op(rctx *c, json_t *o, mh_op *op, const char *unit) {
       get_number(c, o, "stddev", &st->stddev) != 0 ||
       get_number(c, o, "cv", &st->cv) != 0)
     goto out;
+  /* Memory figures: written since they were measured; absent in results
+   * of earlier versions. All three or none. */
+  int nmem = !!json_object_get(o, "stack_bytes") +
+             !!json_object_get(o, "heap_bytes") +
+             !!json_object_get(o, "heap_allocs");
+  if (nmem == 3) {
+    long long sb, hb, ha;
+    if (get_int(c, o, "stack_bytes", 0, LLONG_MAX, &sb) != 0 ||
+        get_int(c, o, "heap_bytes", 0, LLONG_MAX, &hb) != 0 ||
+        get_int(c, o, "heap_allocs", 0, LLONG_MAX, &ha) != 0)
+      goto out;
+    op->has_mem = 1;
+    op->stack_bytes = (uint64_t)sb;
+    op->heap_bytes = (uint64_t)hb;
+    op->heap_allocs = (uint64_t)ha;
+  } else if (nmem) {
+    rfail(c, "\"stack_bytes\", \"heap_bytes\" and \"heap_allocs\" come "
+             "together");
+    goto out;
+  }
   json_t *s = json_object_get(o, "samples");
   if (!json_is_array(s)) {
     rfail(c, "\"samples\": expected an array");

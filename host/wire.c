@@ -627,11 +627,13 @@ static int check_complete(wparser *p, size_t idx, const char *when) {
   return 0;
 }
 
+/* opend closes an op. A timed op's opend also carries the memory of one
+ * untimed run after its samples: peak stack, peak heap, allocations. */
 static int rec_opend(wparser *p) {
-  static const char *const names[] = {"id", "n"};
-  const wfield *f[2];
+  static const char *const names[] = {"id", "n", "stack", "heap", "allocs"};
+  const wfield *f[5];
   size_t idx;
-  if (schema(p, "opend", names, 2, f) != 0 ||
+  if (schema(p, "opend", names, 5, f) != 0 ||
       require(p, "opend", names, 2, f) != 0 ||
       op_for(p, f[0], "opend", &idx) != 0)
     return -1;
@@ -644,6 +646,29 @@ static int rec_opend(wparser *p) {
                 "opend record for op %d says n=%" PRIu64
                 " but %zu sample(s) were received",
                 op->id, n, op->n_raw);
+  int any_mem = f[2] || f[3] || f[4];
+  if (any_mem && !(f[2] && f[3] && f[4]))
+    return fail(p,
+                "opend record for op %d: stack, heap and allocs come "
+                "together",
+                op->id);
+  if (any_mem && !p->ox[idx].has_plan)
+    return fail(p,
+                "opend record for op %d has memory figures but the op "
+                "was not timed",
+                op->id);
+  if (!any_mem && p->ox[idx].has_plan && !op->has_error)
+    return fail(p,
+                "opend record for op %d (%s %s) lacks its memory figures "
+                "(stack, heap, allocs)",
+                op->id, op->alg, op->op);
+  if (any_mem) {
+    if (field_u64(p, f[2], "opend", UINT64_MAX, &op->stack_bytes) != 0 ||
+        field_u64(p, f[3], "opend", UINT64_MAX, &op->heap_bytes) != 0 ||
+        field_u64(p, f[4], "opend", UINT64_MAX, &op->heap_allocs) != 0)
+      return -1;
+    op->has_mem = 1;
+  }
   p->ox[idx].opend_line = p->line;
   return check_complete(p, idx, "opend");
 }

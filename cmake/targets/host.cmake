@@ -3,4 +3,7 @@
 set(MERLIN_PORT_SOURCES ${CMAKE_SOURCE_DIR}/src/ports/host/port_host.c)
 set(MERLIN_PORT_INCLUDES "")
 set(MERLIN_IMAGE_SUFFIX "")
-set(MERLIN_PORT_LINK "")
+# The runner runs on a thread whose stack the port owns (guard page, stack
+# meter): src/ports/host/port_host.c.
+find_package(Threads REQUIRED)
+set(MERLIN_PORT_LINK Threads::Threads)

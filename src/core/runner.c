@@ -5,14 +5,16 @@
  * (docs/wire-format.md). The same code runs on the host and on the MCU.
  *
  * Order of a run: begin (provenance) -> op (announce all) -> overhead ->
- * per operation: kat, then plan + samples + opend when the KAT passed ->
- * end. No operation is timed unless its KAT passed in this image.
+ * per operation: kat, then plan + samples + opend (with its memory) when
+ * the KAT passed -> end. No operation is timed unless its KAT passed in this
+ * image.
  */
 #include "runner.h"
 #include "mcore.h"
 #include "merlin_build_info.h"
 #include "mops.h"
 #include "port.h"
+#include "stackmeter.h"
 #include "wire_out.h"
 #include "xcheck.h"
 
@@ -86,6 +88,11 @@ static void emit_begin(const runner_config *cfg) {
   mcore_wire_str("source", MERLIN_BUILD_SOURCE);
   mcore_wire_u64("runs", cfg->runs);
   mcore_wire_u64("warmup", cfg->warmup);
+  /* The meter checked against the compiler: the peak stack it measures for
+   * mcore_stack_probe, which -fstack-usage also gives (tests compare). */
+  mcore_stack_result probe = mcore_stack_measure(mcore_stack_probe, NULL);
+  mcore_wire_u64("stack_probe_bytes", probe.used);
+  mcore_wire_u64("stack_capacity", probe.capacity);
   for (size_t b = 0; b < mcore_n_backends; b++) {
     const mcore_backend *be = mcore_backends[b];
     size_t at = 0;
@@ -175,6 +182,18 @@ static int time_batch(const instance *in, mops_ctx *c, uint32_t batch,
   uint64_t t1 = mport_counter_read();
   *ticks = t1 - t0;
   return rc;
+}
+
+/* One untimed run after the samples, on a painted stack with the heap peak
+ * reset: what the operation itself needs in its steady state. */
+typedef struct {
+  const instance *in;
+  mops_ctx *c;
+} mem_call;
+
+static int mem_call_run(void *arg) {
+  mem_call *m = arg;
+  return m->in->def->run(m->c);
 }
 
 static void emit_error(uint32_t id, const char *msg) {
@@ -294,9 +313,29 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
       in_line = 0;
     }
   }
+  if (in->def->vary)
+    in->def->vary(&c);
+  mem_call m = {in, &c};
+  mcore_heap_stats h0 = mcore_heap_get();
+  mcore_heap_reset_peak();
+  mcore_stack_result sr = mcore_stack_measure(mem_call_run, &m);
+  mcore_heap_stats h1 = mcore_heap_get();
+  if (sr.rc != MCORE_OK) {
+    emit_error(id, "operation returned an error while measuring memory");
+    st->failed = 1;
+    return;
+  }
+  if (sr.capacity && sr.used >= sr.capacity) {
+    emit_error(id, "stack overflow: the operation used the whole stack");
+    st->failed = 1;
+    return;
+  }
   mcore_wire_start("opend");
   mcore_wire_u64("id", id);
   mcore_wire_u64("n", runs);
+  mcore_wire_u64("stack", sr.used);
+  mcore_wire_u64("heap", h1.peak - h0.current);
+  mcore_wire_u64("allocs", h1.allocs);
   mcore_wire_end();
 }
 
@@ -361,7 +400,12 @@ int runner_main(const runner_config *cfg) {
   emit_begin(cfg);
   for_each_instance(announce, NULL);
 #ifdef MERLIN_TEST_FAULT
-  mport_test_fault(MERLIN_TEST_FAULT);
+  /* An over-deep call through the stack meter, as an operation would be:
+   * the port's guard must catch it (fault kind=stackoverflow). */
+  if (strcmp(MERLIN_TEST_FAULT, "stackoverflow") == 0)
+    (void)mcore_stack_measure(mcore_stack_exhaust, NULL);
+  else
+    mport_test_fault(MERLIN_TEST_FAULT);
 #endif
   /* Backends may draw randomness while initialising (wolfCrypt seeds its
    * DRBG): the stream must be seeded before, never all zeros. */

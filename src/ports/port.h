@@ -41,6 +41,12 @@ uint64_t mport_counter_read(void);
 void mport_console_write(const char *s, size_t n);
 _Noreturn void mport_exit(int code);
 
+/* The stack the runner runs on: [*lo, *hi), lo above any guard region.
+ * The stack meter (src/core/stackmeter.h) paints between lo and the stack
+ * pointer. A port must catch a write below lo (an MPU region or a guard
+ * page) and report it as a fault of kind "stackoverflow". */
+void mport_stack_bounds(uintptr_t *lo, uintptr_t *hi);
+
 /* Test hook (images built with --inject-fault): fault on purpose, so the
  * tests can check that the fault is reported and the run rejected. kind:
  * "busfault" (read an unmapped address; SIGSEGV on the host),

@@ -199,11 +199,11 @@ static const char *const good_lines[] = {
     "v=110,112,114,116,118,120,122,124,126,128,130,132,134,136,138,140",
     /* 11 */ "![    0.0123] qemu: warning between two wire lines",
     /* 12 */ "samples id=0 i=16 v=142,144",
-    /* 13 */ "opend id=0 n=18",
+    /* 13 */ "opend id=0 n=18 stack=1184 heap=0 allocs=0",
     /* 14 */ "kat id=1 result=pass",
     /* 15 */ "plan id=1 batch=1 warmup=0 n=3",
     /* 16 */ "samples id=1 i=0 v=1010,1020,1030",
-    /* 17 */ "opend id=1 n=3",
+    /* 17 */ "opend id=1 n=3 stack=6800 heap=2048 allocs=3",
     /* 18 */ "kat id=7 result=fail detail=vector%203%3A%20sig%20mismatch",
     /* 19 */ "opend id=7 n=0",
     /* 20 */ "kat id=9 result=pass",
@@ -307,6 +307,10 @@ static void check_good_run(const mh_run *run) {
   CHECK(o[3].error_msg && strcmp(o[3].error_msg, "backend returned -1") == 0);
   CHECK(o[3].n_raw == 4);
   CHECK(o[0].samples == NULL && o[0].n_samples == 0); /* finish fills them */
+  CHECK(o[0].has_mem && o[0].stack_bytes == 1184 && o[0].heap_bytes == 0);
+  CHECK(o[1].has_mem && o[1].stack_bytes == 6800 && o[1].heap_bytes == 2048 &&
+        o[1].heap_allocs == 3);
+  CHECK(!o[2].has_mem && !o[3].has_mem);
 }
 
 static void test_good(void) {
@@ -712,10 +716,10 @@ static void test_ops(void) {
   EXPECT_REJECT(&r, 12, "brings it to 19 samples, more than plan n=18");
   /* Fewer at opend. */
   r_set(&r, 12, "samples id=0 i=16 v=142");
-  r_set(&r, 13, "opend id=0 n=17");
+  r_set(&r, 13, "opend id=0 n=17 stack=1 heap=0 allocs=0");
   EXPECT_REJECT(&r, 13, "sent 17 of plan n=18 samples: 1 sample(s) missing");
   /* opend n disagreeing with what arrived. */
-  r_set(&r, 13, "opend id=0 n=18");
+  r_set(&r, 13, "opend id=0 n=18 stack=1 heap=0 allocs=0");
   EXPECT_REJECT(&r, 13, "opend record for op 0 says n=18 but 17 sample(s)");
   r_free(&r);
 
@@ -1049,8 +1053,26 @@ static void test_kat_only(void) {
   r_free(&r);
 }
 
+/* The memory figures of a timed op ride on its opend record. */
+static void test_mem(void) {
+  recs r = good();
+  r_set(&r, 13, "opend id=0 n=18");
+  EXPECT_REJECT(&r, 13, "lacks its memory figures");
+  r_set(&r, 13, "opend id=0 n=18 stack=5 heap=0");
+  EXPECT_REJECT(&r, 13, "stack, heap and allocs come together");
+  r_set(&r, 13, "opend id=0 n=18 stack=x heap=0 allocs=0");
+  EXPECT_REJECT(&r, 13, "field 'stack' of opend record is not a decimal");
+  r_set(&r, 13, "opend id=0 n=18 stack=1 heap=0 allocs=0 peak=1");
+  EXPECT_REJECT(&r, 13, "unknown field 'peak'");
+  r_set(&r, 13, good_lines[12]);
+  r_set(&r, 19, "opend id=7 n=0 stack=1 heap=0 allocs=0");
+  EXPECT_REJECT(&r, 19, "was not timed");
+  r_free(&r);
+}
+
 int main(void) {
   test_good();
+  test_mem();
   test_kat_only();
   test_noise();
   test_line_level();

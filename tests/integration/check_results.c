@@ -75,6 +75,15 @@ static void check_op(json_t *op) {
   check(median > 0, label, "median is positive (never a zero time)");
   check(json_integer_value(json_object_get(op, "batch")) >= 1, label,
         "batch >= 1");
+  /* Every operation calls at least one function: its stack is never 0; heap
+   * may be. */
+  json_t *sb = json_object_get(op, "stack_bytes");
+  check(json_is_integer(sb) && json_integer_value(sb) > 0, label,
+        "stack_bytes is a positive integer");
+  check(json_is_integer(json_object_get(op, "heap_bytes")), label,
+        "heap_bytes is an integer");
+  check(json_is_integer(json_object_get(op, "heap_allocs")), label,
+        "heap_allocs is an integer");
 }
 
 static json_t *find_run(json_t *root, const char *target) {

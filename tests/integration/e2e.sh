@@ -38,7 +38,18 @@ run)
   done
   grep -q "ml-kem-512" "$work/out/latest/report.md" || fail "report lacks ML-KEM"
   grep -q "ecdh-p256" "$work/out/latest/report.md" || fail "report lacks ECDH"
-  echo "3 passed, 0 failed"
+  # The stack meter against the compiler: mcore_stack_probe's painted peak
+  # (begin record) equals its -fstack-usage frame within 8 bytes.
+  log="$work/out/latest/console-$target-default.log"
+  measured=$(grep -o 'stack_probe_bytes=[0-9]*' "$log" | cut -d= -f2)
+  image=$("$merlin" build --target "$target" --quiet | tail -n 1)
+  su=$(find "$(dirname "$image")" -name 'stackmeter.c.su' | head -n 1)
+  [ -n "$measured" ] && [ -s "$su" ] || fail "no stack probe figure or no $su"
+  static=$(awk '$1 ~ /:mcore_stack_probe$/ { print $2 }' "$su")
+  diff=$((measured > static ? measured - static : static - measured))
+  echo "stack probe: measured $measured bytes, -fstack-usage $static bytes"
+  [ "$diff" -le 8 ] || fail "stack meter $measured vs -fstack-usage $static"
+  echo "4 passed, 0 failed"
   ;;
 determinism)
   "$merlin" run --target "$target" "${runs[@]}" --out "$work/a" --quiet
@@ -141,7 +152,8 @@ fault)
   fi
   printf 'description = fault tests\nml-kem-512 = pqclean\n' >"$work/f.profile"
   n=0
-  for kv in "${kinds[@]}" "hang:did not finish within"; do
+  for kv in "${kinds[@]}" "stackoverflow:kind=stackoverflow" \
+    "hang:did not finish within"; do
     kind=${kv%%:*} want=${kv#*:}
     set +e
     "$merlin" run --target "$target" --profile "$work/f.profile" --runs 3 \

@@ -21,6 +21,16 @@
 #define CM_MMFAR CM_REG(0xE000ED34u)
 #define CM_BFAR CM_REG(0xE000ED38u)
 #define CM_CPACR CM_REG(0xE000ED88u)
+/* PMSAv7 MPU (Armv7-M ARM B3.5). */
+#define CM_MPU_TYPE CM_REG(0xE000ED90u)
+#define CM_MPU_CTRL CM_REG(0xE000ED94u)
+#define CM_MPU_RNR CM_REG(0xE000ED98u)
+#define CM_MPU_RBAR CM_REG(0xE000ED9Cu)
+#define CM_MPU_RASR CM_REG(0xE000EDA0u)
+/* The no-access region at the bottom of the stack (a power of two, and
+ * __stack_limit aligned to it): deep enough that a large frame's first
+ * store lands in it rather than past it, into the heap. */
+#define CM_STACK_GUARD_BYTES 4096u
 
 /* Provided by the board/machine file. */
 void cortexm_board_init(void);

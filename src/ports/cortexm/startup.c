@@ -13,7 +13,7 @@
 
 extern uint32_t __data_load[], __data_start[], __data_end[];
 extern uint32_t __bss_start[], __bss_end[];
-extern uint32_t __stack_top[];
+extern uint32_t __stack_top[], __stack_limit[];
 
 int main(void);
 void Reset_Handler(void);
@@ -65,6 +65,35 @@ void Irq_Handler(void) {
   cortexm_board_irq((ipsr & 0x1FFu) - 16u);
 }
 
+/* A stack overflow must fault, not run on into the heap below the stack:
+ * MPU region 0 makes the lowest CM_STACK_GUARD_BYTES of the stack
+ * no-access (AP=000, XN; Armv7-M ARM B3.5.9), with the default memory map
+ * everywhere else for privileged code (PRIVDEFENA). A part without an MPU
+ * (MPU_TYPE.DREGION = 0) gets no guard; the stack meter's paint check
+ * still flags a call that used the whole stack. */
+static int stack_guarded;
+
+static void stack_guard_init(void) {
+#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__)
+  if (((CM_MPU_TYPE >> 8) & 0xFFu) == 0)
+    return;
+  uint32_t size_field = 0; /* region size = 2^(SIZE+1) bytes */
+  while ((2u << size_field) < CM_STACK_GUARD_BYTES)
+    size_field++;
+  CM_MPU_RNR = 0;
+  CM_MPU_RBAR = (uint32_t)(uintptr_t)__stack_limit;
+  CM_MPU_RASR = (1u << 28) | (0u << 24) | (size_field << 1) | 1u;
+  CM_MPU_CTRL = (1u << 2) | 1u;
+  __asm__ volatile("dsb\n\tisb" ::: "memory");
+  stack_guarded = 1;
+#endif
+}
+
+void mport_stack_bounds(uintptr_t *lo, uintptr_t *hi) {
+  *lo = (uintptr_t)__stack_limit + (stack_guarded ? CM_STACK_GUARD_BYTES : 0u);
+  *hi = (uintptr_t)__stack_top;
+}
+
 void Reset_Handler(void) {
 #if defined(__ARM_FP)
   /* CP10 and CP11 full access (Armv7-M ARM B3.2.20) before any FP code. */
@@ -80,6 +109,7 @@ void Reset_Handler(void) {
    * report names the kind (SHCSR bits 16..18). */
   CM_SHCSR |= 7u << 16;
 #endif
+  stack_guard_init();
   main();
   for (;;)
     ;
@@ -89,18 +119,28 @@ void Default_Handler(void) { cortexm_fault_report(NULL, 0); }
 
 /* Naked: pass the stacked exception frame of whichever stack was in use. */
 __attribute__((naked)) void Fault_Handler(void) {
-  __asm__ volatile("mov r1, lr\n\t"
-                   "movs r0, #4\n\t"
-                   "tst r0, r1\n\t"
-                   "bne 1f\n\t"
-                   "mrs r0, msp\n\t"
-                   "b 2f\n"
-                   "1:\n\t"
-                   "mrs r0, psp\n"
-                   "2:\n\t"
-                   "ldr r2, =cortexm_fault_report\n\t"
-                   "bx r2\n\t"
-                   ".ltorg");
+  /* First switch the MPU off: after a stack overflow the stack pointer is in
+   * the guard region, and the handler needs a stack. */
+  __asm__ volatile(
+#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__)
+      "ldr r3, =0xE000ED94\n\t"
+      "movs r2, #0\n\t"
+      "str r2, [r3]\n\t"
+      "dsb\n\t"
+      "isb\n\t"
+#endif
+      "mov r1, lr\n\t"
+      "movs r0, #4\n\t"
+      "tst r0, r1\n\t"
+      "bne 1f\n\t"
+      "mrs r0, msp\n\t"
+      "b 2f\n"
+      "1:\n\t"
+      "mrs r0, psp\n"
+      "2:\n\t"
+      "ldr r2, =cortexm_fault_report\n\t"
+      "bx r2\n\t"
+      ".ltorg");
 }
 
 static const char *fault_kind(uint32_t ipsr) {
@@ -122,8 +162,18 @@ static const char *fault_kind(uint32_t ipsr) {
 void cortexm_fault_report(const uint32_t *frame, uint32_t exc_return) {
   uint32_t ipsr;
   __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+  const char *kind = fault_kind(ipsr & 0x1FFu);
+#if __ARM_ARCH >= 7
+  /* MemManage on the guard: a stacking error (MSTKERR), or a data access
+   * (MMARVALID) inside the guard region (Armv7-M ARM B3.2.15). */
+  uint32_t mmfsr = CM_CFSR & 0xFFu, guard = (uint32_t)(uintptr_t)__stack_limit;
+  if (stack_guarded && (ipsr & 0x1FFu) == 4 &&
+      ((mmfsr & (1u << 4)) ||
+       ((mmfsr & (1u << 7)) && CM_MMFAR - guard < CM_STACK_GUARD_BYTES)))
+    kind = "stackoverflow";
+#endif
   mcore_wire_start("fault");
-  mcore_wire_str("kind", fault_kind(ipsr & 0x1FFu));
+  mcore_wire_str("kind", kind);
   mcore_wire_u64("exception", ipsr & 0x1FFu);
   if (frame) {
     /* Exception frame: r0 r1 r2 r3 r12 lr pc xpsr (B1.5.6). */

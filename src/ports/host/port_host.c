@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Host (Linux) port: CLOCK_MONOTONIC_RAW in nanoseconds (not slewed by NTP),
- * console on stdout.
+ * console on stdout. The runner runs on a thread whose stack this port maps
+ * itself, with a no-access guard page below it: the stack meter knows its
+ * bounds, and an overflow is a SIGSEGV in the guard, reported as such.
  */
 #define _GNU_SOURCE /* syscall() */
 #include "port.h"
@@ -10,10 +12,12 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -100,6 +104,16 @@ uint64_t mport_counter_read(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The runner's stack: 8 MB (glibc's default thread stack), the guard page
+ * below it. */
+#define RUNNER_STACK_BYTES ((size_t)8 << 20)
+static uintptr_t stack_lo, stack_hi, guard_lo;
+
+void mport_stack_bounds(uintptr_t *lo, uintptr_t *hi) {
+  *lo = stack_lo;
+  *hi = stack_hi;
+}
+
 static volatile sig_atomic_t in_fault;
 
 void mport_console_write(const char *s, size_t n) {
@@ -125,12 +139,15 @@ void mport_console_write(const char *s, size_t n) {
 static void on_fault(int sig, siginfo_t *info, void *uctx) {
   (void)uctx;
   in_fault = 1;
+  uintptr_t addr = (uintptr_t)info->si_addr;
+  int overflow = sig == SIGSEGV && addr >= guard_lo && addr < stack_lo;
   mcore_wire_start("fault");
-  mcore_wire_str("kind", sig == SIGSEGV  ? "sigsegv"
-                         : sig == SIGBUS ? "sigbus"
-                         : sig == SIGILL ? "sigill"
-                         : sig == SIGFPE ? "sigfpe"
-                                         : "signal");
+  mcore_wire_str("kind", overflow         ? "stackoverflow"
+                         : sig == SIGSEGV ? "sigsegv"
+                         : sig == SIGBUS  ? "sigbus"
+                         : sig == SIGILL  ? "sigill"
+                         : sig == SIGFPE  ? "sigfpe"
+                                          : "signal");
   mcore_wire_u64("signal", (uint64_t)sig);
   mcore_wire_hex("addr", (uint32_t)(uintptr_t)info->si_addr);
   mcore_wire_end();
@@ -142,7 +159,8 @@ static void install_fault_handlers(void) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = on_fault;
-  sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+  /* SA_ONSTACK: after an overflow the runner thread has no stack left. */
+  sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);
   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
     sigaction(sigs[i], &sa, NULL);
@@ -165,9 +183,56 @@ _Noreturn void mport_exit(int code) {
   exit(code);
 }
 
-int main(int argc, char **argv) {
+static void die(const char *what) {
+  fprintf(stderr, "merlin-image: %s: %s\n", what, strerror(errno));
+  exit(3);
+}
+
+typedef struct {
   runner_config cfg;
+  int rc;
+} runner_job;
+
+static void *runner_thread(void *arg) {
+  runner_job *job = arg;
+  /* Signals are handled on an alternate stack of this thread. */
+  static unsigned char alt[64 * 1024];
+  stack_t ss = {.ss_sp = alt, .ss_size = sizeof alt, .ss_flags = 0};
+  if (sigaltstack(&ss, NULL) != 0)
+    die("sigaltstack");
+  job->rc = runner_main(&job->cfg);
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  runner_job job;
   mport_init(&argc, &argv);
-  runner_parse_args(argc, argv, &cfg);
-  mport_exit(runner_main(&cfg));
+  runner_parse_args(argc, argv, &job.cfg);
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  unsigned char *map =
+      mmap(NULL, RUNNER_STACK_BYTES + page, PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (map == MAP_FAILED)
+    die("mmap (runner stack)");
+  if (mprotect(map, page, PROT_NONE) != 0)
+    die("mprotect (stack guard)");
+  guard_lo = (uintptr_t)map;
+  stack_lo = (uintptr_t)map + page;
+  stack_hi = stack_lo + RUNNER_STACK_BYTES;
+  pthread_attr_t attr;
+  pthread_t th;
+  int e = pthread_attr_init(&attr);
+  if (!e)
+    e = pthread_attr_setstack(&attr, map + page, RUNNER_STACK_BYTES);
+  if (!e)
+    e = pthread_attr_setguardsize(&attr, 0); /* ours is below the stack */
+  if (!e)
+    e = pthread_create(&th, &attr, runner_thread, &job);
+  if (!e)
+    e = pthread_join(th, NULL);
+  if (e) {
+    errno = e;
+    die("runner thread");
+  }
+  mport_exit(job.rc);
 }
