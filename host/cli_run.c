@@ -316,6 +316,10 @@ static int run_target_inner(run_ctx *c, target_run *tr) {
     return 1;
   if (o->kat_only)
     return 0; /* nothing timed: no units to convert */
+  if (mh_result_index_algs(&tr->res) != 0) {
+    fprintf(stderr, "merlin: out of memory\n");
+    return 1;
+  }
   double t2u;
   if (mh_target_ticks_to_unit(tr->t, mh_run_prov(&tr->res.run, "unit"),
                               mh_run_prov(&tr->res.run, "counter_hz"), &t2u,
@@ -640,11 +644,7 @@ int mh_cli_run(const mh_run_opts *o) {
   for (size_t i = 0; i < done; i++) {
     free(trs[i].console);
     free(trs[i].console_copy);
-    free(trs[i].res.target);
-    free(trs[i].res.profile);
-    free(trs[i].res.qemu_version);
-    free(trs[i].res.host);
-    mh_run_free(&trs[i].res.run);
+    mh_result_free(&trs[i].res);
   }
   free(trs);
   for (size_t p = 0; p < n_prof; p++) {

@@ -13,6 +13,54 @@ const char *mh_run_prov(const mh_run *run, const char *key) {
   return NULL;
 }
 
+int mh_obj_valid(const char *s) {
+  if (!s || !*s)
+    return 0;
+  for (;;) {
+    size_t n = 0;
+    while (s[n] >= 'a' && s[n] <= 'z')
+      n++;
+    if (n == 0 || n > 15 || s[n] != ':')
+      return 0;
+    s += n + 1;
+    n = 0;
+    while (s[n] >= '0' && s[n] <= '9')
+      n++;
+    if (n == 0 || n > 9)
+      return 0;
+    s += n;
+    if (*s == '\0')
+      return 1;
+    if (*s++ != ',')
+      return 0;
+  }
+}
+
+int mh_obj_get(const char *s, size_t i, char *name, size_t namelen,
+               unsigned long long *value) {
+  for (size_t k = 0; s && *s; k++) {
+    const char *colon = strchr(s, ':');
+    if (!colon)
+      return -1;
+    if (k == i) {
+      size_t n = (size_t)(colon - s);
+      if (n >= namelen)
+        n = namelen ? namelen - 1 : 0;
+      if (namelen) {
+        memcpy(name, s, n);
+        name[n] = '\0';
+      }
+      *value = strtoull(colon + 1, NULL, 10);
+      return 0;
+    }
+    const char *comma = strchr(colon, ',');
+    if (!comma)
+      return -1;
+    s = comma + 1;
+  }
+  return -1;
+}
+
 /* Tolerates a partly built run (the wire reader frees its state this way on
  * every error path), so every pointer may be NULL. */
 void mh_run_free(mh_run *run) {
@@ -29,6 +77,7 @@ void mh_run_free(mh_run *run) {
     free(op->op);
     free(op->backend);
     free(op->variant);
+    free(op->obj);
     free(op->kat_detail);
     free(op->raw);
     free(op->error_msg);

@@ -27,6 +27,9 @@ typedef struct {
   int id;
   char *alg, *op, *backend, *variant;
   long bytes; /* payload size, -1 when the operation has none */
+  /* Object sizes the backend declares, "pk:800,sk:1632,ct:768,ss:32"
+   * (mh_obj_valid); NULL when the algorithm has none (XOF, KDF). */
+  char *obj;
   mh_kat kat;
   char *kat_detail; /* NULL unless the KAT failed */
   uint32_t batch, warmup, n;
@@ -64,6 +67,13 @@ typedef struct {
   double ticks_to_unit; /* multiply (raw - overhead) / batch by this */
   int icount_shift;     /* -1 when not under QEMU */
 } mh_run;
+
+/* Whether s is "name:N[,name:N...]" with lower-case names and decimal N. */
+int mh_obj_valid(const char *s);
+/* The i-th entry of a valid obj string: name (copied, NUL-terminated, at
+ * most namelen-1 chars) and value. Returns 0, or -1 past the end. */
+int mh_obj_get(const char *s, size_t i, char *name, size_t namelen,
+               unsigned long long *value);
 
 /* Look up a provenance field; NULL when absent. */
 const char *mh_run_prov(const mh_run *run, const char *key);

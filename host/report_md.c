@@ -463,7 +463,24 @@ static void code_stack_time(mh_sb *b, const mh_results *r) {
       cell(b, pair->alg);
       mh_sb_puts(b, " (");
       cell(b, pair->backend);
-      mh_sb_puts(b, ")\n\n| |");
+      mh_sb_puts(b, ")\n\n");
+      const mh_alg_cost *a =
+          mh_result_alg(&r->runs[ri], pair->alg, pair->backend);
+      char name[16];
+      unsigned long long v;
+      for (size_t k = 0;
+           a && a->obj && mh_obj_get(a->obj, k, name, sizeof name, &v) == 0;
+           k++) {
+        mh_sb_puts(b, k ? ", "
+                        : "Object sizes (bytes, the library's "
+                          "constants, checked by the KATs): ");
+        cell(b, name);
+        mh_sb_putc(b, ' ');
+        num(b, (double)v);
+      }
+      if (a && a->obj)
+        mh_sb_puts(b, ".\n\n");
+      mh_sb_puts(b, "| |");
       for (size_t c = 0; c < nc; c++) {
         mh_sb_putc(b, ' ');
         cell(b, cols[c]->op);

@@ -5,17 +5,68 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int same_str(const char *a, const char *b) {
+  return a && b && strcmp(a, b) == 0;
+}
+
+const mh_alg_cost *mh_result_alg(const mh_result *x, const char *alg,
+                                 const char *backend) {
+  for (size_t i = 0; i < x->n_algs; i++)
+    if (same_str(x->algs[i].alg, alg) && same_str(x->algs[i].backend, backend))
+      return &x->algs[i];
+  return NULL;
+}
+
+static void alg_info_free(mh_alg_cost *a) {
+  free(a->alg);
+  free(a->backend);
+  free(a->variant);
+  free(a->obj);
+  for (size_t i = 0; i < a->n_libs; i++)
+    free(a->libs[i].library);
+  free(a->libs);
+}
+
+int mh_result_index_algs(mh_result *x) {
+  for (size_t k = 0; k < x->run.n_ops; k++) {
+    const mh_op *op = &x->run.ops[k];
+    if (mh_result_alg(x, op->alg, op->backend))
+      continue;
+    mh_alg_cost *g = realloc(x->algs, (x->n_algs + 1) * sizeof *g);
+    if (!g)
+      return -1;
+    x->algs = g;
+    mh_alg_cost *a = &x->algs[x->n_algs];
+    memset(a, 0, sizeof *a);
+    a->alg = strdup(op->alg ? op->alg : "");
+    a->backend = strdup(op->backend ? op->backend : "");
+    a->variant = strdup(op->variant ? op->variant : "");
+    a->obj = op->obj ? strdup(op->obj) : NULL;
+    x->n_algs++;
+    if (!a->alg || !a->backend || !a->variant || (op->obj && !a->obj))
+      return -1;
+  }
+  return 0;
+}
+
+void mh_result_free(mh_result *x) {
+  free(x->target);
+  free(x->profile);
+  free(x->qemu_version);
+  free(x->host);
+  mh_run_free(&x->run);
+  for (size_t i = 0; i < x->n_algs; i++)
+    alg_info_free(&x->algs[i]);
+  free(x->algs);
+  x->algs = NULL;
+  x->n_algs = 0;
+}
+
 void mh_results_free(mh_results *r) {
   if (!r)
     return;
-  for (size_t i = 0; i < r->n_runs; i++) {
-    mh_result *x = &r->runs[i];
-    free(x->target);
-    free(x->profile);
-    free(x->qemu_version);
-    free(x->host);
-    mh_run_free(&x->run);
-  }
+  for (size_t i = 0; i < r->n_runs; i++)
+    mh_result_free(&r->runs[i]);
   free(r->runs);
   free(r->merlin);
   free(r->created);

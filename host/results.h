@@ -8,6 +8,25 @@
 #include "model.h"
 
 #include <stddef.h>
+#include <stdint.h>
+
+/* Per (algorithm, backend) of a run: what does not depend on the
+ * operation (results.json "algorithms", docs/results.md). */
+typedef struct {
+  char *library;
+  uint64_t bytes;
+} mh_lib_size;
+
+typedef struct {
+  char *alg, *backend, *variant;
+  char *obj; /* object sizes "pk:800,..." (model.h mh_obj_get), or NULL */
+  /* Flash and static RAM of an image with only this algorithm, minus an
+   * empty image (merlin sizes); has_size 0 when not measured. */
+  int has_size;
+  uint64_t flash_bytes, ram_bytes;
+  mh_lib_size *libs;
+  size_t n_libs;
+} mh_alg_cost;
 
 typedef struct {
   char *target;       /* target id, e.g. "qemu-m4" */
@@ -18,7 +37,17 @@ typedef struct {
    * route.X, ...) plus unit, ticks_to_unit, icount_shift and the
    * per-operation samples and statistics. */
   mh_run run;
+  mh_alg_cost *algs; /* mh_result_index_algs, or read from results.json */
+  size_t n_algs;
 } mh_result;
+
+/* Fill x->algs from x->run.ops: one entry per (alg, backend), in first-seen
+ * order, with its object sizes. Returns 0, or -1 when out of memory. */
+int mh_result_index_algs(mh_result *x);
+/* The entry for (alg, backend), or NULL. */
+const mh_alg_cost *mh_result_alg(const mh_result *x, const char *alg,
+                                 const char *backend);
+void mh_result_free(mh_result *x);
 
 typedef struct {
   char *merlin;  /* version of merlin that wrote it */

@@ -193,6 +193,43 @@ static json_t *op_json(wctx *w, const mh_run *run, const mh_op *op) {
   return o;
 }
 
+/* Per (algorithm, backend): object sizes, and code sizes when measured. */
+static json_t *algorithms_json(wctx *w, const mh_result *x) {
+  json_t *arr = json_array();
+  if (!arr) {
+    w->bad = 1;
+    return NULL;
+  }
+  for (size_t i = 0; i < x->n_algs && !w->bad; i++) {
+    const mh_alg_cost *a = &x->algs[i];
+    json_t *o = json_object(), *objs = json_object();
+    if (!o || !objs || json_array_append_new(arr, o) != 0) {
+      json_decref(objs);
+      w->bad = 1;
+      break;
+    }
+    put(w, o, "alg", json_string(a->alg));
+    put(w, o, "backend", json_string(a->backend));
+    put(w, o, "variant", json_string(a->variant ? a->variant : ""));
+    char name[16];
+    unsigned long long v;
+    for (size_t k = 0;
+         a->obj && mh_obj_get(a->obj, k, name, sizeof name, &v) == 0; k++)
+      put(w, objs, name, json_integer((json_int_t)v));
+    put(w, o, "object_bytes", objs);
+    if (a->has_size) {
+      json_t *libs = json_object();
+      put(w, o, "flash_bytes", json_integer((json_int_t)a->flash_bytes));
+      put(w, o, "ram_bytes", json_integer((json_int_t)a->ram_bytes));
+      for (size_t k = 0; libs && k < a->n_libs; k++)
+        put(w, libs, a->libs[k].library,
+            json_integer((json_int_t)a->libs[k].bytes));
+      put(w, o, "libraries", libs);
+    }
+  }
+  return arr;
+}
+
 char *mh_results_to_json(const mh_results *r, char *err, size_t errlen) {
   wctx w = {0, err, errlen};
   json_t *root = json_object(), *runs = json_array();
@@ -225,6 +262,7 @@ char *mh_results_to_json(const mh_results *r, char *err, size_t errlen) {
         w.bad = 1;
     }
     put(&w, run, "ops", ops);
+    put(&w, run, "algorithms", algorithms_json(&w, x));
     if (json_array_append_new(runs, run) != 0)
       w.bad = 1;
   }
@@ -526,6 +564,83 @@ out:
   return rc;
 }
 
+/* "algorithms" (absent in results of earlier versions: rebuilt from the
+ * ops, without object sizes). */
+static int read_algorithms(rctx *c, json_t *arr, mh_result *x) {
+  if (!arr)
+    return mh_result_index_algs(x) == 0 ? 0 : rfail(c, "out of memory");
+  if (!json_is_array(arr))
+    return rfail(c, "\"algorithms\": expected an array");
+  size_t n = json_array_size(arr), base = strlen(c->path);
+  if (n && !(x->algs = calloc(n, sizeof *x->algs)))
+    return rfail(c, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    mh_alg_cost *a = &x->algs[i];
+    json_t *o = json_array_get(arr, i);
+    x->n_algs = i + 1;
+    snprintf(c->path + base, sizeof c->path - base, ".algorithms[%zu]", i);
+    if (!json_is_object(o))
+      return rfail(c, "expected an object");
+    if (get_string(c, o, "alg", 1, &a->alg) != 0 ||
+        get_string(c, o, "backend", 1, &a->backend) != 0 ||
+        get_string(c, o, "variant", 0, &a->variant) != 0)
+      return -1;
+    json_t *objs = json_object_get(o, "object_bytes");
+    if (objs && !json_is_object(objs))
+      return rfail(c, "\"object_bytes\": expected an object");
+    const char *key;
+    json_t *v;
+    char buf[256];
+    size_t at = 0;
+    buf[0] = '\0';
+    json_object_foreach(objs, key, v) {
+      if (!json_is_integer(v) || json_integer_value(v) < 0)
+        return rfail(c,
+                     "\"object_bytes\".%s: expected a non-negative "
+                     "integer",
+                     key);
+      int k = snprintf(buf + at, sizeof buf - at, "%s%s:%lld", at ? "," : "",
+                       key, (long long)json_integer_value(v));
+      if (k < 0 || (size_t)k >= sizeof buf - at)
+        return rfail(c, "\"object_bytes\": too many entries");
+      at += (size_t)k;
+    }
+    if (at) {
+      if (!mh_obj_valid(buf))
+        return rfail(c, "\"object_bytes\": names must be lower-case letters");
+      if (!(a->obj = strdup(buf)))
+        return rfail(c, "out of memory");
+    }
+    json_t *fl = json_object_get(o, "flash_bytes");
+    if (fl) {
+      long long f, rm;
+      if (get_int(c, o, "flash_bytes", 0, LLONG_MAX, &f) != 0 ||
+          get_int(c, o, "ram_bytes", 0, LLONG_MAX, &rm) != 0)
+        return -1;
+      a->has_size = 1;
+      a->flash_bytes = (uint64_t)f;
+      a->ram_bytes = (uint64_t)rm;
+      json_t *libs = json_object_get(o, "libraries");
+      if (libs && !json_is_object(libs))
+        return rfail(c, "\"libraries\": expected an object");
+      size_t nl = libs ? json_object_size(libs) : 0;
+      if (nl && !(a->libs = calloc(nl, sizeof *a->libs)))
+        return rfail(c, "out of memory");
+      json_object_foreach(libs, key, v) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0)
+          return rfail(c, "\"libraries\".%s: expected a non-negative integer",
+                       key);
+        mh_lib_size *l = &a->libs[a->n_libs++];
+        if (!(l->library = strdup(key)))
+          return rfail(c, "out of memory");
+        l->bytes = (uint64_t)json_integer_value(v);
+      }
+    }
+  }
+  c->path[base] = '\0';
+  return 0;
+}
+
 static int read_run(rctx *c, json_t *r, mh_result *x) {
   if (!json_is_object(r))
     return rfail(c, "expected an object");
@@ -556,7 +671,7 @@ static int read_run(rctx *c, json_t *r, mh_result *x) {
   }
   c->path[base] = '\0';
   x->run.status_ok = 1;
-  return 0;
+  return read_algorithms(c, json_object_get(r, "algorithms"), x);
 }
 
 int mh_results_from_json(const char *buf, size_t len, mh_results *r, char *err,

@@ -420,10 +420,10 @@ static int rec_begin(wparser *p) {
 }
 
 static int rec_op(wparser *p) {
-  static const char *const names[] = {"id",      "alg",     "op",
-                                      "backend", "variant", "bytes"};
-  const wfield *f[6];
-  if (schema(p, "op", names, 6, f) != 0 || require(p, "op", names, 6, f) != 0)
+  static const char *const names[] = {"id",      "alg",   "op", "backend",
+                                      "variant", "bytes", "obj"};
+  const wfield *f[7];
+  if (schema(p, "op", names, 7, f) != 0 || require(p, "op", names, 6, f) != 0)
     return -1;
   if (p->ops_closed_line)
     return fail(p,
@@ -462,8 +462,12 @@ static int rec_op(wparser *p) {
   if (field_str(p, f[1], "op", &op->alg) != 0 ||
       field_str(p, f[2], "op", &op->op) != 0 ||
       field_str(p, f[3], "op", &op->backend) != 0 ||
-      field_str(p, f[4], "op", &op->variant) != 0)
+      field_str(p, f[4], "op", &op->variant) != 0 ||
+      (f[6] && field_str(p, f[6], "op", &op->obj) != 0))
     return -1;
+  if (op->obj && !mh_obj_valid(op->obj))
+    return fail(p, "op record: obj=%s is not name:bytes[,name:bytes...]",
+                ex(p, 0, op->obj, strlen(op->obj)));
   if (ids_add(p, idx) != 0)
     return oom(p);
   return 0;

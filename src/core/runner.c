@@ -135,6 +135,8 @@ static void emit_begin(const runner_config *cfg) {
 
 static void announce(const instance *in, uint32_t id, void *arg) {
   (void)arg;
+  char obj[96];
+  mops_object_sizes(in->impl, obj, sizeof obj);
   mcore_wire_start("op");
   mcore_wire_u64("id", id);
   mcore_wire_str("alg", mcore_alg_id(in->impl->alg));
@@ -145,6 +147,8 @@ static void announce(const instance *in, uint32_t id, void *arg) {
     mcore_wire_u64("bytes", in->bytes);
   else
     mcore_wire_str("bytes", "-");
+  if (obj[0])
+    mcore_wire_str("obj", obj);
   mcore_wire_end();
 }
 
@@ -222,8 +226,11 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   mcore_rng_seed(RUNNER_SEED);
   if (st->kat_impl != in->impl || st->kat_def != in->def) {
     st->kat_detail[0] = '\0';
-    st->kat_rc = in->def->kat(in->impl, in->def->name, st->kat_detail,
-                              sizeof st->kat_detail);
+    st->kat_rc =
+        mops_check_sizes(in->impl, st->kat_detail, sizeof st->kat_detail);
+    if (st->kat_rc == MCORE_OK)
+      st->kat_rc = in->def->kat(in->impl, in->def->name, st->kat_detail,
+                                sizeof st->kat_detail);
     st->kat_impl = in->impl;
     st->kat_def = in->def;
     mcore_rng_seed(RUNNER_SEED);

@@ -64,6 +64,13 @@ void mops_ctx_init(mops_ctx *c, const mcore_impl *impl, uint32_t bytes);
 int mops_kat_eq(const mcore_impl *impl, const char *op, const char *vector,
                 const char *what, const uint8_t *got, const uint8_t *expected,
                 size_t n, char *detail, size_t detail_len);
+/* The object sizes impl declares (its library's constants) against the
+ * standard's (src/ops/sizes.def): MCORE_OK, or MCORE_ERR with the first
+ * difference in detail. Run before every known-answer test. */
+int mops_check_sizes(const mcore_impl *impl, char *detail, size_t detail_len);
+/* "pk:800,sk:1632,ct:768,ss:32": the sizes the standard fixes, as declared
+ * (empty for XOF and KDF). */
+void mops_object_sizes(const mcore_impl *impl, char *buf, size_t len);
 /* Write "<vector>: <reason>" into detail and return MCORE_ERR. */
 int mops_kat_fail(const char *vector, const char *reason, char *detail,
                   size_t detail_len);

@@ -146,3 +146,115 @@ static const char *const backend_names[MCORE_BACKEND_COUNT] = {
 const char *mcore_backend_name(mcore_backend_id id) {
   return (unsigned)id < MCORE_BACKEND_COUNT ? backend_names[id] : "?";
 }
+
+/* ---- object sizes (sizes.def) ----------------------------------------- */
+
+/* Every algorithm has its line in sizes.def. */
+enum {
+#define X(e, a, b, c, d) SIZES_DEF_##e,
+#include "sizes.def"
+#undef X
+  SIZES_DEF_COUNT
+};
+_Static_assert((int)SIZES_DEF_COUNT == (int)MCORE_ALG_COUNT,
+               "src/ops/sizes.def needs one line per algs.def entry");
+
+static const size_t std_sizes[MCORE_ALG_COUNT][4] = {
+#define X(e, a, b, c, d) [MCORE_ALG_##e] = {a, b, c, d},
+#include "sizes.def"
+#undef X
+};
+
+/* The declared sizes of impl in sizes.def's slot order, with their names;
+ * returns the number of slots of its class. */
+static size_t declared_sizes(const mcore_impl *impl, size_t v[4],
+                             const char *name[4]) {
+  switch (mcore_alg_class(impl->alg)) {
+  case MCORE_CLASS_HASH:
+    v[0] = impl->vt.hash->digest_len, name[0] = "digest";
+    return 1;
+  case MCORE_CLASS_MAC:
+    v[0] = impl->vt.mac->tag_len, name[0] = "tag";
+    return 1;
+  case MCORE_CLASS_AEAD:
+    v[0] = impl->vt.aead->key_len, name[0] = "key";
+    v[1] = impl->vt.aead->nonce_len, name[1] = "nonce";
+    v[2] = impl->vt.aead->tag_len, name[2] = "tag";
+    return 3;
+  case MCORE_CLASS_KA:
+    v[0] = impl->vt.ka->pk_len, name[0] = "pk";
+    v[1] = impl->vt.ka->sk_len, name[1] = "sk";
+    v[2] = impl->vt.ka->ss_len, name[2] = "ss";
+    return 3;
+  case MCORE_CLASS_SIG:
+    v[0] = impl->vt.sig->pk_len, name[0] = "pk";
+    v[1] = impl->vt.sig->sk_len, name[1] = "sk";
+    v[2] = impl->vt.sig->sig_len, name[2] = "sig";
+    return 3;
+  case MCORE_CLASS_KEM:
+    v[0] = impl->vt.kem->pk_len, name[0] = "pk";
+    v[1] = impl->vt.kem->sk_len, name[1] = "sk";
+    v[2] = impl->vt.kem->ct_len, name[2] = "ct";
+    v[3] = impl->vt.kem->ss_len, name[3] = "ss";
+    return 4;
+  case MCORE_CLASS_XOF:
+  case MCORE_CLASS_KDF:
+    break;
+  }
+  return 0;
+}
+
+static void put_str(char *buf, size_t len, size_t *at, const char *s) {
+  while (*s && *at + 1 < len)
+    buf[(*at)++] = *s++;
+  buf[*at] = '\0';
+}
+
+static void put_num(char *buf, size_t len, size_t *at, size_t v) {
+  char digits[24];
+  size_t n = 0;
+  do {
+    digits[n++] = (char)('0' + v % 10u);
+    v /= 10u;
+  } while (v && n < sizeof digits);
+  while (n && *at + 1 < len)
+    buf[(*at)++] = digits[--n];
+  buf[*at] = '\0';
+}
+
+int mops_check_sizes(const mcore_impl *impl, char *detail, size_t dn) {
+  size_t v[4];
+  const char *name[4];
+  size_t n = declared_sizes(impl, v, name);
+  for (size_t i = 0; i < n; i++) {
+    size_t want = std_sizes[impl->alg][i];
+    if (want == 0 || v[i] == want)
+      continue;
+    size_t at = 0;
+    put_str(detail, dn, &at, "object sizes: the backend declares ");
+    put_str(detail, dn, &at, name[i]);
+    put_str(detail, dn, &at, " = ");
+    put_num(detail, dn, &at, v[i]);
+    put_str(detail, dn, &at, " bytes, the standard's is ");
+    put_num(detail, dn, &at, want);
+    put_str(detail, dn, &at, " (src/ops/sizes.def)");
+    return MCORE_ERR;
+  }
+  return MCORE_OK;
+}
+
+void mops_object_sizes(const mcore_impl *impl, char *buf, size_t len) {
+  size_t v[4], at = 0;
+  const char *name[4];
+  size_t n = declared_sizes(impl, v, name);
+  buf[0] = '\0';
+  for (size_t i = 0; i < n; i++) {
+    if (std_sizes[impl->alg][i] == 0)
+      continue; /* not fixed by the standard (an RSA private key's DER) */
+    if (at)
+      put_str(buf, len, &at, ",");
+    put_str(buf, len, &at, name[i]);
+    put_str(buf, len, &at, ":");
+    put_num(buf, len, &at, v[i]);
+  }
+}
