@@ -2,6 +2,7 @@
 /* `merlin list`: targets, profiles, algorithms, backends. */
 #include "cli.h"
 
+#include "boards.h"
 #include "catalog.h"
 #include "fsutil.h"
 #include "image_build.h"
@@ -67,6 +68,28 @@ static void list_algorithms(void) {
       }
     printf("%s\n", any ? "" : " none");
   }
+}
+
+static int list_boards(void) {
+  char err[2048];
+  char *root = mh_source_root(err, sizeof err);
+  mh_board *bs = NULL;
+  size_t n = 0;
+  if (!root || mh_boards_load(root, &bs, &n, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s\n", err);
+    free(root);
+    return 1;
+  }
+  for (size_t i = 0; i < n; i++)
+    printf("  %-14s %-14s %5.0f MHz %6.0f KB flash %6.0f KB RAM  %s%s\n",
+           bs[i].id, bs[i].core, (double)bs[i].clock_hz / 1e6,
+           (double)bs[i].flash_bytes / 1024.0, (double)bs[i].ram_bytes / 1024.0,
+           bs[i].name,
+           strcmp(bs[i].target, "none") == 0 ? " (described, no port yet)"
+                                             : "");
+  mh_boards_free(bs, n);
+  free(root);
+  return 0;
 }
 
 static void list_backends(void) {
@@ -157,6 +180,11 @@ int mh_cli_list(const char *what) {
     if (all)
       printf("backends:\n");
     list_backends();
+  }
+  if (all || strcmp(what, "boards") == 0) {
+    if (all)
+      printf("boards:\n");
+    rc |= list_boards();
   }
   return rc;
 }

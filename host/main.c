@@ -102,7 +102,7 @@ static const char HELP_REPORT[] =
     "  -h, --help         this help\n";
 
 static const char HELP_LIST[] =
-    "usage: merlin list [targets|profiles|algorithms|backends]\n"
+    "usage: merlin list [targets|profiles|algorithms|backends|boards]\n"
     "       merlin list coverage [DIR]   (also: merlin list --coverage)\n"
     "\n"
     "List what merlin knows; without an argument, everything. coverage\n"
@@ -113,7 +113,7 @@ static const char HELP_LIST[] =
     "  -h, --help         this help\n";
 
 static const char *const LISTS[] = {"targets", "profiles", "algorithms",
-                                    "backends"};
+                                    "backends", "boards"};
 
 /* ---- option parsing -------------------------------------------------- */
 
@@ -410,7 +410,8 @@ static int cmd_list(int argc, char **argv) {
       ok |= strcmp(s.pos[0], LISTS[i]) == 0;
     if (!ok)
       rc = usage_error(&s, "unknown list '%s'; valid: %s", s.pos[0],
-                       "targets, profiles, algorithms, backends");
+                       "targets, profiles, algorithms, backends, boards, "
+                       "coverage");
   }
   if (rc == 0)
     rc = mh_cli_list(s.n_pos ? s.pos[0] : NULL);
