@@ -8,13 +8,14 @@ TARGETS ?= host,qemu-m4
 PROFILE ?= default
 OUT ?= results
 
-.PHONY: all bench test setup deps tools clean distclean help
+.PHONY: all bench test test-sanitize setup deps tools clean distclean help
 
 all: tools
 
 help:
 	@echo "make bench   build and run every benchmark on $(TARGETS) -> $(OUT)/latest/"
 	@echo "make test    build and run the test suite (unit, KATs on host and QEMU, end to end)"
+	@echo "make test-sanitize  the host tests with ASan and UBSan (CLI, tests and host images)"
 	@echo "make tools   build the merlin CLI only (build/host/merlin)"
 	@echo "make deps    install system packages and fetch pinned library sources"
 	@echo "make clean   remove build/ (results/ and third_party/ are kept)"
@@ -34,6 +35,15 @@ bench: tools
 
 test: tools
 	ctest --test-dir $(HOST_BUILD) --output-on-failure -j2
+
+# The host side under AddressSanitizer and UBSan: the CLI and unit tests, and
+# host images (harness and libraries) built by the sanitized merlin. QEMU
+# tests are left out: the images there are not instrumented.
+test-sanitize: deps
+	@cmake --preset host-sanitize >/dev/null
+	@cmake --build --preset host-sanitize
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --test-dir build/host-sanitize --output-on-failure -j2 -E 'qemu'
 
 clean:
 	rm -rf build

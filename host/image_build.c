@@ -136,12 +136,25 @@ char *mh_profile_cmake(const char *name, const mh_profile *p) {
   return sb_take(&b);
 }
 
+/* A merlin built with MERLIN_SANITIZE (make test-sanitize) builds host
+ * images with ASan and UBSan, in their own build directories. */
+#ifdef MERLIN_HOST_SANITIZE
+#define SANITIZE 1
+#else
+#define SANITIZE 0
+#endif
+
+static int sanitized(const mh_build_spec *spec) {
+  return SANITIZE && spec->target->kind == MH_EXEC_NATIVE;
+}
+
 char *mh_build_dir(const mh_build_spec *spec) {
   mh_sb b = {0};
-  mh_sb_printf(&b, "%s/build/img/%s-%s%s%s%s", spec->root, spec->target->id,
+  mh_sb_printf(&b, "%s/build/img/%s-%s%s%s%s%s", spec->root, spec->target->id,
                spec->profile_name, spec->kat_corrupt ? "-katfail" : "",
                spec->inject_fault ? "-fault-" : "",
-               spec->inject_fault ? spec->inject_fault : "");
+               spec->inject_fault ? spec->inject_fault : "",
+               sanitized(spec) ? "-sanitize" : "");
   return sb_take(&b);
 }
 
@@ -272,6 +285,8 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
                     bdir,
                     "-DMERLIN_IMAGE=ON",
                     "-DMERLIN_TOOLS=OFF",
+                    sanitized(spec) ? "-DMERLIN_SANITIZE=ON"
+                                    : "-DMERLIN_SANITIZE=OFF",
                     def_dir.s,
                     spec->kat_corrupt ? def_kat.s : def_fault.s,
                     spec->kat_corrupt ? def_fault.s : NULL,

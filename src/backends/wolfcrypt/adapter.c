@@ -575,6 +575,12 @@ static void ascon_cleanup(void *ctx) {
 
 /* Init, key, nonce and associated data (SetAD also when there is none: it
  * runs the initialisation permutation and the domain separation). */
+/* An empty message still goes through Update (it closes the associated
+ * data); wolfSSL copies inSz bytes from it, and memcpy from NULL is
+ * undefined even for 0 bytes (C11 7.24.1p2; UBSan reports it), so an empty
+ * message is a valid pointer to nothing. */
+static byte ascon_none[1];
+
 static int ascon_start(wc_AsconAEAD128 *a, const wc_ascon_ctx *c,
                        const uint8_t *nonce, const uint8_t *aad,
                        size_t aad_len) {
@@ -587,7 +593,7 @@ static int ascon_start(wc_AsconAEAD128 *a, const wc_ascon_ctx *c,
   if (ret == 0)
     ret = wc_AsconAEAD128_SetNonce(a, nonce);
   if (ret == 0)
-    ret = wc_AsconAEAD128_SetAD(a, aad_len ? aad : NULL, (word32)aad_len);
+    ret = wc_AsconAEAD128_SetAD(a, aad_len ? aad : ascon_none, (word32)aad_len);
   return ret;
 }
 
@@ -602,7 +608,8 @@ static int ascon_encrypt(void *ctx, uint8_t *ct, uint8_t *tag,
     return MCORE_ERR;
   ret = ascon_start(&a, ctx, nonce, aad, aad_len);
   if (ret == 0)
-    ret = wc_AsconAEAD128_EncryptUpdate(&a, ct, len ? pt : NULL, (word32)len);
+    ret = wc_AsconAEAD128_EncryptUpdate(&a, len ? ct : ascon_none,
+                                        len ? pt : ascon_none, (word32)len);
   if (ret == 0)
     ret = wc_AsconAEAD128_EncryptFinal(&a, tag);
   wc_AsconAEAD128_Clear(&a);
@@ -618,7 +625,8 @@ static int ascon_decrypt(void *ctx, uint8_t *pt, const uint8_t *nonce,
     return MCORE_ERR;
   ret = ascon_start(&a, ctx, nonce, aad, aad_len);
   if (ret == 0)
-    ret = wc_AsconAEAD128_DecryptUpdate(&a, pt, len ? ct : NULL, (word32)len);
+    ret = wc_AsconAEAD128_DecryptUpdate(&a, len ? pt : ascon_none,
+                                        len ? ct : ascon_none, (word32)len);
   if (ret == 0)
     ret = wc_AsconAEAD128_DecryptFinal(&a, tag);
   wc_AsconAEAD128_Clear(&a);
