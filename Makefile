@@ -8,7 +8,7 @@ TARGETS ?= host,qemu-m4
 PROFILE ?= default
 OUT ?= results
 
-.PHONY: all bench test test-sanitize setup deps tools clean distclean help
+.PHONY: all bench test test-sanitize fuzz setup deps tools clean distclean help
 
 all: tools
 
@@ -16,6 +16,7 @@ help:
 	@echo "make bench   build and run every benchmark on $(TARGETS) -> $(OUT)/latest/"
 	@echo "make test    build and run the test suite (unit, KATs on host and QEMU, end to end)"
 	@echo "make test-sanitize  the host tests with ASan and UBSan (CLI, tests and host images)"
+	@echo "make fuzz    the parsers under libFuzzer, FUZZ_SECONDS (default 300) each"
 	@echo "make tools   build the merlin CLI only (build/host/merlin)"
 	@echo "make deps    install system packages and fetch pinned library sources"
 	@echo "make clean   remove build/ (results/ and third_party/ are kept)"
@@ -43,7 +44,11 @@ test-sanitize: deps
 	@cmake --preset host-sanitize >/dev/null
 	@cmake --build --preset host-sanitize
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --test-dir build/host-sanitize --output-on-failure -j2 -E 'qemu'
+	  ctest --test-dir build/host-sanitize --output-on-failure -j2 -E 'qemu|fuzz'
+
+FUZZ_SECONDS ?= 300
+fuzz: deps
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build

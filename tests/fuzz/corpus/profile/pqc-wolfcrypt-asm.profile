@@ -1,0 +1,16 @@
+# Post-quantum algorithms on wolfCrypt (Cortex-M Thumb-2 assembly; Arm targets only).
+# Control primitives (every profile): HMAC-SHA256 and HKDF-SHA256 on wolfcrypt.
+description = ML-KEM, ML-DSA and SLH-DSA on wolfCrypt (Cortex-M Thumb-2 assembly; Arm targets only)
+hmac-sha256 = wolfcrypt
+hkdf-sha256 = wolfcrypt
+ml-kem-512 = wolfcrypt
+ml-kem-768 = wolfcrypt
+ml-kem-1024 = wolfcrypt
+ml-dsa-44 = wolfcrypt
+ml-dsa-65 = wolfcrypt
+ml-dsa-87 = wolfcrypt
+slh-dsa-sha2-128s = wolfcrypt
+slh-dsa-sha2-128f = wolfcrypt
+slh-dsa-shake-128s = wolfcrypt
+slh-dsa-shake-128f = wolfcrypt
+wolfcrypt.variant = thumb2-asm
