@@ -90,7 +90,7 @@ kill-loop)
     --warmup 0 --out "$work/out" --quiet)
   "${run[@]}" >/dev/null # builds the image; one complete result
   good=$(readlink "$work/out/latest")
-  for i in $(seq 1 12); do
+  for i in $(seq 1 20); do
     "${run[@]}" >/dev/null 2>&1 &
     pid=$!
     sleep "0.$((RANDOM % 10))$((RANDOM % 10))"
