@@ -40,7 +40,18 @@ typedef struct {
   const char *inject_fault;
 } mh_build_opts;
 
+typedef struct {
+  const char **targets;
+  size_t n_targets;
+  const char *profile; /* NULL: default */
+  const char *json;    /* write the records here too, or NULL */
+  int quiet;
+} mh_sizes_opts;
+
 int mh_cli_run(const mh_run_opts *o);
+/* `merlin sizes`: flash and static RAM per (algorithm, backend) of each
+ * target (docs/sizes.md). */
+int mh_cli_sizes(const mh_sizes_opts *o);
 /* `merlin list coverage [DIR]`: algorithm x backend, KAT status from
  * DIR/results.json (default results/latest). */
 int mh_cli_list_coverage(const char *dir);

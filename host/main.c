@@ -28,6 +28,7 @@ static const char USAGE[] =
     "  run      build, run and measure images; write results\n"
     "  build    build the image of a target for a profile\n"
     "  report   regenerate report.md of a results directory\n"
+    "  sizes    flash and static RAM per algorithm and backend\n"
     "  list     list targets, profiles, algorithms or backends\n"
     "\n"
     "  merlin <command> --help   options of one command\n"
@@ -88,6 +89,30 @@ static const char HELP_BUILD[] =
     "  --inject-fault KIND  test hook: an image that faults (busfault,\n"
     "                     usagefault, hang, stackoverflow); suffix "
     "-fault-KIND\n"
+    "  --quiet            no progress lines\n"
+    "  -h, --help         this help\n";
+
+static const char HELP_SIZES[] =
+    "usage: merlin sizes --target T[,T...] [options]\n"
+    "\n"
+    "For each target, link one image per (algorithm, backend) the profile "
+    "routes,\n"
+    "holding only that pair, and one empty baseline image, all with\n"
+    "--gc-sections, in build/img/<target>-<profile>-sizes/ (configured once,"
+    "\n"
+    "then only relinked). Print each pair's flash (.text + .rodata + .data) "
+    "and\n"
+    "static RAM (.data + .bss) minus the baseline's, and what each library "
+    "adds,\n"
+    "from the link map. Stack and heap reservations are not counted. See\n"
+    "docs/sizes.md.\n"
+    "\n"
+    "options:\n"
+    "  --target T[,T...]  targets to measure (repeatable; see merlin list "
+    "targets)\n"
+    "  --profile P        profile name or path to a .profile file "
+    "(default: default)\n"
+    "  --json FILE        also write the records, per library too, as JSON\n"
     "  --quiet            no progress lines\n"
     "  -h, --help         this help\n";
 
@@ -377,6 +402,36 @@ static int cmd_build(int argc, char **argv) {
   return rc < 0 ? 0 : rc;
 }
 
+static int cmd_sizes(int argc, char **argv) {
+  const char *profile = NULL, *json = NULL;
+  int quiet = 0;
+  const opt_def opts[] = {
+      {"--target", 1, NULL, NULL, 1},
+      {"--profile", 1, &profile, NULL, 0},
+      {"--json", 1, &json, NULL, 0},
+      {"--quiet", 0, NULL, &quiet, 0},
+  };
+  parse_state s = {"sizes", HELP_SIZES, opts, sizeof opts / sizeof opts[0],
+                   NULL,    0,          NULL, 0};
+  mh_sizes_opts o = {0};
+  char *store = NULL;
+  int rc = parse(&s, argc, argv);
+  if (rc == 0 && s.n_pos)
+    rc = usage_error(&s, "unexpected argument '%s'", s.pos[0]);
+  if (rc == 0)
+    rc = split_targets(&s, &o.targets, &o.n_targets, &store);
+  if (rc == 0) {
+    o.profile = profile;
+    o.json = json;
+    o.quiet = quiet;
+    rc = mh_cli_sizes(&o);
+  }
+  free(o.targets);
+  free(store);
+  state_free(&s);
+  return rc < 0 ? 0 : rc;
+}
+
 static int cmd_report(int argc, char **argv) {
   parse_state s = {"report", HELP_REPORT, NULL, 0, NULL, 0, NULL, 0};
   int rc = parse(&s, argc, argv);
@@ -424,9 +479,8 @@ static const struct {
   int (*fn)(int argc, char **argv);
   const char *help;
 } COMMANDS[] = {
-    {"run", cmd_run, HELP_RUN},
-    {"build", cmd_build, HELP_BUILD},
-    {"report", cmd_report, HELP_REPORT},
+    {"run", cmd_run, HELP_RUN},          {"build", cmd_build, HELP_BUILD},
+    {"report", cmd_report, HELP_REPORT}, {"sizes", cmd_sizes, HELP_SIZES},
     {"list", cmd_list, HELP_LIST},
 };
 
@@ -461,9 +515,10 @@ int main(int argc, char **argv) {
       if (strcmp(cmd, COMMANDS[i].name) == 0)
         return COMMANDS[i].fn(argc - 2, argv + 2);
   }
-  fprintf(stderr,
-          "merlin: unknown command '%s'; valid: run, build, report, list "
-          "(see merlin --help)\n",
-          cmd);
+  fprintf(
+      stderr,
+      "merlin: unknown command '%s'; valid: run, build, report, sizes, list "
+      "(see merlin --help)\n",
+      cmd);
   return USAGE_EXIT;
 }

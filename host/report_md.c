@@ -389,12 +389,27 @@ static int first_pair(const mh_results *r, size_t ri, size_t oi) {
   return 1;
 }
 
-typedef enum { ROW_STACK, ROW_HEAP, ROW_TIME } row_kind;
+typedef enum { ROW_CODE, ROW_SRAM, ROW_STACK, ROW_HEAP, ROW_TIME } row_kind;
 
 static void cst_row(mh_sb *b, const mh_result *x, const mh_op *const *cols,
                     size_t nc, row_kind kind) {
   mh_sb_puts(b, "| ");
   cell(b, x->target);
+  if (kind == ROW_CODE || kind == ROW_SRAM) {
+    /* Per algorithm, not per operation: once, in the first column. */
+    const mh_alg_cost *a = mh_result_alg(x, cols[0]->alg, cols[0]->backend);
+    mh_sb_puts(b, kind == ROW_CODE ? " code (bytes, whole algorithm)"
+                                   : " static RAM (bytes, whole algorithm)");
+    for (size_t c = 0; c < nc; c++) {
+      mh_sb_puts(b, " | ");
+      if (c == 0 && a && a->has_size)
+        num(b, (double)(kind == ROW_CODE ? a->flash_bytes : a->ram_bytes));
+      else
+        mh_sb_puts(b, c == 0 ? "-" : "");
+    }
+    mh_sb_puts(b, " |\n");
+    return;
+  }
   mh_sb_puts(b, kind == ROW_STACK  ? " stack (bytes)"
                 : kind == ROW_HEAP ? " heap (bytes / allocations)"
                                    : " time (median, ");
@@ -423,10 +438,12 @@ static void cst_row(mh_sb *b, const mh_result *x, const mh_op *const *cols,
  * rows, not columns. */
 static void code_stack_time(mh_sb *b, const mh_results *r) {
   mh_sb_puts(b, "Per algorithm and backend, operations across; per target: "
-                "peak stack of one run, peak heap (bytes in allocations, "
-                "shown where not zero) and median time. Stack and heap are "
-                "measured on the target (painted stack, allocation hook; "
-                "docs/results.md).\n\n");
+                "code (flash: .text + .rodata + .data of an image with only "
+                "this algorithm, minus an empty image built the same way; "
+                "docs/sizes.md), static RAM where not zero, peak stack of one "
+                "run, peak heap (bytes / allocations, where not zero) and "
+                "median time. Stack and heap are measured on the target "
+                "(painted stack, allocation hook; docs/results.md).\n\n");
   for (size_t ri = 0; ri < r->n_runs; ri++) {
     const mh_run *run0 = &r->runs[ri].run;
     for (size_t oi = 0; oi < run0->n_ops; oi++) {
@@ -502,6 +519,11 @@ static void code_stack_time(mh_sb *b, const mh_results *r) {
         }
         if (!has)
           continue;
+        const mh_alg_cost *ac = mh_result_alg(x, pair->alg, pair->backend);
+        if (ac && ac->has_size)
+          cst_row(b, x, cols, nc, ROW_CODE);
+        if (ac && ac->has_size && ac->ram_bytes)
+          cst_row(b, x, cols, nc, ROW_SRAM);
         cst_row(b, x, cols, nc, ROW_STACK);
         if (heap)
           cst_row(b, x, cols, nc, ROW_HEAP);
@@ -511,6 +533,67 @@ static void code_stack_time(mh_sb *b, const mh_results *r) {
       free(cols);
     }
   }
+}
+
+/* Per target: algorithm x described board of the same core. */
+static void fits_table(mh_sb *b, const mh_result *x) {
+  const mh_alg_cost *first = NULL;
+  for (size_t i = 0; i < x->n_algs && !first; i++)
+    if (x->algs[i].n_fits)
+      first = &x->algs[i];
+  if (!first)
+    return;
+  title(b, x);
+  mh_sb_puts(b, "Code plus static RAM, peak stack and peak heap of each "
+                "algorithm against each part's flash and RAM (boards/, "
+                "docs/boards.md). The needs are the algorithm's alone.\n\n"
+                "| algorithm (backend) |");
+  for (size_t k = 0; k < first->n_fits; k++)
+    if (first->fit[k] != -1) {
+      mh_sb_putc(b, ' ');
+      cell(b, first->fit_board[k]);
+      mh_sb_puts(b, " |");
+    }
+  mh_sb_puts(b, "\n|---|");
+  for (size_t k = 0; k < first->n_fits; k++)
+    if (first->fit[k] != -1)
+      mh_sb_puts(b, "---|");
+  mh_sb_putc(b, '\n');
+  for (size_t i = 0; i < x->n_algs; i++) {
+    const mh_alg_cost *a = &x->algs[i];
+    if (!a->n_fits)
+      continue;
+    mh_sb_puts(b, "| ");
+    cell(b, a->alg);
+    mh_sb_puts(b, " (");
+    cell(b, a->backend);
+    mh_sb_puts(b, ") |");
+    for (size_t k = 0; k < a->n_fits; k++) {
+      if (a->fit[k] == -1)
+        continue;
+      mh_sb_putc(b, ' ');
+      if (a->fit[k] == 1)
+        mh_sb_puts(b, "fits");
+      else
+        cell(b, a->fit_reason[k]);
+      mh_sb_puts(b, " |");
+    }
+    mh_sb_putc(b, '\n');
+  }
+  int note = 0;
+  for (size_t k = 0; k < first->n_fits; k++)
+    if (first->fit[k] == -1) {
+      mh_sb_puts(b, note ? ", " : "\nNot evaluated: ");
+      cell(b, first->fit_board[k]);
+      mh_sb_puts(b, " (");
+      cell(b,
+           first->fit_reason[k] +
+               (strncmp(first->fit_reason[k], "not evaluated: ", 15) == 0 ? 15
+                                                                          : 0));
+      mh_sb_putc(b, ')');
+      note = 1;
+    }
+  mh_sb_puts(b, note ? ".\n\n" : "\n");
 }
 
 char *mh_report_md(const mh_results *r) {
@@ -533,6 +616,15 @@ char *mh_report_md(const mh_results *r) {
     results_table(&b, &r->runs[i]);
   mh_sb_puts(&b, "## Code, stack and time\n\n");
   code_stack_time(&b, r);
+  int any_fits = 0;
+  for (size_t i = 0; i < r->n_runs; i++)
+    for (size_t k = 0; k < r->runs[i].n_algs; k++)
+      any_fits |= r->runs[i].algs[k].n_fits > 0;
+  if (any_fits) {
+    mh_sb_puts(&b, "## Does it fit\n\n");
+    for (size_t i = 0; i < r->n_runs; i++)
+      fits_table(&b, &r->runs[i]);
+  }
   mh_sb_puts(&b, "## Classical vs post-quantum\n\n");
   for (size_t i = 0; i < r->n_runs; i++)
     comparison(&b, &r->runs[i]);

@@ -25,6 +25,34 @@ static void alg_info_free(mh_alg_cost *a) {
   for (size_t i = 0; i < a->n_libs; i++)
     free(a->libs[i].library);
   free(a->libs);
+  for (size_t i = 0; i < a->n_fits; i++) {
+    free(a->fit_board[i]);
+    free(a->fit_reason[i]);
+  }
+  free(a->fit_board);
+  free(a->fit_reason);
+  free(a->fit);
+}
+
+int mh_alg_cost_add_fit(mh_alg_cost *a, const char *board, int fit,
+                        const char *reason) {
+  size_t n = a->n_fits + 1;
+  char **b = realloc(a->fit_board, n * sizeof *b);
+  if (b)
+    a->fit_board = b;
+  char **r = realloc(a->fit_reason, n * sizeof *r);
+  if (r)
+    a->fit_reason = r;
+  int *f = realloc(a->fit, n * sizeof *f);
+  if (f)
+    a->fit = f;
+  if (!b || !r || !f)
+    return -1;
+  a->fit_board[a->n_fits] = strdup(board);
+  a->fit_reason[a->n_fits] = strdup(reason ? reason : "");
+  a->fit[a->n_fits] = fit;
+  a->n_fits++;
+  return a->fit_board[n - 1] && a->fit_reason[n - 1] ? 0 : -1;
 }
 
 int mh_result_index_algs(mh_result *x) {

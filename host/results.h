@@ -15,7 +15,7 @@
 typedef struct {
   char *library;
   uint64_t bytes;
-} mh_lib_size;
+} mh_lib_bytes;
 
 typedef struct {
   char *alg, *backend, *variant;
@@ -23,9 +23,14 @@ typedef struct {
   /* Flash and static RAM of an image with only this algorithm, minus an
    * empty image (merlin sizes); has_size 0 when not measured. */
   int has_size;
-  uint64_t flash_bytes, ram_bytes;
-  mh_lib_size *libs;
+  int64_t flash_bytes, ram_bytes;
+  mh_lib_bytes *libs; /* flash bytes per library of that image (link map) */
   size_t n_libs;
+  /* Per described board (boards/): fits[i] 1, 0 (does not fit) or -1 (not
+   * evaluated), with the reason; NULL when not evaluated at all. */
+  char **fit_board, **fit_reason;
+  int *fit;
+  size_t n_fits;
 } mh_alg_cost;
 
 typedef struct {
@@ -39,6 +44,9 @@ typedef struct {
   mh_run run;
   mh_alg_cost *algs; /* mh_result_index_algs, or read from results.json */
   size_t n_algs;
+  /* The empty image the per-algorithm sizes are relative to. */
+  int has_baseline;
+  int64_t baseline_flash, baseline_ram;
 } mh_result;
 
 /* Fill x->algs from x->run.ops: one entry per (alg, backend), in first-seen
@@ -48,6 +56,9 @@ int mh_result_index_algs(mh_result *x);
 const mh_alg_cost *mh_result_alg(const mh_result *x, const char *alg,
                                  const char *backend);
 void mh_result_free(mh_result *x);
+/* Record a fits verdict for board on a; 0 or -1 (out of memory). */
+int mh_alg_cost_add_fit(mh_alg_cost *a, const char *board, int fit,
+                        const char *reason);
 
 typedef struct {
   char *merlin;  /* version of merlin that wrote it */

@@ -226,6 +226,13 @@ static json_t *algorithms_json(wctx *w, const mh_result *x) {
             json_integer((json_int_t)a->libs[k].bytes));
       put(w, o, "libraries", libs);
     }
+    if (a->n_fits) {
+      json_t *fits = json_object();
+      for (size_t k = 0; fits && k < a->n_fits; k++)
+        put(w, fits, a->fit_board[k],
+            a->fit[k] == 1 ? json_true() : json_string(a->fit_reason[k]));
+      put(w, o, "fits", fits);
+    }
   }
   return arr;
 }
@@ -263,6 +270,12 @@ char *mh_results_to_json(const mh_results *r, char *err, size_t errlen) {
     }
     put(&w, run, "ops", ops);
     put(&w, run, "algorithms", algorithms_json(&w, x));
+    if (x->has_baseline) {
+      json_t *b = json_object();
+      put(&w, b, "flash_bytes", json_integer((json_int_t)x->baseline_flash));
+      put(&w, b, "ram_bytes", json_integer((json_int_t)x->baseline_ram));
+      put(&w, run, "sizes_baseline", b);
+    }
     if (json_array_append_new(runs, run) != 0)
       w.bad = 1;
   }
@@ -564,6 +577,31 @@ out:
   return rc;
 }
 
+/* "fits" of one algorithm: board -> true or the reason. */
+static int read_fits(rctx *c, json_t *fits, mh_alg_cost *a) {
+  if (!fits)
+    return 0;
+  if (!json_is_object(fits))
+    return rfail(c, "\"fits\": expected an object");
+  const char *key;
+  json_t *v;
+  json_object_foreach(fits, key, v) {
+    int fit;
+    const char *why = "";
+    if (json_is_true(v)) {
+      fit = 1;
+    } else if (json_is_string(v)) {
+      why = json_string_value(v);
+      fit = strncmp(why, "not evaluated", 13) == 0 ? -1 : 0;
+    } else {
+      return rfail(c, "\"fits\".%s: expected true or a reason", key);
+    }
+    if (mh_alg_cost_add_fit(a, key, fit, why) != 0)
+      return rfail(c, "out of memory");
+  }
+  return 0;
+}
+
 /* "algorithms" (absent in results of earlier versions: rebuilt from the
  * ops, without object sizes). */
 static int read_algorithms(rctx *c, json_t *arr, mh_result *x) {
@@ -611,15 +649,17 @@ static int read_algorithms(rctx *c, json_t *arr, mh_result *x) {
       if (!(a->obj = strdup(buf)))
         return rfail(c, "out of memory");
     }
+    if (read_fits(c, json_object_get(o, "fits"), a) != 0)
+      return -1;
     json_t *fl = json_object_get(o, "flash_bytes");
     if (fl) {
       long long f, rm;
-      if (get_int(c, o, "flash_bytes", 0, LLONG_MAX, &f) != 0 ||
-          get_int(c, o, "ram_bytes", 0, LLONG_MAX, &rm) != 0)
+      if (get_int(c, o, "flash_bytes", LLONG_MIN, LLONG_MAX, &f) != 0 ||
+          get_int(c, o, "ram_bytes", LLONG_MIN, LLONG_MAX, &rm) != 0)
         return -1;
       a->has_size = 1;
-      a->flash_bytes = (uint64_t)f;
-      a->ram_bytes = (uint64_t)rm;
+      a->flash_bytes = f;
+      a->ram_bytes = rm;
       json_t *libs = json_object_get(o, "libraries");
       if (libs && !json_is_object(libs))
         return rfail(c, "\"libraries\": expected an object");
@@ -630,7 +670,7 @@ static int read_algorithms(rctx *c, json_t *arr, mh_result *x) {
         if (!json_is_integer(v) || json_integer_value(v) < 0)
           return rfail(c, "\"libraries\".%s: expected a non-negative integer",
                        key);
-        mh_lib_size *l = &a->libs[a->n_libs++];
+        mh_lib_bytes *l = &a->libs[a->n_libs++];
         if (!(l->library = strdup(key)))
           return rfail(c, "out of memory");
         l->bytes = (uint64_t)json_integer_value(v);
@@ -671,6 +711,16 @@ static int read_run(rctx *c, json_t *r, mh_result *x) {
   }
   c->path[base] = '\0';
   x->run.status_ok = 1;
+  json_t *sb = json_object_get(r, "sizes_baseline");
+  if (sb) {
+    long long f, rm;
+    if (get_int(c, sb, "flash_bytes", 0, LLONG_MAX, &f) != 0 ||
+        get_int(c, sb, "ram_bytes", 0, LLONG_MAX, &rm) != 0)
+      return -1;
+    x->has_baseline = 1;
+    x->baseline_flash = f;
+    x->baseline_ram = rm;
+  }
   return read_algorithms(c, json_object_get(r, "algorithms"), x);
 }
 

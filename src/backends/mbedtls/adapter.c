@@ -593,7 +593,11 @@ static int keypair_generate(uint8_t *pk, size_t pk_len, uint8_t *sk,
   }
   return MCORE_OK;
 }
+#endif
 
+/* ECDSA alone needs no agreement (the function would be unused). */
+#if MERLIN_ROUTE_ECDH_P256_MBEDTLS || MERLIN_ROUTE_X25519_MBEDTLS ||           \
+    MERLIN_ROUTE_FFDHE_2048_MBEDTLS
 /* Raw key agreement (psa_raw_key_agreement) with our private key sk, imported
  * for the call, and the peer's public key as bytes (validated by the
  * library as part of the agreement). The secret is ss_len bytes; with

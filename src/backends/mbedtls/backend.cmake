@@ -33,6 +33,15 @@ if(NOT MBEDTLS_SOURCE_VERSION STREQUAL MERLIN_DEP_MBEDTLS_VERSION)
     "'${MERLIN_DEP_MBEDTLS_VERSION}': run scripts/fetch-deps again")
 endif()
 
+# Target names. The size images of `merlin sizes` (cmake/MerlinImage.cmake,
+# MERLIN_SIZES) include this file once more per algorithm routed here, with
+# MERLIN_PROFILE_ROUTES cut down to that algorithm and a MERLIN_BACKEND_SUFFIX
+# naming its own library: the PSA core dispatches to every mechanism the
+# configuration enables, so an image must be configured for one algorithm to
+# hold only that one (docs/sizes.md). An ordinary image has no suffix.
+set(MBEDTLS_LIB "mbedtls_lib${MERLIN_BACKEND_SUFFIX}")
+set(MBEDTLS_ADAPTER "merlin_backend_mbedtls${MERLIN_BACKEND_SUFFIX}")
+
 # ---- what the profile routes here ------------------------------------------
 set(MBEDTLS_OFFERED sha256 sha3-256 hmac-sha256 hkdf-sha256 aes-128-gcm
     aes-256-gcm aes-128-ccm ecdh-p256 x25519 ffdhe-2048 ecdsa-p256 rsa-2048)
@@ -152,22 +161,22 @@ endif()
 list(TRANSFORM MBEDTLS_SOURCES PREPEND "${MBEDTLS_DIR}/library/")
 
 # Third-party code: built without Merlin's warning flags.
-add_library(mbedtls_lib STATIC ${MBEDTLS_SOURCES})
-target_include_directories(mbedtls_lib PRIVATE ${MBEDTLS_DIR}/library)
+add_library(${MBEDTLS_LIB} STATIC ${MBEDTLS_SOURCES})
+target_include_directories(${MBEDTLS_LIB} PRIVATE ${MBEDTLS_DIR}/library)
 # The public headers are SYSTEM headers for everything that links the
 # library, so the adapter's strict warnings apply to the adapter only. The
 # configuration is PUBLIC: the adapter must see exactly the configuration
 # the library was built with (structure layouts, enabled mechanisms).
-target_include_directories(mbedtls_lib SYSTEM PUBLIC ${MBEDTLS_DIR}/include)
-target_compile_definitions(mbedtls_lib PUBLIC
+target_include_directories(${MBEDTLS_LIB} SYSTEM PUBLIC ${MBEDTLS_DIR}/include)
+target_compile_definitions(${MBEDTLS_LIB} PUBLIC
   MBEDTLS_CONFIG_FILE="${MBEDTLS_BACKEND_DIR}/mbedtls_config.h"
   MBEDTLS_PSA_CRYPTO_CONFIG_FILE="${MBEDTLS_BACKEND_DIR}/merlin_psa_config.h"
   MERLIN_MBEDTLS_AES_ROM_TABLES=${MBEDTLS_AES_ROM}
   ${MBEDTLS_HAS_DEFS})
 
-add_library(merlin_backend_mbedtls OBJECT ${MBEDTLS_BACKEND_DIR}/adapter.c)
-target_compile_options(merlin_backend_mbedtls PRIVATE ${MERLIN_WARNINGS})
-target_compile_definitions(merlin_backend_mbedtls PRIVATE
+add_library(${MBEDTLS_ADAPTER} OBJECT ${MBEDTLS_BACKEND_DIR}/adapter.c)
+target_compile_options(${MBEDTLS_ADAPTER} PRIVATE ${MERLIN_WARNINGS})
+target_compile_definitions(${MBEDTLS_ADAPTER} PRIVATE
   MERLIN_MBEDTLS_VERSION="${MERLIN_DEP_MBEDTLS_VERSION}"
   MERLIN_MBEDTLS_AES_VARIANT="${MBEDTLS_AES_VARIANT}")
-target_link_libraries(merlin_backend_mbedtls PUBLIC merlin_headers mbedtls_lib)
+target_link_libraries(${MBEDTLS_ADAPTER} PUBLIC merlin_headers ${MBEDTLS_LIB})
