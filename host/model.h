@@ -23,6 +23,8 @@ typedef struct {
 } mh_stats;
 
 /* One operation of a run. */
+#define MH_CT_MAX 16 /* secrets per constant-time check (src/core/runner.c) */
+
 typedef struct {
   int id;
   char *alg, *op, *backend, *variant;
@@ -42,6 +44,13 @@ typedef struct {
    * absent (KAT failed, error, --kat-only). */
   int has_mem;
   uint64_t stack_bytes, heap_bytes, heap_allocs;
+  /* The ct record (constant-time check): ct_n raw tick counts of single
+   * runs, each with a fresh secret (ct_fresh 0: the same secret every
+   * time), and ct_vg memcheck errors (-1: not under valgrind). */
+  int has_ct, ct_fresh;
+  uint32_t ct_n;
+  uint64_t ct_raw[MH_CT_MAX];
+  long ct_vg;
   /* Filled by the caller after parsing (mh_run_finish): per-operation
    * values in the run's unit, and their statistics. */
   double *samples;

@@ -33,6 +33,7 @@ typedef enum {
   R_PLAN,
   R_SAMPLES,
   R_OPEND,
+  R_CT,
   R_ERROR,
   R_FAULT,
   R_END,
@@ -40,8 +41,8 @@ typedef enum {
 } rtype;
 
 static const char *const rnames[R_COUNT] = {
-    "begin",   "op",    "overhead", "kat",   "plan",
-    "samples", "opend", "error",    "fault", "end"};
+    "begin", "op", "overhead", "kat",   "plan", "samples",
+    "opend", "ct", "error",    "fault", "end"};
 
 /* One key=value of the current line, pointing into the input. */
 typedef struct {
@@ -631,6 +632,58 @@ static int check_complete(wparser *p, size_t idx, const char *when) {
   return 0;
 }
 
+/* The constant-time check of an op whose KAT passed: n single-run counts
+ * (n <= MH_CT_MAX; 0 when the budget left none), before its opend. */
+static int rec_ct(wparser *p) {
+  static const char *const names[] = {"id", "n", "fresh", "v", "vg"};
+  const wfield *f[5];
+  size_t idx;
+  if (schema(p, "ct", names, 5, f) != 0 || require(p, "ct", names, 3, f) != 0 ||
+      op_for(p, f[0], "ct", &idx) != 0)
+    return -1;
+  mh_op *op = &p->run->ops[idx];
+  if (op->kat != MH_KAT_PASS)
+    return fail(p, "ct record for op %d, whose KAT did not pass", op->id);
+  if (op->has_ct)
+    return fail(p, "second ct record for op %d", op->id);
+  uint64_t n, fresh, vg = 0;
+  if (field_u64(p, f[1], "ct", MH_CT_MAX, &n) != 0 ||
+      field_u64(p, f[2], "ct", 1, &fresh) != 0 ||
+      (f[4] && field_u64(p, f[4], "ct", LONG_MAX, &vg) != 0))
+    return -1;
+  if ((n == 0) != (f[3] == NULL))
+    return fail(p, "ct record for op %d: n=%" PRIu64 " but %s v field", op->id,
+                n, f[3] ? "a" : "no");
+  size_t nv = 0;
+  if (f[3]) {
+    size_t len, start = 0;
+    if (field_scratch(p, f[3], "ct", &len) != 0)
+      return -1;
+    for (size_t k = 0; k <= len; k++) {
+      if (k < len && p->scratch[k] != ',')
+        continue;
+      if (nv == n)
+        return fail(p, "ct record for op %d has more than n=%" PRIu64 " values",
+                    op->id, n);
+      int rc =
+          parse_dec(p->scratch + start, k - start, UINT64_MAX, &op->ct_raw[nv]);
+      if (rc != 0)
+        return fail(p, "ct record for op %d: value %zu is %s", op->id, nv,
+                    rc == -1 ? "not a decimal number" : "out of range");
+      nv++;
+      start = k + 1;
+    }
+    if (nv != n)
+      return fail(p, "ct record for op %d has %zu values, n=%" PRIu64, op->id,
+                  nv, n);
+  }
+  op->has_ct = 1;
+  op->ct_n = (uint32_t)n;
+  op->ct_fresh = (int)fresh;
+  op->ct_vg = f[4] ? (long)vg : -1;
+  return 0;
+}
+
 /* opend closes an op. A timed op's opend also carries the memory of one
  * untimed run after its samples: peak stack, peak heap, allocations. */
 static int rec_opend(wparser *p) {
@@ -944,6 +997,8 @@ static int wire_line(wparser *p, const char *s, size_t l) {
     return rec_samples(p);
   case R_OPEND:
     return rec_opend(p);
+  case R_CT:
+    return rec_ct(p);
   case R_ERROR:
     return rec_error(p);
   case R_FAULT:

@@ -230,5 +230,8 @@ typedef struct {
 } mcore_heap_stats;
 void mcore_heap_reset_peak(void);
 mcore_heap_stats mcore_heap_get(void);
+/* After a constant-time check: a library whose allocation sizes depended on
+ * a poisoned secret has tainted the counters; mark them public again. */
+void mcore_heap_ct_clean(void (*unpoison)(const void *p, size_t n));
 
 #endif

@@ -32,7 +32,8 @@
 #define RUNNER_SEED 0x4d65726c696e0001u
 #define MAX_BATCH (1u << 20)
 #define SAMPLES_PER_LINE 16
-#define MIN_RUNS 5 /* fewest timed samples a budget may leave */
+#define MIN_RUNS 5    /* fewest timed samples a budget may leave */
+#define CT_SECRETS 16 /* secrets per constant-time check */
 
 typedef struct {
   const mcore_impl *impl;
@@ -200,6 +201,55 @@ static int mem_call_run(void *arg) {
   return m->in->def->run(m->c);
 }
 
+/* The constant-time check of an operation with a secret input: CT_SECRETS
+ * runs, each with a fresh secret and the same public inputs, one run per
+ * sample (no batching), and under valgrind the checker's errors around the
+ * runs with the secret bytes poisoned. Under QEMU the counts are exact
+ * instruction counts, so a constant-time operation gives one value. The
+ * run budget may cut the number of secrets (n=0: not checked). */
+static int ct_check(const instance *in, mops_ctx *c, uint32_t id, uint64_t once,
+                    uint64_t overhead) {
+  uint64_t v[CT_SECRETS];
+  uint32_t n = CT_SECRETS;
+  uint64_t budget = mport_describe()->budget_ticks;
+  if (budget && once * CT_SECRETS > budget) {
+    uint64_t fit = budget / (once ? once : 1);
+    n = fit >= 2 ? (uint32_t)fit : 0;
+  }
+  long errors = 0, before = mport_ct_errors();
+  int fresh = 1, rc = MCORE_OK;
+  for (uint32_t i = 0; i < n && rc == MCORE_OK; i++) {
+    int s = in->def->secret(c, mport_ct_poison);
+    if (s < 0) {
+      rc = MCORE_ERR;
+      break;
+    }
+    fresh &= s == MOPS_SECRET_FRESH;
+    long e0 = mport_ct_errors();
+    uint64_t t0 = mport_counter_read();
+    rc = in->def->run(c);
+    uint64_t t1 = mport_counter_read();
+    long e1 = mport_ct_errors();
+    if (e0 >= 0 && e1 >= e0)
+      errors += e1 - e0;
+    v[i] = t1 - t0 > overhead ? t1 - t0 : overhead;
+    mops_ctx_unpoison(mport_ct_unpoison);
+    mcore_heap_ct_clean(mport_ct_unpoison);
+  }
+  if (rc != MCORE_OK)
+    return rc;
+  mcore_wire_start("ct");
+  mcore_wire_u64("id", id);
+  mcore_wire_u64("n", n);
+  mcore_wire_u64("fresh", (uint64_t)fresh);
+  if (n)
+    mcore_wire_u64_list("v", v, n);
+  if (before >= 0)
+    mcore_wire_u64("vg", (uint64_t)errors);
+  mcore_wire_end();
+  return MCORE_OK;
+}
+
 static void emit_error(uint32_t id, const char *msg) {
   mcore_wire_start("error");
   mcore_wire_u64("id", id);
@@ -244,6 +294,16 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   if (st->kat_rc != MCORE_OK) {
     st->failed = 1;
     return; /* no timing without a passing KAT */
+  }
+  if (cfg->ct_only) {
+    mops_ctx_init(&c, in->impl, in->bytes);
+    if (in->def->secret &&
+        (in->def->prepare(&c) != MCORE_OK ||
+         ct_check(in, &c, id, 0, st->overhead) != MCORE_OK)) {
+      emit_error(id, "constant-time check failed to run");
+      st->failed = 1;
+      return;
+    }
   }
   if (cfg->runs == 0) { /* --kat-only: the op ends with no samples */
     mcore_wire_start("opend");
@@ -337,6 +397,12 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
     st->failed = 1;
     return;
   }
+  if (in->def->secret && ct_check(in, &c, id, once, st->overhead) != MCORE_OK) {
+    emit_error(id, "constant-time check failed to run");
+    st->failed = 1;
+    return;
+  }
+
   mcore_wire_start("opend");
   mcore_wire_u64("id", id);
   mcore_wire_u64("n", runs);
@@ -374,6 +440,7 @@ int runner_parse_args(int argc, char **argv, runner_config *cfg) {
   cfg->runs = MERLIN_RUNS;
   cfg->warmup = MERLIN_WARMUP;
   cfg->xcheck = 0;
+  cfg->ct_only = 0;
   int kat_only = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
@@ -384,11 +451,14 @@ int runner_parse_args(int argc, char **argv, runner_config *cfg) {
         usage_error("--warmup takes a number from 0 to 100000");
     } else if (strcmp(argv[i], "--kat-only") == 0) {
       kat_only = 1;
+    } else if (strcmp(argv[i], "--ct-only") == 0) {
+      kat_only = 1;
+      cfg->ct_only = 1;
     } else if (strcmp(argv[i], "--xcheck") == 0) {
       cfg->xcheck = 1;
     } else {
       usage_error("usage: merlin-image [--runs N] [--warmup W] [--kat-only] "
-                  "[--xcheck]");
+                  "[--ct-only] [--xcheck]");
     }
   }
   if (kat_only) {

@@ -48,13 +48,27 @@ typedef struct {
   /* Whether impl offers this operation at all (NULL: always). RSA-2048 has
    * no timed key generation, for one. */
   int (*applies)(const mcore_impl *impl);
+  /* Constant-time check of an operation with a secret input (NULL: none):
+   * draw a fresh secret for the next run, leaving the public inputs as they
+   * are, and mark its secret bytes with poison (under valgrind: undefined)
+   * before anything derives from them. Returns MOPS_SECRET_FRESH,
+   * MOPS_SECRET_FIXED (one key only: RSA-2048 has no key generation here),
+   * or MCORE_ERR. */
+  int (*secret)(mops_ctx *c, void (*poison)(const void *p, size_t n));
 } mops_opdef;
+
+#define MOPS_SECRET_FRESH 0
+#define MOPS_SECRET_FIXED 1
 
 /* The operations of a class. */
 const mops_opdef *mops_class_ops(mcore_class cls, size_t *n);
 
 /* Point c's buffers at the static scratch areas and clear them. */
 void mops_ctx_init(mops_ctx *c, const mcore_impl *impl, uint32_t bytes);
+/* Mark every scratch area (and the AEAD context) public again after a
+ * constant-time check, so the harness never trips over poisoned bytes. */
+void mops_ctx_unpoison(void (*unpoison)(const void *p, size_t n));
+void mops_aead_unpoison(void (*unpoison)(const void *p, size_t n));
 
 /* KAT helpers. mops_kat_eq compares an output with its expected value and,
  * in a build configured with MERLIN_KAT_CORRUPT="alg/op" (a test hook),

@@ -24,6 +24,18 @@ void mops_ctx_init(mops_ctx *c, const mcore_impl *impl, uint32_t bytes) {
   c->ct_len = 0;
 }
 
+void mops_ctx_unpoison(void (*unpoison)(const void *p, size_t n)) {
+  unpoison(buf_pk, sizeof buf_pk);
+  unpoison(buf_sk, sizeof buf_sk);
+  unpoison(buf_ct, sizeof buf_ct);
+  unpoison(buf_ss, sizeof buf_ss);
+  unpoison(buf_msg, sizeof buf_msg);
+  unpoison(buf_out, sizeof buf_out);
+  unpoison(buf_key, sizeof buf_key);
+  unpoison(buf_coins, sizeof buf_coins);
+  mops_aead_unpoison(unpoison);
+}
+
 /* Bounded copy into detail; the wire encoder escapes what needs it. */
 static void put(char *detail, size_t cap, size_t *at, const char *s) {
   while (*s && *at + 1 < cap)

@@ -77,9 +77,19 @@ static int nothing(mops_ctx *c) {
   return MCORE_OK;
 }
 
+/* A fresh own key pair; the peer's public key (in ct) stays. */
+static int ka_shared_secret(mops_ctx *c, void (*poison)(const void *, size_t)) {
+  const mcore_ka_vt *vt = c->impl->vt.ka;
+  if (vt->keygen(c->pk, c->sk) != MCORE_OK)
+    return MCORE_ERR;
+  poison(c->sk, vt->sk_len);
+  return MOPS_SECRET_FRESH;
+}
+
 const mops_opdef mops_ka_ops[] = {
-    {"keygen", 0, ka_keygen_kat, nothing, NULL, ka_keygen_run, NULL},
-    {"shared", 0, ka_shared_kat, ka_shared_prepare, NULL, ka_shared_run, NULL},
+    {"keygen", 0, ka_keygen_kat, nothing, NULL, ka_keygen_run, NULL, NULL},
+    {"shared", 0, ka_shared_kat, ka_shared_prepare, NULL, ka_shared_run, NULL,
+     ka_shared_secret},
 };
 const size_t mops_n_ka_ops = sizeof mops_ka_ops / sizeof mops_ka_ops[0];
 
@@ -251,12 +261,91 @@ static int sig_verify_run(mops_ctx *c) {
   return c->impl->vt.sig->verify(c->ct, c->ct_len, c->msg, SIG_MSG_LEN, c->pk);
 }
 
+/* The secret bytes of a private key in its standard encoding, as up to two
+ * (offset, length) spans; the public parts (the seed of the public matrix,
+ * hashes of the public key, PK.seed and PK.root) are not secret, and a
+ * constant-time check keeps them fixed, since code may rightly branch on
+ * them (rejection sampling of the public matrix, for one).
+ *   ML-DSA (FIPS 204 7.2): rho(32) K(32) tr(64) s1 s2 t0: K, and s1 s2 t0.
+ *   SLH-DSA / SPHINCS+ (FIPS 205 9.1): SK.seed SK.prf PK.seed PK.root
+ *   (n = 16): the first 32 bytes.
+ *   ML-KEM (FIPS 203 7.1): dk_PKE ek H(ek) z: dk_PKE and z.
+ *   Others (EC scalars, Ed25519 seeds, FFDHE exponents, RSA DER): all. */
+typedef struct {
+  size_t off, len;
+} span;
+
+static size_t secret_spans(const mcore_impl *impl, size_t sk_len, span out[2]) {
+  switch (impl->alg) {
+  case MCORE_ALG_ML_DSA_44:
+  case MCORE_ALG_ML_DSA_65:
+  case MCORE_ALG_ML_DSA_87:
+    out[0] = (span){32, 32};
+    out[1] = (span){128, sk_len - 128};
+    return 2;
+  case MCORE_ALG_SLH_DSA_SHA2_128S:
+  case MCORE_ALG_SLH_DSA_SHA2_128F:
+  case MCORE_ALG_SLH_DSA_SHAKE_128S:
+  case MCORE_ALG_SLH_DSA_SHAKE_128F:
+  case MCORE_ALG_SPHINCS_SHA2_128S_R3:
+  case MCORE_ALG_SPHINCS_SHA2_128F_R3:
+  case MCORE_ALG_SPHINCS_SHAKE_128S_R3:
+  case MCORE_ALG_SPHINCS_SHAKE_128F_R3:
+    out[0] = (span){0, 32};
+    return 1;
+  case MCORE_ALG_ML_KEM_512:
+  case MCORE_ALG_ML_KEM_768:
+  case MCORE_ALG_ML_KEM_1024:
+    out[0] = (span){0, sk_len - impl->vt.kem->pk_len - 64};
+    out[1] = (span){sk_len - 32, 32};
+    return 2;
+  default:
+    out[0] = (span){0, sk_len};
+    return 1;
+  }
+}
+
+/* Copy the secret spans of a fresh private key (from; NULL: keep the key)
+ * into sk, whose public parts stay as they were, and poison them. */
+static uint8_t fresh_pk[MOPS_PK_MAX], fresh_sk[MOPS_SK_MAX];
+
+static void take_secret(const mcore_impl *impl, uint8_t *sk, size_t sk_len,
+                        const uint8_t *from,
+                        void (*poison)(const void *, size_t)) {
+  span sp[2];
+  size_t n = secret_spans(impl, sk_len, sp);
+  for (size_t i = 0; i < n; i++) {
+    if (from)
+      memcpy(sk + sp[i].off, from + sp[i].off, sp[i].len);
+    poison(sk + sp[i].off, sp[i].len);
+  }
+}
+
+/* The secret parts of a fresh key pair, the public parts and the message
+ * unchanged; without key generation (RSA-2048) the one key, poisoned all
+ * the same. */
+static int sig_sign_secret(mops_ctx *c, void (*poison)(const void *, size_t)) {
+  const mcore_sig_vt *vt = c->impl->vt.sig;
+  if (!vt->keygen) {
+    mops_kat_table t = mops_vectors((int)c->impl->alg);
+    const mops_sig_vec *v = t.vecs;
+    size_t sk_len = t.n && v[0].sk_len ? v[0].sk_len : vt->sk_len;
+    take_secret(c->impl, c->sk, sk_len, NULL, poison);
+    return MOPS_SECRET_FIXED;
+  }
+  if (vt->keygen(fresh_pk, fresh_sk) != MCORE_OK)
+    return MCORE_ERR;
+  take_secret(c->impl, c->sk, vt->sk_len, fresh_sk, poison);
+  return MOPS_SECRET_FRESH;
+}
+
 const mops_opdef mops_sig_ops[] = {
-    {"keygen", 0, sig_keygen_kat, nothing, NULL, sig_keygen_run,
-     sig_has_keygen},
-    {"sign", 0, sig_sign_kat, sig_prepare, sig_vary, sig_sign_run, NULL},
-    {"verify", 0, sig_verify_kat, sig_verify_prepare, NULL, sig_verify_run,
+    {"keygen", 0, sig_keygen_kat, nothing, NULL, sig_keygen_run, sig_has_keygen,
      NULL},
+    {"sign", 0, sig_sign_kat, sig_prepare, sig_vary, sig_sign_run, NULL,
+     sig_sign_secret},
+    {"verify", 0, sig_verify_kat, sig_verify_prepare, NULL, sig_verify_run,
+     NULL, NULL},
 };
 const size_t mops_n_sig_ops = sizeof mops_sig_ops / sizeof mops_sig_ops[0];
 
@@ -330,9 +419,27 @@ static int kem_keygen_prepare(mops_ctx *c) {
   return MCORE_OK;
 }
 
+/* The secret parts of a fresh key pair (dk_PKE and z); ek, H(ek) and the
+ * ciphertext unchanged, so the re-encryption of the FO transform sees the
+ * same public matrix. The ciphertext no longer matches the key, so
+ * decapsulation takes its implicit-rejection path (FIPS 203 Algorithm 18),
+ * which must cost the same. */
+static int kem_decaps_secret(mops_ctx *c,
+                             void (*poison)(const void *, size_t)) {
+  const mcore_kem_vt *vt = c->impl->vt.kem;
+  uint8_t coins[64];
+  mcore_rng_fill(coins, sizeof coins);
+  if (vt->keygen(fresh_pk, fresh_sk, coins) != MCORE_OK)
+    return MCORE_ERR;
+  take_secret(c->impl, c->sk, vt->sk_len, fresh_sk, poison);
+  return MOPS_SECRET_FRESH;
+}
+
 const mops_opdef mops_kem_ops[] = {
-    {"keygen", 0, kem_kat, kem_keygen_prepare, kem_vary, kem_keygen_run, NULL},
-    {"encaps", 0, kem_kat, kem_prepare, kem_vary, kem_encaps_run, NULL},
-    {"decaps", 0, kem_kat, kem_prepare, NULL, kem_decaps_run, NULL},
+    {"keygen", 0, kem_kat, kem_keygen_prepare, kem_vary, kem_keygen_run, NULL,
+     NULL},
+    {"encaps", 0, kem_kat, kem_prepare, kem_vary, kem_encaps_run, NULL, NULL},
+    {"decaps", 0, kem_kat, kem_prepare, NULL, kem_decaps_run, NULL,
+     kem_decaps_secret},
 };
 const size_t mops_n_kem_ops = sizeof mops_kem_ops / sizeof mops_kem_ops[0];

@@ -33,7 +33,7 @@ static int hash_run(mops_ctx *c) {
 }
 
 const mops_opdef mops_hash_ops[] = {
-    {"hash", 1, hash_kat, msg_prepare, NULL, hash_run, NULL},
+    {"hash", 1, hash_kat, msg_prepare, NULL, hash_run, NULL, NULL},
 };
 const size_t mops_n_hash_ops = sizeof mops_hash_ops / sizeof mops_hash_ops[0];
 
@@ -61,8 +61,15 @@ static int mac_run(mops_ctx *c) {
   return c->impl->vt.mac->mac(c->out, c->key, 32, c->msg, c->bytes);
 }
 
+/* The key is the secret; the message stays. */
+static int key_secret(mops_ctx *c, void (*poison)(const void *, size_t)) {
+  mcore_rng_fill(c->key, 32);
+  poison(c->key, 32);
+  return MOPS_SECRET_FRESH;
+}
+
 const mops_opdef mops_mac_ops[] = {
-    {"mac", 1, mac_kat, msg_prepare, NULL, mac_run, NULL},
+    {"mac", 1, mac_kat, msg_prepare, NULL, mac_run, NULL, key_secret},
 };
 const size_t mops_n_mac_ops = sizeof mops_mac_ops / sizeof mops_mac_ops[0];
 
@@ -103,6 +110,6 @@ static int kdf_run(mops_ctx *c) {
 }
 
 const mops_opdef mops_kdf_ops[] = {
-    {"derive", 1, kdf_kat, kdf_prepare, NULL, kdf_run, NULL},
+    {"derive", 1, kdf_kat, kdf_prepare, NULL, kdf_run, NULL, key_secret},
 };
 const size_t mops_n_kdf_ops = sizeof mops_kdf_ops / sizeof mops_kdf_ops[0];

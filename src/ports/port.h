@@ -47,6 +47,14 @@ _Noreturn void mport_exit(int code);
  * page) and report it as a fault of kind "stackoverflow". */
 void mport_stack_bounds(uintptr_t *lo, uintptr_t *hi);
 
+/* Constant-time checking (src/core/runner.c, docs/results.md): mark bytes
+ * as secret (valgrind memcheck: undefined, the ctgrind technique) or public
+ * again, and the number of errors the checker has reported so far; -1 when
+ * no checker is watching (not under valgrind, or a port without one). */
+void mport_ct_poison(const void *p, size_t n);
+void mport_ct_unpoison(const void *p, size_t n);
+long mport_ct_errors(void);
+
 /* Test hook (images built with --inject-fault): fault on purpose, so the
  * tests can check that the fault is reported and the run rejected. kind:
  * "busfault" (read an unmapped address; SIGSEGV on the host),
