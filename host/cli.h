@@ -29,6 +29,7 @@ typedef struct {
   int quiet;
   const char *inject_fault; /* test hook: fault kind, or NULL */
   int kat_only; /* runs = warmup = 0: KATs only, no results written */
+  int ct;       /* --ct: also the memcheck constant-time pass (host) */
 } mh_run_opts;
 
 typedef struct {

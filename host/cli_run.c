@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include "boards.h"
+#include "ct.h"
 #include "fsutil.h"
 #include "image_build.h"
 #include "progress.h"
@@ -35,6 +36,8 @@
 
 typedef struct {
   const mh_run_opts *o;
+  mh_ct_list ct_list; /* constant-time/expected-findings.txt */
+  int ct_list_loaded;
   char *root; /* source root; NULL with --from until needed */
   char *profile_path, *profile_name;
   mh_profile profile;
@@ -431,8 +434,121 @@ static int attach_costs(run_ctx *c, target_run *tr) {
   return rc;
 }
 
+/* The memcheck pass of the constant-time check (--ct, host): the same
+ * image again under valgrind with --ct-only; its ct records' error counts
+ * join the timed run's operations (same image, same op ids). */
+static int valgrind_pass(run_ctx *c, target_run *tr) {
+  char err[2048];
+#ifdef MERLIN_HOST_SANITIZE
+  /* memcheck and ASan cannot share a process: the verdict says so. */
+  (void)err;
+  if (!c->o->quiet)
+    fprintf(stderr, "merlin: %s: no memcheck pass on an ASan image\n",
+            tr->t->id);
+  for (size_t i = 0; i < tr->res.run.n_ops; i++)
+    tr->res.run.ops[i].ct_asan = 1;
+  return 0;
+#endif
+  mh_build_spec bs = {.root = c->root,
+                      .target = tr->t,
+                      .profile_name = c->profile_name,
+                      .profile = &c->profile,
+                      .quiet = 1};
+  char *image = NULL, *bdir = mh_build_dir(&bs);
+  char *log = bdir ? mh_path_join(bdir, "valgrind.log") : NULL;
+  char logopt[4200];
+  if (!log || mh_image_build(&bs, &image, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s: constant-time pass: %s\n", tr->t->id,
+            log ? err : "out of memory");
+    free(bdir);
+    free(log);
+    return 1;
+  }
+  snprintf(logopt, sizeof logopt, "--log-file=%s", log);
+  char *argv[] = {"valgrind",
+                  "--tool=memcheck",
+                  "--error-limit=no",
+                  "--error-exitcode=0",
+                  "-q",
+                  logopt,
+                  image,
+                  "--ct-only",
+                  NULL};
+  if (!c->o->quiet)
+    fprintf(stderr, "merlin: %s: constant-time pass under valgrind\n",
+            tr->t->id);
+  mh_exec_spec spec = {.argv = argv,
+                       .cwd = c->root,
+                       .timeout_s = c->o->timeout_s,
+                       .stdout_fd = -1,
+                       .stderr_fd = -1,
+                       .max_capture = MAX_CONSOLE_BYTES};
+  mh_exec_result res;
+  int rc = 1;
+  mh_run vr;
+  memset(&vr, 0, sizeof vr);
+  if (mh_exec(&spec, &res, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s: cannot run valgrind: %s\n", tr->t->id, err);
+    goto out;
+  }
+  mh_wire_error werr;
+  if (!res.exited || res.exit_code != 0 || res.timed_out) {
+    fprintf(stderr,
+            "merlin: %s: the image under valgrind failed (exit %d); see %s\n",
+            tr->t->id, res.exited ? res.exit_code : -1, log);
+  } else if (mh_wire_parse(res.out, res.out_len, &vr, &werr) != 0) {
+    fprintf(stderr, "merlin: %s: constant-time pass: stream rejected: %s\n",
+            tr->t->id, werr.msg);
+  } else {
+    rc = 0;
+    for (size_t i = 0; i < vr.n_ops && i < tr->res.run.n_ops; i++) {
+      const mh_op *v = &vr.ops[i];
+      mh_op *op = &tr->res.run.ops[i];
+      if (v->id != op->id || strcmp(v->alg, op->alg) != 0 ||
+          strcmp(v->op, op->op) != 0 || strcmp(v->backend, op->backend) != 0) {
+        fprintf(stderr,
+                "merlin: %s: the valgrind pass announced other "
+                "operations\n",
+                tr->t->id);
+        rc = 1;
+        break;
+      }
+      if (v->has_ct && v->ct_vg >= 0 && op->has_ct)
+        op->ct_vg = v->ct_vg;
+    }
+  }
+  mh_exec_result_free(&res);
+out:
+  mh_run_free(&vr);
+  free(image);
+  free(bdir);
+  free(log);
+  return rc;
+}
+
+static int judge_ct(run_ctx *c, target_run *tr) {
+  char err[1024];
+  if (!c->ct_list_loaded) {
+    if (mh_ct_list_load(c->root, &c->ct_list, err, sizeof err) != 0) {
+      fprintf(stderr, "merlin: %s\n", err);
+      return 1;
+    }
+    c->ct_list_loaded = 1;
+  }
+  for (size_t i = 0; i < tr->res.run.n_ops; i++)
+    if (mh_ct_judge(&tr->res.run, &tr->res.run.ops[i], &c->ct_list) != 0) {
+      fprintf(stderr, "merlin: out of memory\n");
+      return 1;
+    }
+  return 0;
+}
+
 static int run_target(run_ctx *c, target_run *tr) {
   int rc = run_target_inner(c, tr);
+  if (rc == 0 && c->o->ct && tr->t->kind == MH_EXEC_NATIVE)
+    rc = valgrind_pass(c, tr);
+  if (rc == 0 && !c->o->kat_only && need_root(c) == 0)
+    rc = judge_ct(c, tr);
   if (rc == 0 && !c->o->from && !c->o->kat_only)
     rc = attach_costs(c, tr);
   if (rc == 1 && tr->console_copy)
@@ -749,6 +865,7 @@ int mh_cli_run(const mh_run_opts *o) {
   }
   free(trs);
   for (size_t p = 0; p < n_prof; p++) {
+    mh_ct_list_free(&ctxs[p].ct_list);
     mh_profile_free(&ctxs[p].profile);
     free(ctxs[p].profile_path);
     free(ctxs[p].profile_name);

@@ -67,6 +67,8 @@ static const char HELP_RUN[] =
     "                     operations\n"
     "  --quiet            no progress or summary, only errors and the "
     "result path\n"
+    "  --ct               also the memcheck constant-time pass on the host\n"
+    "                     (valgrind, secrets poisoned; docs/constant-time.md)\n"
     "  --kat-only         run every known-answer test on each target, time "
     "nothing,\n"
     "                     write no results; exit 1 if any fails\n"
@@ -303,13 +305,19 @@ static void state_free(parse_state *s) {
 static int cmd_run(int argc, char **argv) {
   const char *profile = NULL, *runs = NULL, *warmup = NULL, *out = NULL,
              *timeout = NULL, *from = NULL, *kat = NULL, *fault = NULL;
-  int quiet = 0, kat_only = 0;
+  int quiet = 0, kat_only = 0, ct = 0;
   const opt_def opts[] = {
-      {"--kat-only", 0, NULL, &kat_only, 0},  {"--target", 1, NULL, NULL, 1},
-      {"--profile", 1, &profile, NULL, 0},    {"--runs", 1, &runs, NULL, 0},
-      {"--warmup", 1, &warmup, NULL, 0},      {"--out", 1, &out, NULL, 0},
-      {"--timeout", 1, &timeout, NULL, 0},    {"--from", 1, &from, NULL, 0},
-      {"--kat-corrupt", 1, &kat, NULL, 0},    {"--quiet", 0, NULL, &quiet, 0},
+      {"--kat-only", 0, NULL, &kat_only, 0},
+      {"--ct", 0, NULL, &ct, 0},
+      {"--target", 1, NULL, NULL, 1},
+      {"--profile", 1, &profile, NULL, 0},
+      {"--runs", 1, &runs, NULL, 0},
+      {"--warmup", 1, &warmup, NULL, 0},
+      {"--out", 1, &out, NULL, 0},
+      {"--timeout", 1, &timeout, NULL, 0},
+      {"--from", 1, &from, NULL, 0},
+      {"--kat-corrupt", 1, &kat, NULL, 0},
+      {"--quiet", 0, NULL, &quiet, 0},
       {"--inject-fault", 1, &fault, NULL, 0},
   };
   parse_state s = {"run", HELP_RUN, opts, sizeof opts / sizeof opts[0],
@@ -345,12 +353,17 @@ static int cmd_run(int argc, char **argv) {
     rc = usage_error(&s, "--inject-fault has no effect with --from");
   if (rc == 0 && kat_only && (runs || warmup))
     rc = usage_error(&s, "--kat-only times nothing: drop --runs/--warmup");
+  if (rc == 0 && kat_only && ct)
+    rc = usage_error(&s, "--ct checks timed runs: drop --kat-only");
+  if (rc == 0 && from && ct)
+    rc = usage_error(&s, "--ct has no effect with --from");
   if (rc == 0 && kat_only && out)
     rc = usage_error(&s, "--kat-only writes no results: drop --out");
   if (rc == 0) {
     if (kat_only)
       o.runs = o.warmup = 0;
     o.kat_only = kat_only;
+    o.ct = ct;
     o.inject_fault = fault;
     o.profile = profile;
     o.out = out ? out : MH_OUT_DEFAULT;

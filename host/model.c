@@ -78,6 +78,8 @@ void mh_run_free(mh_run *run) {
     free(op->backend);
     free(op->variant);
     free(op->obj);
+    free(op->ct_methods);
+    free(op->ct_detail);
     free(op->kat_detail);
     free(op->raw);
     free(op->error_msg);

@@ -51,6 +51,11 @@ typedef struct {
   uint32_t ct_n;
   uint64_t ct_raw[MH_CT_MAX];
   long ct_vg;
+  /* The verdict (host/ct.h): status, methods applied ("instruction-count",
+   * "valgrind"), detail, and whether every finding is in the list. */
+  int has_ct_verdict, ct_status, ct_listed;
+  int ct_asan; /* memcheck skipped: the image is built with ASan */
+  char *ct_methods, *ct_detail;
   /* Filled by the caller after parsing (mh_run_finish): per-operation
    * values in the run's unit, and their statistics. */
   double *samples;

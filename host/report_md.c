@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report_md.h"
 
+#include "ct.h"
 #include "strbuf.h"
 
 #include <math.h>
@@ -389,7 +390,29 @@ static int first_pair(const mh_results *r, size_t ri, size_t oi) {
   return 1;
 }
 
-typedef enum { ROW_CODE, ROW_SRAM, ROW_STACK, ROW_HEAP, ROW_TIME } row_kind;
+typedef enum {
+  ROW_CODE,
+  ROW_SRAM,
+  ROW_STACK,
+  ROW_HEAP,
+  ROW_TIME,
+  ROW_CT
+} row_kind;
+
+static const char *ct_cell(const mh_op *o) {
+  if (!o || !o->has_ct_verdict)
+    return "-";
+  switch (o->ct_status) {
+  case MH_CT_NONE:
+    return "no finding";
+  case MH_CT_EXPECTED:
+    return "expected finding";
+  case MH_CT_FINDING:
+    return "**FINDING**";
+  default:
+    return "not checked";
+  }
+}
 
 static void cst_row(mh_sb *b, const mh_result *x, const mh_op *const *cols,
                     size_t nc, row_kind kind) {
@@ -406,6 +429,15 @@ static void cst_row(mh_sb *b, const mh_result *x, const mh_op *const *cols,
         num(b, (double)(kind == ROW_CODE ? a->flash_bytes : a->ram_bytes));
       else
         mh_sb_puts(b, c == 0 ? "-" : "");
+    }
+    mh_sb_puts(b, " |\n");
+    return;
+  }
+  if (kind == ROW_CT) {
+    mh_sb_puts(b, " constant time");
+    for (size_t c = 0; c < nc; c++) {
+      mh_sb_puts(b, " | ");
+      mh_sb_puts(b, ct_cell(find_op(&x->run, cols[c])));
     }
     mh_sb_puts(b, " |\n");
     return;
@@ -443,7 +475,11 @@ static void code_stack_time(mh_sb *b, const mh_results *r) {
                 "docs/sizes.md), static RAM where not zero, peak stack of one "
                 "run, peak heap (bytes / allocations, where not zero) and "
                 "median time. Stack and heap are measured on the target "
-                "(painted stack, allocation hook; docs/results.md).\n\n");
+                "(painted stack, allocation hook; docs/results.md). Constant "
+                "time, for operations with a secret input: instruction counts "
+                "over 16 fresh secrets with fixed public inputs (QEMU) and "
+                "valgrind memcheck with the secret marked undefined (host, "
+                "merlin run --ct); docs/constant-time.md.\n\n");
   for (size_t ri = 0; ri < r->n_runs; ri++) {
     const mh_run *run0 = &r->runs[ri].run;
     for (size_t oi = 0; oi < run0->n_ops; oi++) {
@@ -528,7 +564,38 @@ static void code_stack_time(mh_sb *b, const mh_results *r) {
         if (heap)
           cst_row(b, x, cols, nc, ROW_HEAP);
         cst_row(b, x, cols, nc, ROW_TIME);
+        int ct = 0;
+        for (size_t k = 0; k < nc; k++) {
+          const mh_op *o = find_op(&x->run, cols[k]);
+          ct |= o && o->has_ct_verdict;
+        }
+        if (ct)
+          cst_row(b, x, cols, nc, ROW_CT);
       }
+      mh_sb_putc(b, '\n');
+      /* Why, for every constant-time verdict that is not a plain pass. */
+      for (size_t i = 0; i < r->n_runs; i++)
+        for (size_t k = 0; k < nc; k++) {
+          const mh_op *o = find_op(&r->runs[i].run, cols[k]);
+          if (!o || !o->has_ct_verdict || o->ct_status == MH_CT_NONE ||
+              !o->ct_detail || !o->ct_detail[0])
+            continue;
+          int dup = 0; /* payload sizes share one verdict text */
+          for (size_t q = 0; q < k && !dup; q++) {
+            const mh_op *p = find_op(&r->runs[i].run, cols[q]);
+            dup = p && p->has_ct_verdict && same(p->op, o->op) &&
+                  same(p->ct_detail, o->ct_detail);
+          }
+          if (dup)
+            continue;
+          mh_sb_puts(b, "- ");
+          cell(b, r->runs[i].target);
+          mh_sb_puts(b, ", ");
+          cell(b, o->op);
+          mh_sb_puts(b, ": ");
+          cell(b, o->ct_detail);
+          mh_sb_putc(b, '\n');
+        }
       mh_sb_putc(b, '\n');
       free(cols);
     }

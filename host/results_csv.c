@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "results_csv.h"
 
+#include "ct.h"
+
 #include "strbuf.h"
 
 #include <string.h>
@@ -32,7 +34,7 @@ char *mh_results_to_csv(const mh_results *r) {
   mh_sb b = {0};
   mh_sb_puts(&b, "target,profile,alg,op,bytes,backend,variant,unit,n,batch,"
                  "median,p99,iqr,min,max,mean,stddev,cv,stack_bytes,heap_bytes,"
-                 "heap_allocs\n");
+                 "heap_allocs,ct_status\n");
   for (size_t i = 0; i < r->n_runs; i++) {
     const mh_result *x = &r->runs[i];
     for (size_t k = 0; k < x->run.n_ops; k++) {
@@ -61,6 +63,9 @@ char *mh_results_to_csv(const mh_results *r) {
                      (unsigned long long)op->heap_allocs);
       else
         mh_sb_puts(&b, ",,,");
+      mh_sb_putc(&b, ',');
+      if (op->has_ct_verdict)
+        mh_sb_puts(&b, mh_ct_status_name(op->ct_status));
       mh_sb_putc(&b, '\n');
     }
   }

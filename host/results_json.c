@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "results_json.h"
 
+#include "ct.h"
+
 #include "fsutil.h"
 #include "strbuf.h"
 
@@ -176,6 +178,20 @@ static json_t *op_json(wctx *w, const mh_run *run, const mh_op *op) {
   put(w, o, "mean", json_real(st->mean));
   put(w, o, "stddev", json_real(st->stddev));
   put(w, o, "cv", json_real(st->cv));
+  if (op->has_ct_verdict) {
+    json_t *ct = json_object(), *methods = json_array();
+    const char *m = op->ct_methods ? op->ct_methods : "";
+    while (methods && *m) {
+      size_t n = strcspn(m, ",");
+      json_array_append_new(methods, json_stringn(m, n));
+      m += n + (m[n] == ',');
+    }
+    put(w, ct, "status", json_string(mh_ct_status_name(op->ct_status)));
+    put(w, ct, "method", methods);
+    put(w, ct, "detail", json_string(op->ct_detail ? op->ct_detail : ""));
+    put(w, ct, "listed", json_boolean(op->ct_listed));
+    put(w, o, "ct", ct);
+  }
   if (op->has_mem) {
     put(w, o, "stack_bytes", json_integer((json_int_t)op->stack_bytes));
     put(w, o, "heap_bytes", json_integer((json_int_t)op->heap_bytes));
@@ -545,6 +561,43 @@ static int read_op(rctx *c, json_t *o, mh_op *op, const char *unit) {
     rfail(c, "\"stack_bytes\", \"heap_bytes\" and \"heap_allocs\" come "
              "together");
     goto out;
+  }
+  json_t *ct = json_object_get(o, "ct");
+  if (ct) {
+    char *status = NULL;
+    json_t *methods = json_object_get(ct, "method");
+    if (!json_is_object(ct) || !json_is_array(methods)) {
+      rfail(c, "\"ct\": expected an object with a \"method\" array");
+      goto out;
+    }
+    if (get_string(c, ct, "status", 1, &status) != 0 ||
+        get_string(c, ct, "detail", 1, &op->ct_detail) != 0)
+      goto out;
+    op->ct_status = -1;
+    for (int k = MH_CT_UNCHECKED; k <= MH_CT_FINDING; k++)
+      if (strcmp(status, mh_ct_status_name(k)) == 0)
+        op->ct_status = k;
+    free(status);
+    if (op->ct_status < 0) {
+      rfail(c, "\"ct\".\"status\": expected none, expected, finding or "
+               "unchecked");
+      goto out;
+    }
+    mh_sb m = {0};
+    for (size_t k = 0; k < json_array_size(methods); k++) {
+      const char *v = json_string_value(json_array_get(methods, k));
+      if (!v) {
+        mh_sb_free(&m);
+        rfail(c, "\"ct\".\"method\"[%zu]: expected a string", k);
+        goto out;
+      }
+      if (k)
+        mh_sb_putc(&m, ',');
+      mh_sb_puts(&m, v);
+    }
+    op->ct_methods = m.s ? m.s : strdup("");
+    op->ct_listed = json_is_true(json_object_get(ct, "listed"));
+    op->has_ct_verdict = 1;
   }
   json_t *s = json_object_get(o, "samples");
   if (!json_is_array(s)) {

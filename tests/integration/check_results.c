@@ -147,6 +147,62 @@ static int structure(const char *path, const char *target, int n_want,
   return finish();
 }
 
+/* Every operation with a secret input carries a constant-time verdict that
+ * applied at least one method, and every finding is in the list
+ * (constant-time/expected-findings.txt): a new finding fails the test. The
+ * algorithms' object sizes, code sizes and fits are there too. */
+static int ct_and_costs(const char *path, const char *target) {
+  static const char *const secret_ops[] = {"mac",     "derive",  "setup",
+                                           "encrypt", "decrypt", "auth",
+                                           "shared",  "sign",    "decaps"};
+  json_t *root = load(path);
+  if (!root)
+    return 1;
+  json_t *run = find_run(root, target);
+  check(run != NULL, "run for target", target);
+  size_t i;
+  json_t *op;
+  int n_ct = 0;
+  json_array_foreach(json_object_get(run, "ops"), i, op) {
+    char label[160];
+    op_label(op, label, sizeof label);
+    const char *name = json_string_value(json_object_get(op, "op"));
+    int secret = 0;
+    for (size_t k = 0; name && k < sizeof secret_ops / sizeof *secret_ops; k++)
+      secret |= strcmp(name, secret_ops[k]) == 0;
+    json_t *ct = json_object_get(op, "ct");
+    if (!secret) {
+      check(ct == NULL, label, "no ct verdict without a secret input");
+      continue;
+    }
+    n_ct++;
+    const char *st = json_string_value(json_object_get(ct, "status"));
+    const char *why = json_string_value(json_object_get(ct, "detail"));
+    if (st && strcmp(st, "unchecked") == 0 && why && strstr(why, "ASan"))
+      continue; /* make test-sanitize: no memcheck on an ASan image */
+    check(st && (strcmp(st, "none") == 0 || strcmp(st, "expected") == 0 ||
+                 strcmp(st, "finding") == 0),
+          label, "ct status is none, expected or finding (a method applied)");
+    check(json_array_size(json_object_get(ct, "method")) > 0, label,
+          "ct names its method");
+    check(json_is_true(json_object_get(ct, "listed")), label,
+          "every constant-time finding is in the expected-findings list");
+  }
+  check(n_ct > 0, "ct verdicts", "present");
+  json_t *alg;
+  json_array_foreach(json_object_get(run, "algorithms"), i, alg) {
+    const char *a = json_string_value(json_object_get(alg, "alg"));
+    check(json_is_object(json_object_get(alg, "object_bytes")), a,
+          "object_bytes");
+    json_t *fl = json_object_get(alg, "flash_bytes");
+    check(json_is_integer(fl) && json_integer_value(fl) > 0, a,
+          "flash_bytes is positive");
+    check(json_is_integer(json_object_get(alg, "ram_bytes")), a, "ram_bytes");
+  }
+  json_decref(root);
+  return finish();
+}
+
 static int same_medians(const char *a_path, const char *b_path) {
   json_t *a = load(a_path), *b = load(b_path);
   if (!a || !b) {
@@ -189,8 +245,11 @@ int main(int argc, char **argv) {
     return structure(argv[2], argv[3], argc - 4, argv + 4);
   if (argc == 4 && strcmp(argv[1], "same-medians") == 0)
     return same_medians(argv[2], argv[3]);
+  if (argc == 4 && strcmp(argv[1], "ct-costs") == 0)
+    return ct_and_costs(argv[2], argv[3]);
   fprintf(stderr,
           "usage: check_results structure FILE TARGET [ALG/OP/BACKEND...]\n"
-          "       check_results same-medians FILE_A FILE_B\n");
+          "       check_results same-medians FILE_A FILE_B\n"
+          "       check_results ct-costs FILE TARGET\n");
   return 2;
 }

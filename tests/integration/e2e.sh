@@ -31,8 +31,9 @@ fail() { echo "FAIL: $*"; echo "0 passed, 1 failed"; exit 1; }
 
 case $mode in
 run)
-  "$merlin" run --target "$target" "${runs[@]}" --out "$work/out" --quiet
+  "$merlin" run --target "$target" "${runs[@]}" --ct --out "$work/out" --quiet
   "$checker" structure "$work/out/latest/results.json" "$target" "${expected[@]}"
+  "$checker" ct-costs "$work/out/latest/results.json" "$target"
   for f in results.csv report.md; do
     [ -s "$work/out/latest/$f" ] || fail "$f missing"
   done

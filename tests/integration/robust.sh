@@ -101,7 +101,7 @@ kill-loop)
       for f in results.json results.csv report.md; do
         [ -s "$d/$f" ] || fail "kill $i: $d lacks $f"
       done
-      python3 -c 'import json,sys; json.load(open(sys.argv[1]))' \
+      node -e 'JSON.parse(require("fs").readFileSync(process.argv[1]))' \
         "$d/results.json" || fail "kill $i: $d/results.json is not whole"
     done
     target=$(readlink "$work/out/latest")
