@@ -32,7 +32,7 @@ tools: deps
 	@cmake --build --preset host
 
 bench: tools
-	$(MERLIN) run --target $(TARGETS) --profile $(PROFILE) --out $(OUT)
+	$(MERLIN) run --target $(TARGETS) --profile $(PROFILE) --ct --out $(OUT)
 
 test: tools
 	ctest --test-dir $(HOST_BUILD) --output-on-failure -j2

@@ -1,11 +1,20 @@
-# The default image: every algorithm of the catalogue, classical ones on
-# wolfCrypt and Mbed TLS, ML-KEM-512 on wolfCrypt and PQClean, side by side.
+# SPDX-License-Identifier: Apache-2.0
+# The default image (make bench): classical and post-quantum side by side.
+# Hashing, MAC, KDF and AEAD on wolfCrypt and Mbed TLS; key establishment
+# (ECDH P-256, X25519 vs ML-KEM-512/768) and signatures (ECDSA P-256,
+# Ed25519 vs ML-DSA-44/65), each on two libraries where both offer it.
 # Format: docs/cli.md ("Profiles").
-description = all algorithms; classical on wolfcrypt and mbedtls, ML-KEM-512 on wolfcrypt and pqclean
+description = classical vs post-quantum: hashes, MAC, KDF, AES-GCM, ECDH/X25519 vs ML-KEM, ECDSA/Ed25519 vs ML-DSA
 
 sha256 = wolfcrypt, mbedtls
 hmac-sha256 = wolfcrypt, mbedtls
 hkdf-sha256 = wolfcrypt, mbedtls
+aes-128-gcm = wolfcrypt, mbedtls
 ecdh-p256 = wolfcrypt, mbedtls
+x25519 = wolfcrypt, mbedtls
 ecdsa-p256 = wolfcrypt, mbedtls
+ed25519 = wolfcrypt
 ml-kem-512 = wolfcrypt, pqclean
+ml-kem-768 = wolfcrypt, pqclean
+ml-dsa-44 = wolfcrypt, pqclean
+ml-dsa-65 = wolfcrypt, pqclean

@@ -23,8 +23,18 @@ for b in wolfcrypt mbedtls; do
     ecdh-p256/keygen/$b ecdh-p256/shared/$b
     ecdsa-p256/keygen/$b ecdsa-p256/sign/$b ecdsa-p256/verify/$b)
 done
+for b in wolfcrypt mbedtls; do
+  expected+=(aes-128-gcm/setup/$b aes-128-gcm/encrypt/$b aes-128-gcm/decrypt/$b
+    aes-128-gcm/auth/$b x25519/keygen/$b x25519/shared/$b)
+done
+expected+=(ed25519/keygen/wolfcrypt ed25519/sign/wolfcrypt ed25519/verify/wolfcrypt)
 for b in wolfcrypt pqclean; do
-  expected+=(ml-kem-512/keygen/$b ml-kem-512/encaps/$b ml-kem-512/decaps/$b)
+  for k in ml-kem-512 ml-kem-768; do
+    expected+=($k/keygen/$b $k/encaps/$b $k/decaps/$b)
+  done
+  for d in ml-dsa-44 ml-dsa-65; do
+    expected+=($d/keygen/$b $d/sign/$b $d/verify/$b)
+  done
 done
 
 fail() { echo "FAIL: $*"; echo "0 passed, 1 failed"; exit 1; }
