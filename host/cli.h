@@ -66,7 +66,7 @@ int mh_cli_report(const char *dir);
  * operation name; when p is given, the algorithm must be routed by it.
  * Returns 0, or -1 with a message. */
 /* Fault kinds the --inject-fault test hook can build into an image. */
-#define MH_FAULT_KINDS "busfault, usagefault, hang, stackoverflow"
+#define MH_FAULT_KINDS "busfault, usagefault, hang, stackoverflow, heap"
 int mh_inject_fault_check(const char *kind, char *err, size_t errlen);
 int mh_kat_corrupt_check(const char *v, const mh_profile *p, char *err,
                          size_t errlen);

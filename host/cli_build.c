@@ -13,7 +13,7 @@
 
 int mh_inject_fault_check(const char *kind, char *err, size_t errlen) {
   static const char *const kinds[] = {"busfault", "usagefault", "hang",
-                                      "stackoverflow"};
+                                      "stackoverflow", "heap"};
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
     if (strcmp(kind, kinds[i]) == 0)
       return 0;

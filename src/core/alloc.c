@@ -15,9 +15,12 @@
 #define HDR (sizeof(void *) == 8 ? 16u : 8u)
 
 static mcore_heap_stats st;
+static size_t limit = (size_t)-1; /* mcore_heap_set_limit */
+
+void mcore_heap_set_limit(size_t bytes) { limit = bytes; }
 
 void *mcore_malloc(size_t n) {
-  if (n > (size_t)-1 - HDR) {
+  if (n > (size_t)-1 - HDR || n > limit || st.current > limit - n) {
     st.failures++;
     return NULL;
   }

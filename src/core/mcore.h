@@ -230,6 +230,9 @@ typedef struct {
 } mcore_heap_stats;
 void mcore_heap_reset_peak(void);
 mcore_heap_stats mcore_heap_get(void);
+/* Fail every allocation that would take the bytes in use past limit (test
+ * hook --inject-fault heap: 0). failures counts them, and real ones. */
+void mcore_heap_set_limit(size_t bytes);
 /* After a constant-time check: a library whose allocation sizes depended on
  * a poisoned secret has tainted the counters; mark them public again. */
 void mcore_heap_ct_clean(void (*unpoison)(const void *p, size_t n));

@@ -250,6 +250,15 @@ static int ct_check(const instance *in, mops_ctx *c, uint32_t id, uint64_t once,
   return MCORE_OK;
 }
 
+/* An operation failed while an allocation had failed: say so, since the
+ * library's own error code rarely does ("heap exhausted" is the cause). */
+static void heap_exhausted(char *msg, size_t len) {
+  static const char text[] = "heap exhausted: an allocation failed";
+  size_t n = sizeof text < len ? sizeof text : len;
+  memcpy(msg, text, n);
+  msg[n - 1] = '\0';
+}
+
 static void emit_error(uint32_t id, const char *msg) {
   mcore_wire_start("error");
   mcore_wire_u64("id", id);
@@ -276,11 +285,14 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   mcore_rng_seed(RUNNER_SEED);
   if (st->kat_impl != in->impl || st->kat_def != in->def) {
     st->kat_detail[0] = '\0';
+    uint32_t failed_allocs = mcore_heap_get().failures;
     st->kat_rc =
         mops_check_sizes(in->impl, st->kat_detail, sizeof st->kat_detail);
     if (st->kat_rc == MCORE_OK)
       st->kat_rc = in->def->kat(in->impl, in->def->name, st->kat_detail,
                                 sizeof st->kat_detail);
+    if (st->kat_rc != MCORE_OK && mcore_heap_get().failures != failed_allocs)
+      heap_exhausted(st->kat_detail, sizeof st->kat_detail);
     st->kat_impl = in->impl;
     st->kat_def = in->def;
     mcore_rng_seed(RUNNER_SEED);
@@ -326,8 +338,12 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   uint64_t ticks;
   if (in->def->vary)
     in->def->vary(&c);
+  uint32_t failed_allocs = mcore_heap_get().failures;
   if (time_batch(in, &c, 1, &ticks) != MCORE_OK) {
-    emit_error(id, "operation returned an error");
+    char msg[64] = "operation returned an error";
+    if (mcore_heap_get().failures != failed_allocs)
+      heap_exhausted(msg, sizeof msg);
+    emit_error(id, msg);
     st->failed = 1;
     return;
   }
@@ -481,7 +497,7 @@ int runner_main(const runner_config *cfg) {
    * the port's guard must catch it (fault kind=stackoverflow). */
   if (strcmp(MERLIN_TEST_FAULT, "stackoverflow") == 0)
     (void)mcore_stack_measure(mcore_stack_exhaust, NULL);
-  else
+  else if (strcmp(MERLIN_TEST_FAULT, "heap") != 0)
     mport_test_fault(MERLIN_TEST_FAULT);
 #endif
   /* Backends may draw randomness while initialising (wolfCrypt seeds its
@@ -513,6 +529,11 @@ int runner_main(const runner_config *cfg) {
     mcore_wire_end();
     st.failed = 1;
   }
+#ifdef MERLIN_TEST_FAULT
+  /* After the backends' own start-up: every operation's allocations fail. */
+  if (strcmp(MERLIN_TEST_FAULT, "heap") == 0)
+    mcore_heap_set_limit(0);
+#endif
   st.overhead = measure_overhead();
   mcore_wire_start("overhead");
   mcore_wire_u64("ticks", st.overhead);
