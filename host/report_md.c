@@ -288,9 +288,20 @@ static const struct {
     {"ecdh-p256", "shared", "ECDH P-256 shared secret"},
     {"ecdsa-p256", "sign", "ECDSA P-256 sign"},
     {"ecdsa-p256", "verify", "ECDSA P-256 verify"},
+    {"x25519", "keygen", "X25519 keygen"},
+    {"x25519", "shared", "X25519 shared secret"},
+    {"ed25519", "sign", "Ed25519 sign"},
+    {"ed25519", "verify", "Ed25519 verify"},
     {"ml-kem-512", "keygen", "ML-KEM-512 keygen"},
     {"ml-kem-512", "encaps", "ML-KEM-512 encaps"},
     {"ml-kem-512", "decaps", "ML-KEM-512 decaps"},
+    {"ml-kem-768", "keygen", "ML-KEM-768 keygen"},
+    {"ml-kem-768", "encaps", "ML-KEM-768 encaps"},
+    {"ml-kem-768", "decaps", "ML-KEM-768 decaps"},
+    {"ml-dsa-44", "sign", "ML-DSA-44 sign"},
+    {"ml-dsa-44", "verify", "ML-DSA-44 verify"},
+    {"ml-dsa-65", "sign", "ML-DSA-65 sign"},
+    {"ml-dsa-65", "verify", "ML-DSA-65 verify"},
 };
 
 static int is_cmp(const mh_op *op) {
@@ -313,8 +324,9 @@ static void comparison(mh_sb *b, const mh_result *x) {
   for (size_t i = 0; i < run->n_ops; i++)
     any |= is_cmp(&run->ops[i]) >= 0;
   if (!any) {
-    mh_sb_puts(b, "This profile measures none of ECDH P-256, ECDSA P-256 "
-                  "and ML-KEM-512.\n\n");
+    mh_sb_puts(b, "This profile measures none of the key establishment and "
+                  "signature operations compared here (ECDH P-256, X25519, "
+                  "ECDSA P-256, Ed25519, ML-KEM-512/768, ML-DSA-44/65).\n\n");
     free(g);
     return;
   }
@@ -663,6 +675,79 @@ static void fits_table(mh_sb *b, const mh_result *x) {
   mh_sb_puts(b, note ? ".\n\n" : "\n");
 }
 
+/* ---- cost versus payload ---------------------------------------------- */
+
+/* Least squares over the payload sizes of one (alg, op, backend): time =
+ * fixed + rate * bytes, and the largest residual relative to its median. */
+static void payload_fits(mh_sb *b, const mh_result *x) {
+  const mh_run *run = &x->run;
+  int header = 0;
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_op *o = &run->ops[i];
+    if (o->bytes < 0 || o->n_samples == 0)
+      continue;
+    int first = 1;
+    for (size_t j = 0; j < i && first; j++)
+      first = !(same(run->ops[j].alg, o->alg) && same(run->ops[j].op, o->op) &&
+                same(run->ops[j].backend, o->backend));
+    if (!first)
+      continue;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    size_t n = 0;
+    for (size_t j = i; j < run->n_ops; j++) {
+      const mh_op *p = &run->ops[j];
+      if (!same(p->alg, o->alg) || !same(p->op, o->op) ||
+          !same(p->backend, o->backend) || p->bytes < 0 || !p->n_samples)
+        continue;
+      double xv = (double)p->bytes, yv = p->stats.median;
+      sx += xv, sy += yv, sxx += xv * xv, sxy += xv * yv, n++;
+    }
+    double den = (double)n * sxx - sx * sx;
+    if (n < 2 || den == 0.0)
+      continue;
+    double rate = ((double)n * sxy - sx * sy) / den;
+    double fixed = (sy - rate * sx) / (double)n;
+    double worst = 0;
+    for (size_t j = i; j < run->n_ops; j++) {
+      const mh_op *p = &run->ops[j];
+      if (!same(p->alg, o->alg) || !same(p->op, o->op) ||
+          !same(p->backend, o->backend) || p->bytes < 0 || !p->n_samples ||
+          p->stats.median == 0)
+        continue;
+      double r = fabs(p->stats.median - (fixed + rate * (double)p->bytes)) /
+                 p->stats.median;
+      worst = r > worst ? r : worst;
+    }
+    if (!header) {
+      title(b, x);
+      mh_sb_puts(b,
+                 "Median time = fixed + rate x bytes, least squares over the "
+                 "measured payloads; the residual is the largest distance "
+                 "of a median from the line, relative to it.\n\n"
+                 "| operation | backend | payloads | fixed (");
+      cell(b, run->unit);
+      mh_sb_puts(b, ") | rate (");
+      cell(b, run->unit);
+      mh_sb_puts(
+          b, " per byte) | max residual |\n|---|---|---:|---:|---:|---:|\n");
+      header = 1;
+    }
+    mh_sb_puts(b, "| ");
+    cell(b, o->alg);
+    mh_sb_putc(b, ' ');
+    cell(b, o->op);
+    mh_sb_puts(b, " | ");
+    cell(b, o->backend);
+    mh_sb_printf(b, " | %zu | ", n);
+    num(b, fixed);
+    mh_sb_puts(b, " | ");
+    num(b, rate);
+    mh_sb_printf(b, " | %.1f%% |\n", worst * 100.0);
+  }
+  if (header)
+    mh_sb_putc(b, '\n');
+}
+
 char *mh_report_md(const mh_results *r) {
   mh_sb b = {0};
   mh_sb_puts(&b, "# Merlin benchmark report\n\n");
@@ -692,6 +777,9 @@ char *mh_report_md(const mh_results *r) {
     for (size_t i = 0; i < r->n_runs; i++)
       fits_table(&b, &r->runs[i]);
   }
+  mh_sb_puts(&b, "## Cost versus payload\n\n");
+  for (size_t i = 0; i < r->n_runs; i++)
+    payload_fits(&b, &r->runs[i]);
   mh_sb_puts(&b, "## Classical vs post-quantum\n\n");
   for (size_t i = 0; i < r->n_runs; i++)
     comparison(&b, &r->runs[i]);
