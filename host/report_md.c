@@ -2,6 +2,7 @@
 #include "report_md.h"
 
 #include "ct.h"
+#include "stats.h"
 #include "strbuf.h"
 
 #include <math.h>
@@ -675,6 +676,52 @@ static void fits_table(mh_sb *b, const mh_result *x) {
   mh_sb_puts(b, note ? ".\n\n" : "\n");
 }
 
+/* ---- distributions ----------------------------------------------------- */
+
+/* Operations whose samples spread (CV above 5 %, ML-DSA signing for one):
+ * percentiles, and the p99 / median ratio a deadline has to allow for. */
+#define WIDE_CV 0.05
+
+static void distributions(mh_sb *b, const mh_result *x) {
+  const mh_run *run = &x->run;
+  int header = 0;
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_op *o = &run->ops[i];
+    if (o->n_samples < 2 || o->stats.cv <= WIDE_CV || o->stats.median <= 0)
+      continue;
+    if (!header) {
+      title(b, x);
+      mh_sb_puts(b, "Operations whose samples spread (coefficient of "
+                    "variation above 5 %), in ");
+      cell(b, run->unit);
+      mh_sb_puts(b, ".\n\n| operation | backend | n | p1 | p10 | p50 | p90 | "
+                    "p99 | max | p99 / median |\n"
+                    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      header = 1;
+    }
+    static const double ps[] = {0.01, 0.10, 0.50, 0.90, 0.99};
+    mh_sb_puts(b, "| ");
+    cell(b, o->alg);
+    mh_sb_putc(b, ' ');
+    cell(b, o->op);
+    if (o->bytes >= 0)
+      mh_sb_printf(b, " %ld B", o->bytes);
+    mh_sb_puts(b, " | ");
+    cell(b, o->backend);
+    mh_sb_printf(b, " | %zu |", o->n_samples);
+    for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+      mh_sb_putc(b, ' ');
+      num(b, mh_percentile(o->samples, o->n_samples, ps[k]));
+      mh_sb_puts(b, " |");
+    }
+    mh_sb_putc(b, ' ');
+    num(b, o->stats.max);
+    mh_sb_printf(b, " | %.2f |\n", o->stats.p99 / o->stats.median);
+  }
+  if (header)
+    mh_sb_putc(b, '\n');
+}
+
 /* ---- cost versus payload ---------------------------------------------- */
 
 /* Least squares over the payload sizes of one (alg, op, backend): time =
@@ -777,6 +824,9 @@ char *mh_report_md(const mh_results *r) {
     for (size_t i = 0; i < r->n_runs; i++)
       fits_table(&b, &r->runs[i]);
   }
+  mh_sb_puts(&b, "## Distributions\n\n");
+  for (size_t i = 0; i < r->n_runs; i++)
+    distributions(&b, &r->runs[i]);
   mh_sb_puts(&b, "## Cost versus payload\n\n");
   for (size_t i = 0; i < r->n_runs; i++)
     payload_fits(&b, &r->runs[i]);
