@@ -676,6 +676,190 @@ static void fits_table(mh_sb *b, const mh_result *x) {
   mh_sb_puts(b, note ? ".\n\n" : "\n");
 }
 
+/* ---- ratios ------------------------------------------------------------ */
+
+static const mh_op *op_of(const mh_run *run, const char *alg, const char *op,
+                          const char *backend) {
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_op *o = &run->ops[i];
+    if (same(o->alg, alg) && same(o->op, op) && same(o->backend, backend) &&
+        o->n_samples)
+      return o;
+  }
+  return NULL;
+}
+
+/* One device-side job: the sum of one or two operations' medians and p99s
+ * (a sum of p99s bounds the job's p99 from above). */
+typedef struct {
+  const char *label, *alg, *op1, *op2;
+} job;
+
+static int job_cost(const mh_run *run, const job *j, const char *backend,
+                    double *median, double *p99) {
+  const mh_op *a = op_of(run, j->alg, j->op1, backend);
+  const mh_op *b = j->op2 ? op_of(run, j->alg, j->op2, backend) : NULL;
+  if (!a || (j->op2 && !b))
+    return 0;
+  *median = a->stats.median + (b ? b->stats.median : 0);
+  *p99 = a->stats.p99 + (b ? b->stats.p99 : 0);
+  return 1;
+}
+
+/* Post-quantum against classical for the same job, each backend against
+ * the classical reference on the same backend (or, failing that, any). */
+static void ratio_section(mh_sb *b, const mh_run *run, const char *what,
+                          const job *ref, size_t nref, const job *pq,
+                          size_t npq) {
+  int header = 0;
+  for (size_t r = 0; r < nref; r++)
+    for (size_t i = 0; i < run->n_ops; i++) {
+      const mh_op *o = &run->ops[i];
+      double rm, rp;
+      if (!same(o->alg, ref[r].alg) || !same(o->op, ref[r].op1) ||
+          !job_cost(run, &ref[r], o->backend, &rm, &rp) || rm <= 0)
+        continue;
+      for (size_t q = 0; q < npq; q++)
+        for (size_t k = 0; k < run->n_ops; k++) {
+          const mh_op *p = &run->ops[k];
+          double pm, pp;
+          if (!same(p->alg, pq[q].alg) || !same(p->op, pq[q].op1) ||
+              !job_cost(run, &pq[q], p->backend, &pm, &pp))
+            continue;
+          if (!header) {
+            mh_sb_printf(b,
+                         "%s\n\n| post-quantum | backend | classical | "
+                         "backend | ratio of medians | ratio of p99s |\n"
+                         "|---|---|---|---|---:|---:|\n",
+                         what);
+            header = 1;
+          }
+          mh_sb_printf(b, "| %s | ", pq[q].label);
+          cell(b, p->backend);
+          mh_sb_printf(b, " | %s | ", ref[r].label);
+          cell(b, o->backend);
+          mh_sb_printf(b, " | %.2f | %.2f |\n", pm / rm, rp > 0 ? pp / rp : 0);
+        }
+    }
+  if (header)
+    mh_sb_putc(b, '\n');
+}
+
+static void ratios(mh_sb *b, const mh_result *x) {
+  static const job ke_ref[] = {
+      {"ECDH P-256 keygen + shared", "ecdh-p256", "keygen", "shared"},
+      {"X25519 keygen + shared", "x25519", "keygen", "shared"}};
+  static const job ke_init[] = {
+      {"ML-KEM-512 keygen + decaps", "ml-kem-512", "keygen", "decaps"},
+      {"ML-KEM-768 keygen + decaps", "ml-kem-768", "keygen", "decaps"}};
+  static const job ke_resp[] = {
+      {"ML-KEM-512 encaps", "ml-kem-512", "encaps", NULL},
+      {"ML-KEM-768 encaps", "ml-kem-768", "encaps", NULL}};
+  static const job vf_ref[] = {
+      {"ECDSA P-256 verify", "ecdsa-p256", "verify", NULL},
+      {"Ed25519 verify", "ed25519", "verify", NULL}};
+  static const job vf_pq[] = {
+      {"ML-DSA-44 verify", "ml-dsa-44", "verify", NULL},
+      {"ML-DSA-65 verify", "ml-dsa-65", "verify", NULL}};
+  static const job sg_ref[] = {{"ECDSA P-256 sign", "ecdsa-p256", "sign", NULL},
+                               {"Ed25519 sign", "ed25519", "sign", NULL}};
+  static const job sg_pq[] = {{"ML-DSA-44 sign", "ml-dsa-44", "sign", NULL},
+                              {"ML-DSA-65 sign", "ml-dsa-65", "sign", NULL}};
+  const mh_run *run = &x->run;
+  title(b, x);
+  mh_sb_puts(b, "Ratios above 1: the post-quantum job costs more. Spread: the "
+                "ratio of the jobs' p99s (sums of the operations' p99s).\n\n");
+  ratio_section(b, run,
+                "Key establishment, the side that generates a key "
+                "pair:",
+                ke_ref, 2, ke_init, 2);
+  ratio_section(b, run,
+                "Key establishment, the side that answers (ML-KEM "
+                "encaps against a full ECDH/X25519 exchange):",
+                ke_ref, 2, ke_resp, 2);
+  ratio_section(b, run, "Authentication, verifying:", vf_ref, 2, vf_pq, 2);
+  ratio_section(b, run, "Authentication, signing:", sg_ref, 2, sg_pq, 2);
+  /* Backend against backend for the same operation. */
+  int header = 0;
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_op *o = &run->ops[i];
+    if (!o->n_samples || o->stats.median <= 0)
+      continue;
+    const mh_op *best = o;
+    size_t nb = 0;
+    for (size_t k = 0; k < run->n_ops; k++) {
+      const mh_op *p = &run->ops[k];
+      if (same(p->alg, o->alg) && same(p->op, o->op) && p->bytes == o->bytes &&
+          p->n_samples) {
+        nb++;
+        if (p->stats.median < best->stats.median)
+          best = p;
+      }
+    }
+    if (nb < 2 || best == o)
+      continue;
+    if (!header) {
+      mh_sb_puts(b, "Backend against backend (the same operation; ratio to "
+                    "the fastest):\n\n| operation | backend | fastest | ratio "
+                    "of medians |\n|---|---|---|---:|\n");
+      header = 1;
+    }
+    mh_sb_puts(b, "| ");
+    cell(b, o->alg);
+    mh_sb_putc(b, ' ');
+    cell(b, o->op);
+    if (o->bytes >= 0)
+      mh_sb_printf(b, " %ld B", o->bytes);
+    mh_sb_puts(b, " | ");
+    cell(b, o->backend);
+    mh_sb_puts(b, " | ");
+    cell(b, best->backend);
+    mh_sb_printf(b, " | %.2f |\n", o->stats.median / best->stats.median);
+  }
+  if (header)
+    mh_sb_putc(b, '\n');
+}
+
+/* Target against target: the same operation in two runs counted in the same
+ * unit (instructions on two QEMU cores, for instance). */
+static void target_ratios(mh_sb *b, const mh_results *r) {
+  int header = 0;
+  for (size_t i = 0; i < r->n_runs; i++)
+    for (size_t j = i + 1; j < r->n_runs; j++) {
+      const mh_run *a = &r->runs[i].run, *c = &r->runs[j].run;
+      if (!a->unit || !c->unit || strcmp(a->unit, c->unit) != 0)
+        continue;
+      for (size_t k = 0; k < c->n_ops; k++) {
+        const mh_op *q = &c->ops[k];
+        const mh_op *p = find_op(a, q);
+        if (!p || !p->n_samples || !q->n_samples || p->stats.median <= 0)
+          continue;
+        if (!header) {
+          mh_sb_puts(b, "## Target against target\n\nThe same operation "
+                        "and backend on two targets counted in the same "
+                        "unit.\n\n| operation | backend | targets | ratio "
+                        "of medians |\n|---|---|---|---:|\n");
+          header = 1;
+        }
+        mh_sb_puts(b, "| ");
+        cell(b, q->alg);
+        mh_sb_putc(b, ' ');
+        cell(b, q->op);
+        if (q->bytes >= 0)
+          mh_sb_printf(b, " %ld B", q->bytes);
+        mh_sb_puts(b, " | ");
+        cell(b, q->backend);
+        mh_sb_puts(b, " | ");
+        cell(b, r->runs[j].target);
+        mh_sb_puts(b, " / ");
+        cell(b, r->runs[i].target);
+        mh_sb_printf(b, " | %.2f |\n", q->stats.median / p->stats.median);
+      }
+    }
+  if (header)
+    mh_sb_putc(b, '\n');
+}
+
 /* ---- distributions ----------------------------------------------------- */
 
 /* Operations whose samples spread (CV above 5 %, ML-DSA signing for one):
@@ -824,6 +1008,10 @@ char *mh_report_md(const mh_results *r) {
     for (size_t i = 0; i < r->n_runs; i++)
       fits_table(&b, &r->runs[i]);
   }
+  mh_sb_puts(&b, "## Ratios\n\n");
+  for (size_t i = 0; i < r->n_runs; i++)
+    ratios(&b, &r->runs[i]);
+  target_ratios(&b, r);
   mh_sb_puts(&b, "## Distributions\n\n");
   for (size_t i = 0; i < r->n_runs; i++)
     distributions(&b, &r->runs[i]);
