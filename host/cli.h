@@ -61,6 +61,11 @@ int mh_cli_build(const mh_build_opts *o);
  * "backends". */
 int mh_cli_list(const char *what);
 int mh_cli_report(const char *dir);
+/* `merlin compare OLD NEW`: 0 no regression, 1 a regression beyond
+ * threshold (a fraction), 2 bad input or provenance differs without
+ * force. md_path: also write a Markdown summary there (or NULL). */
+int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
+                   int force, const char *md_path);
 
 /* Check a --kat-corrupt value: "alg/op" with a known algorithm id and an
  * operation name; when p is given, the algorithm must be routed by it.

@@ -28,6 +28,7 @@ static const char USAGE[] =
     "  run      build, run and measure images; write results\n"
     "  build    build the image of a target for a profile\n"
     "  report   regenerate report.md of a results directory\n"
+    "  compare  change per operation between two results; regression gate\n"
     "  sizes    flash and static RAM per algorithm and backend\n"
     "  list     list targets, profiles, algorithms or backends\n"
     "\n"
@@ -116,6 +117,23 @@ static const char HELP_SIZES[] =
     "(default: default)\n"
     "  --json FILE        also write the records, per library too, as JSON\n"
     "  --quiet            no progress lines\n"
+    "  -h, --help         this help\n";
+
+static const char HELP_COMPARE[] =
+    "usage: merlin compare OLD NEW [--threshold PCT] [--force] [--md FILE]\n"
+    "\n"
+    "Compare two results (directories or results.json files) operation by\n"
+    "operation: old and new median, the change, and whether it lies outside\n"
+    "both runs' spread (the sum of their IQRs). Exits 1 when an operation\n"
+    "got slower by more than the threshold outside the spread, 0 otherwise.\n"
+    "Runs built differently (compiler, flags, libraries, routes, unit) are\n"
+    "compared only with --force; the differences are printed first.\n"
+    "\n"
+    "options:\n"
+    "  --threshold PCT    regression threshold in percent (default: 2)\n"
+    "  --force            compare runs whose provenance differs\n"
+    "  --md FILE          also write a Markdown summary (pull-request "
+    "comment)\n"
     "  -h, --help         this help\n";
 
 static const char HELP_REPORT[] =
@@ -457,6 +475,36 @@ static int cmd_report(int argc, char **argv) {
   return rc < 0 ? 0 : rc;
 }
 
+static int cmd_compare(int argc, char **argv) {
+  const char *threshold = NULL, *md = NULL;
+  int force = 0;
+  const opt_def opts[] = {
+      {"--threshold", 1, &threshold, NULL, 0},
+      {"--md", 1, &md, NULL, 0},
+      {"--force", 0, NULL, &force, 0},
+  };
+  parse_state s = {
+      "compare", HELP_COMPARE, opts, sizeof opts / sizeof *opts, NULL,
+      0,         NULL,         0};
+  int rc = parse(&s, argc, argv);
+  double t = 0.02;
+  if (rc == 0 && s.n_pos != 2)
+    rc = usage_error(&s, "expects two results: OLD NEW");
+  if (rc == 0 && threshold) {
+    char *end = NULL;
+    t = strtod(threshold, &end) / 100.0;
+    if (!end || *end || end == threshold || !(t >= 0.0) || t > 10.0)
+      rc = usage_error(&s,
+                       "--threshold takes a percentage from 0 to 1000, "
+                       "not '%s'",
+                       threshold);
+  }
+  if (rc == 0)
+    rc = mh_cli_compare(s.pos[0], s.pos[1], t, force, md);
+  state_free(&s);
+  return rc < 0 ? 0 : rc;
+}
+
 static int cmd_list(int argc, char **argv) {
   /* `list coverage [DIR]` and `list --coverage [DIR]`. */
   for (int i = 0; i < argc; i++)
@@ -492,8 +540,11 @@ static const struct {
   int (*fn)(int argc, char **argv);
   const char *help;
 } COMMANDS[] = {
-    {"run", cmd_run, HELP_RUN},          {"build", cmd_build, HELP_BUILD},
-    {"report", cmd_report, HELP_REPORT}, {"sizes", cmd_sizes, HELP_SIZES},
+    {"run", cmd_run, HELP_RUN},
+    {"build", cmd_build, HELP_BUILD},
+    {"report", cmd_report, HELP_REPORT},
+    {"sizes", cmd_sizes, HELP_SIZES},
+    {"compare", cmd_compare, HELP_COMPARE},
     {"list", cmd_list, HELP_LIST},
 };
 

@@ -66,6 +66,29 @@ determinism)
   "$merlin" run --target "$target" "${runs[@]}" --out "$work/a" --quiet
   "$merlin" run --target "$target" "${runs[@]}" --out "$work/b" --quiet
   "$checker" same-medians "$work/a/latest/results.json" "$work/b/latest/results.json"
+  # merlin compare: identical runs show no change and exit 0; one operation
+  # made 10 % slower (in a copy of the results) is named and exits 1.
+  "$merlin" compare "$work/a/latest" "$work/b/latest" >"$work/cmp" ||
+    fail "compare of two identical runs exited $?"
+  cat "$work/cmp"
+  grep -q "no change" "$work/cmp" || fail "compare did not say 'no change'"
+  node -e '
+    const fs = require("fs");
+    const j = JSON.parse(fs.readFileSync(process.argv[1]));
+    const o = j.runs[0].ops.find(o => o.alg === "ml-kem-512" && o.op === "decaps");
+    for (const k of ["median", "p99", "min", "max", "mean"]) o[k] *= 1.1;
+    o.samples = o.samples.map(v => v * 1.1);
+    fs.writeFileSync(process.argv[2], JSON.stringify(j));' \
+    "$work/b/latest/results.json" "$work/slower.json"
+  set +e
+  "$merlin" compare "$work/a/latest" "$work/slower.json" --md "$work/cmp.md" >"$work/cmp"
+  rc=$?
+  set -e
+  cat "$work/cmp"
+  [ "$rc" -eq 1 ] || fail "compare with a 10 % slower operation exited $rc, not 1"
+  grep -q "ml-kem-512 decaps.*REGRESSED" "$work/cmp" || fail "the regression is not named"
+  grep -q "REGRESSED" "$work/cmp.md" || fail "the Markdown summary lacks it"
+  echo "4 passed, 0 failed"
   ;;
 kat-fail)
   set +e
