@@ -28,8 +28,9 @@ typedef struct {
   const char *kat_corrupt; /* "alg/op" test hook, or NULL */
   int quiet;
   const char *inject_fault; /* test hook: fault kind, or NULL */
-  int kat_only; /* runs = warmup = 0: KATs only, no results written */
-  int ct;       /* --ct: also the memcheck constant-time pass (host) */
+  int kat_only;    /* runs = warmup = 0: KATs only, no results written */
+  int ct;          /* --ct: also the memcheck constant-time pass (host) */
+  unsigned repeat; /* --repeat K: run each target K times (1: once) */
 } mh_run_opts;
 
 typedef struct {

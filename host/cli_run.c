@@ -543,8 +543,49 @@ static int judge_ct(run_ctx *c, target_run *tr) {
   return 0;
 }
 
+/* --repeat K: K-1 more runs of the same image, each a fresh process (a
+ * "power cycle" of the target); the spread of each operation's median
+ * across the K runs goes into the first run's operations. */
+static int repeat_runs(run_ctx *c, target_run *tr) {
+  unsigned k = c->o->repeat;
+  mh_run *run = &tr->res.run;
+  for (size_t i = 0; i < run->n_ops; i++) {
+    mh_op *op = &run->ops[i];
+    op->n_repeat = 1;
+    op->repeat_min = op->repeat_max = op->stats.median;
+  }
+  for (unsigned r = 1; r < k; r++) {
+    target_run rep;
+    memset(&rep, 0, sizeof rep);
+    rep.t = tr->t;
+    if (!c->o->quiet)
+      fprintf(stderr, "merlin: %s: repeat %u of %u\n", tr->t->id, r + 1, k);
+    int rc = run_target_inner(c, &rep);
+    if (rc == 0 && rep.res.run.n_ops != run->n_ops) {
+      fprintf(stderr, "merlin: %s: repeat %u announced other operations\n",
+              tr->t->id, r + 1);
+      rc = 1;
+    }
+    for (size_t i = 0; rc == 0 && i < run->n_ops; i++) {
+      mh_op *op = &run->ops[i];
+      double m = rep.res.run.ops[i].stats.median;
+      op->n_repeat++;
+      op->repeat_min = m < op->repeat_min ? m : op->repeat_min;
+      op->repeat_max = m > op->repeat_max ? m : op->repeat_max;
+    }
+    free(rep.console);
+    free(rep.console_copy);
+    mh_result_free(&rep.res);
+    if (rc != 0)
+      return rc;
+  }
+  return 0;
+}
+
 static int run_target(run_ctx *c, target_run *tr) {
   int rc = run_target_inner(c, tr);
+  if (rc == 0 && c->o->repeat > 1 && !c->o->from && !c->o->kat_only)
+    rc = repeat_runs(c, tr);
   if (rc == 0 && c->o->ct && tr->t->kind == MH_EXEC_NATIVE)
     rc = valgrind_pass(c, tr);
   if (rc == 0 && !c->o->kat_only && need_root(c) == 0)

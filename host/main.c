@@ -68,6 +68,9 @@ static const char HELP_RUN[] =
     "                     its operations\n"
     "  --quiet            no progress or summary, only errors and the "
     "result path\n"
+    "  --repeat K         run each target K times (fresh processes: power\n"
+    "                     cycles) and report the spread of the medians, "
+    "1..100\n"
     "  --ct               also the memcheck constant-time pass on the host\n"
     "                     (valgrind, secrets poisoned; docs/constant-time.md)\n"
     "  --kat-only         run every known-answer test on each target, time "
@@ -322,20 +325,16 @@ static void state_free(parse_state *s) {
 
 static int cmd_run(int argc, char **argv) {
   const char *profile = NULL, *runs = NULL, *warmup = NULL, *out = NULL,
-             *timeout = NULL, *from = NULL, *kat = NULL, *fault = NULL;
+             *timeout = NULL, *from = NULL, *kat = NULL, *fault = NULL,
+             *repeat = NULL;
   int quiet = 0, kat_only = 0, ct = 0;
   const opt_def opts[] = {
-      {"--kat-only", 0, NULL, &kat_only, 0},
-      {"--ct", 0, NULL, &ct, 0},
-      {"--target", 1, NULL, NULL, 1},
-      {"--profile", 1, &profile, NULL, 0},
-      {"--runs", 1, &runs, NULL, 0},
-      {"--warmup", 1, &warmup, NULL, 0},
-      {"--out", 1, &out, NULL, 0},
-      {"--timeout", 1, &timeout, NULL, 0},
-      {"--from", 1, &from, NULL, 0},
-      {"--kat-corrupt", 1, &kat, NULL, 0},
-      {"--quiet", 0, NULL, &quiet, 0},
+      {"--kat-only", 0, NULL, &kat_only, 0},  {"--ct", 0, NULL, &ct, 0},
+      {"--repeat", 1, &repeat, NULL, 0},      {"--target", 1, NULL, NULL, 1},
+      {"--profile", 1, &profile, NULL, 0},    {"--runs", 1, &runs, NULL, 0},
+      {"--warmup", 1, &warmup, NULL, 0},      {"--out", 1, &out, NULL, 0},
+      {"--timeout", 1, &timeout, NULL, 0},    {"--from", 1, &from, NULL, 0},
+      {"--kat-corrupt", 1, &kat, NULL, 0},    {"--quiet", 0, NULL, &quiet, 0},
       {"--inject-fault", 1, &fault, NULL, 0},
   };
   parse_state s = {"run", HELP_RUN, opts, sizeof opts / sizeof opts[0],
@@ -371,6 +370,12 @@ static int cmd_run(int argc, char **argv) {
     rc = usage_error(&s, "--inject-fault has no effect with --from");
   if (rc == 0 && kat_only && (runs || warmup))
     rc = usage_error(&s, "--kat-only times nothing: drop --runs/--warmup");
+  o.repeat = 1;
+  if (rc == 0 && repeat)
+    rc = parse_uint(&s, "--repeat", repeat, 1, 100, &o.repeat);
+  if (rc == 0 && repeat && (from || kat_only))
+    rc = usage_error(&s, "--repeat reruns timed images: not with --from or "
+                         "--kat-only");
   if (rc == 0 && kat_only && ct)
     rc = usage_error(&s, "--ct checks timed runs: drop --kat-only");
   if (rc == 0 && from && ct)

@@ -55,6 +55,10 @@ typedef struct {
    * "valgrind"), detail, and whether every finding is in the list. */
   int has_ct_verdict, ct_status, ct_listed;
   int ct_asan; /* memcheck skipped: the image is built with ASan */
+  /* merlin run --repeat K: the median of each of the K runs (fresh
+   * processes) of this operation; n_repeat 0 without --repeat. */
+  uint32_t n_repeat;
+  double repeat_min, repeat_max;
   char *ct_methods, *ct_detail;
   /* Filled by the caller after parsing (mh_run_finish): per-operation
    * values in the run's unit, and their statistics. */

@@ -860,6 +860,55 @@ static void target_ratios(mh_sb *b, const mh_results *r) {
     mh_sb_putc(b, '\n');
 }
 
+/* ---- repeatability ----------------------------------------------------- */
+
+/* merlin run --repeat K: how far each operation's median moved across K
+ * fresh runs of the target. Under QEMU a deterministic image gives zero. */
+static void repeatability(mh_sb *b, const mh_result *x) {
+  const mh_run *run = &x->run;
+  size_t n = 0, zero = 0;
+  uint32_t k = 0;
+  for (size_t i = 0; i < run->n_ops; i++)
+    if (run->ops[i].n_repeat) {
+      n++;
+      k = run->ops[i].n_repeat;
+      zero += run->ops[i].repeat_max == run->ops[i].repeat_min;
+    }
+  if (!n)
+    return;
+  title(b, x);
+  mh_sb_printf(b,
+               "%u runs of the target, each a fresh process: %zu of %zu "
+               "operations have the same median every time.\n\n",
+               (unsigned)k, zero, n);
+  if (zero == n)
+    return;
+  mh_sb_puts(b, "| operation | backend | lowest median | highest median | "
+                "spread |\n|---|---|---:|---:|---:|\n");
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_op *o = &run->ops[i];
+    if (!o->n_repeat || o->repeat_max == o->repeat_min)
+      continue;
+    mh_sb_puts(b, "| ");
+    cell(b, o->alg);
+    mh_sb_putc(b, ' ');
+    cell(b, o->op);
+    if (o->bytes >= 0)
+      mh_sb_printf(b, " %ld B", o->bytes);
+    mh_sb_puts(b, " | ");
+    cell(b, o->backend);
+    mh_sb_puts(b, " | ");
+    num(b, o->repeat_min);
+    mh_sb_puts(b, " | ");
+    num(b, o->repeat_max);
+    mh_sb_printf(b, " | %.2f %% |\n",
+                 o->repeat_min > 0
+                     ? (o->repeat_max - o->repeat_min) / o->repeat_min * 100.0
+                     : 0.0);
+  }
+  mh_sb_putc(b, '\n');
+}
+
 /* ---- distributions ----------------------------------------------------- */
 
 /* Operations whose samples spread (CV above 5 %, ML-DSA signing for one):
@@ -1012,6 +1061,15 @@ char *mh_report_md(const mh_results *r) {
   for (size_t i = 0; i < r->n_runs; i++)
     ratios(&b, &r->runs[i]);
   target_ratios(&b, r);
+  int any_repeat = 0;
+  for (size_t i = 0; i < r->n_runs; i++)
+    for (size_t k = 0; k < r->runs[i].run.n_ops; k++)
+      any_repeat |= r->runs[i].run.ops[k].n_repeat > 0;
+  if (any_repeat) {
+    mh_sb_puts(&b, "## Repeatability\n\n");
+    for (size_t i = 0; i < r->n_runs; i++)
+      repeatability(&b, &r->runs[i]);
+  }
   mh_sb_puts(&b, "## Distributions\n\n");
   for (size_t i = 0; i < r->n_runs; i++)
     distributions(&b, &r->runs[i]);

@@ -192,6 +192,14 @@ static json_t *op_json(wctx *w, const mh_run *run, const mh_op *op) {
     put(w, ct, "listed", json_boolean(op->ct_listed));
     put(w, o, "ct", ct);
   }
+  if (op->n_repeat) {
+    json_t *rp = json_object();
+    put(w, rp, "runs", json_integer(op->n_repeat));
+    put(w, rp, "min_median", json_real(op->repeat_min));
+    put(w, rp, "max_median", json_real(op->repeat_max));
+    put(w, rp, "spread", json_real(op->repeat_max - op->repeat_min));
+    put(w, o, "repeat", rp);
+  }
   if (op->has_mem) {
     put(w, o, "stack_bytes", json_integer((json_int_t)op->stack_bytes));
     put(w, o, "heap_bytes", json_integer((json_int_t)op->heap_bytes));
@@ -561,6 +569,18 @@ static int read_op(rctx *c, json_t *o, mh_op *op, const char *unit) {
     rfail(c, "\"stack_bytes\", \"heap_bytes\" and \"heap_allocs\" come "
              "together");
     goto out;
+  }
+  json_t *rp = json_object_get(o, "repeat");
+  if (rp) {
+    long long runs;
+    if (!json_is_object(rp) || get_int(c, rp, "runs", 1, 100, &runs) != 0 ||
+        get_number(c, rp, "min_median", &op->repeat_min) != 0 ||
+        get_number(c, rp, "max_median", &op->repeat_max) != 0) {
+      if (!json_is_object(rp))
+        rfail(c, "\"repeat\": expected an object");
+      goto out;
+    }
+    op->n_repeat = (uint32_t)runs;
   }
   json_t *ct = json_object_get(o, "ct");
   if (ct) {

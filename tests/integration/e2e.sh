@@ -88,7 +88,19 @@ determinism)
   [ "$rc" -eq 1 ] || fail "compare with a 10 % slower operation exited $rc, not 1"
   grep -q "ml-kem-512 decaps.*REGRESSED" "$work/cmp" || fail "the regression is not named"
   grep -q "REGRESSED" "$work/cmp.md" || fail "the Markdown summary lacks it"
-  echo "4 passed, 0 failed"
+  # --repeat: three fresh processes, the same median for every operation.
+  "$merlin" run --target "$target" --runs 5 --warmup 1 --repeat 3 \
+    --out "$work/rep" --quiet
+  node -e '
+    const j = require(process.argv[1]);
+    const bad = j.runs[0].ops.filter(o => !o.repeat || o.repeat.runs !== 3 ||
+                                         o.repeat.spread !== 0);
+    for (const o of bad) console.log("spread:", o.alg, o.op, o.backend, JSON.stringify(o.repeat));
+    process.exit(bad.length ? 1 : 0);' "$work/rep/latest/results.json" ||
+    fail "--repeat 3: some medians differ across restarts"
+  grep -q "have the same median every time" "$work/rep/latest/report.md" ||
+    fail "the report lacks the repeatability section"
+  echo "5 passed, 0 failed"
   ;;
 kat-fail)
   set +e
