@@ -61,7 +61,8 @@ int mh_cli_build(const mh_build_opts *o);
 /* what: NULL (everything), "targets", "profiles", "algorithms",
  * "backends". */
 int mh_cli_list(const char *what);
-int mh_cli_report(const char *dir);
+/* format: md, csv, json or latex (checked by the caller). */
+int mh_cli_report(const char *dir, const char *format);
 /* `merlin compare OLD NEW`: 0 no regression, 1 a regression beyond
  * threshold (a fraction), 2 bad input or provenance differs without
  * force. md_path: also write a Markdown summary there (or NULL). */

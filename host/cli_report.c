@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* `merlin report DIR`: regenerate DIR/report.md from DIR/results.json. */
+/* `merlin report DIR [--format F]`: regenerate a report of DIR/results.json
+ * (md: report.md, csv: results.csv, json: results.json rewritten, latex:
+ * report.tex). */
 #include "cli.h"
 
 #include "fsutil.h"
 #include "report_md.h"
+#include "report_tex.h"
+#include "results_csv.h"
 #include "results_json.h"
 
 #include <stdio.h>
@@ -11,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int mh_cli_report(const char *dir) {
+int mh_cli_report(const char *dir, const char *format) {
   char err[2048];
   struct stat st;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -19,7 +23,11 @@ int mh_cli_report(const char *dir) {
     return 1;
   }
   char *json = mh_path_join(dir, "results.json");
-  char *md_path = mh_path_join(dir, "report.md");
+  const char *name = strcmp(format, "csv") == 0     ? "results.csv"
+                     : strcmp(format, "json") == 0  ? "results.json"
+                     : strcmp(format, "latex") == 0 ? "report.tex"
+                                                    : "report.md";
+  char *md_path = mh_path_join(dir, name);
   mh_results r;
   memset(&r, 0, sizeof r);
   int rc = 1;
@@ -31,7 +39,11 @@ int mh_cli_report(const char *dir) {
     fprintf(stderr, "merlin: report: %s\n", err);
     goto out;
   }
-  char *md = mh_report_md(&r);
+  char *md = strcmp(format, "csv") == 0 ? mh_results_to_csv(&r)
+             : strcmp(format, "json") == 0
+                 ? mh_results_to_json(&r, err, sizeof err)
+             : strcmp(format, "latex") == 0 ? mh_report_tex(&r)
+                                            : mh_report_md(&r);
   if (!md) {
     fprintf(stderr, "merlin: out of memory\n");
     goto out;

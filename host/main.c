@@ -140,13 +140,17 @@ static const char HELP_COMPARE[] =
     "  -h, --help         this help\n";
 
 static const char HELP_REPORT[] =
-    "usage: merlin report DIR\n"
+    "usage: merlin report DIR [--format md|csv|json|latex]\n"
     "\n"
-    "Read DIR/results.json and write DIR/report.md again (for example "
+    "Read DIR/results.json and write a report of it again (for example "
     "after\n"
     "upgrading merlin): merlin report results/latest\n"
     "\n"
     "options:\n"
+    "  --format F         md: report.md (default); csv: results.csv; json:\n"
+    "                     results.json rewritten; latex: report.tex (tables "
+    "for\n"
+    "                     papers: booktabs, longtable)\n"
     "  -h, --help         this help\n";
 
 static const char HELP_LIST[] =
@@ -469,13 +473,21 @@ static int cmd_sizes(int argc, char **argv) {
 }
 
 static int cmd_report(int argc, char **argv) {
-  parse_state s = {"report", HELP_REPORT, NULL, 0, NULL, 0, NULL, 0};
+  const char *format = NULL;
+  const opt_def opts[] = {{"--format", 1, &format, NULL, 0}};
+  parse_state s = {"report", HELP_REPORT, opts, 1, NULL, 0, NULL, 0};
   int rc = parse(&s, argc, argv);
   if (rc == 0 && s.n_pos != 1)
     rc = usage_error(&s, "expects one results directory, for example "
                          "results/latest");
+  if (rc == 0 && !format)
+    format = "md";
+  if (rc == 0 && strcmp(format, "md") != 0 && strcmp(format, "csv") != 0 &&
+      strcmp(format, "json") != 0 && strcmp(format, "latex") != 0)
+    rc = usage_error(&s, "unknown --format '%s'; valid: md, csv, json, latex",
+                     format);
   if (rc == 0)
-    rc = mh_cli_report(s.pos[0]);
+    rc = mh_cli_report(s.pos[0], format);
   state_free(&s);
   return rc < 0 ? 0 : rc;
 }

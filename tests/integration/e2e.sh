@@ -49,6 +49,15 @@ run)
   done
   grep -q "ml-kem-512" "$work/out/latest/report.md" || fail "report lacks ML-KEM"
   grep -q "ecdh-p256" "$work/out/latest/report.md" || fail "report lacks ECDH"
+  # Exports: LaTeX tables, and results.json read and written back unchanged
+  # (a second rewrite is byte-identical to the first).
+  d=$work/out/latest
+  "$merlin" report "$d" --format latex >/dev/null
+  grep -q 'begin{longtable}' "$d/report.tex" || fail "report.tex lacks its table"
+  "$merlin" report "$d" --format json >/dev/null && cp "$d/results.json" "$work/r1.json"
+  "$merlin" report "$d" --format json >/dev/null
+  cmp -s "$work/r1.json" "$d/results.json" || fail "results.json does not round-trip"
+  "$merlin" report "$d" >/dev/null
   # The stack meter against the compiler: mcore_stack_probe's painted peak
   # (begin record) equals its -fstack-usage frame within 8 bytes.
   log="$work/out/latest/console-$target-default.log"
