@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include "fsutil.h"
+#include "report_html.h"
 #include "report_md.h"
 #include "report_tex.h"
 #include "results_csv.h"
@@ -26,6 +27,7 @@ int mh_cli_report(const char *dir, const char *format) {
   const char *name = strcmp(format, "csv") == 0     ? "results.csv"
                      : strcmp(format, "json") == 0  ? "results.json"
                      : strcmp(format, "latex") == 0 ? "report.tex"
+                     : strcmp(format, "html") == 0  ? "report.html"
                                                     : "report.md";
   char *md_path = mh_path_join(dir, name);
   mh_results r;
@@ -43,6 +45,7 @@ int mh_cli_report(const char *dir, const char *format) {
              : strcmp(format, "json") == 0
                  ? mh_results_to_json(&r, err, sizeof err)
              : strcmp(format, "latex") == 0 ? mh_report_tex(&r)
+             : strcmp(format, "html") == 0  ? mh_report_html(&r)
                                             : mh_report_md(&r);
   if (!md) {
     fprintf(stderr, "merlin: out of memory\n");

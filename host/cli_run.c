@@ -8,6 +8,7 @@
 #include "fsutil.h"
 #include "image_build.h"
 #include "progress.h"
+#include "report_html.h"
 #include "report_md.h"
 #include "results.h"
 #include "results_csv.h"
@@ -641,8 +642,8 @@ static int write_file(const char *dir, const char *name, const char *data,
 
 static void remove_tree(const char *dir, const target_run *trs, size_t n) {
   static const char *const files[] = {"results.json", "results.csv",
-                                      "report.md"};
-  for (size_t i = 0; i < 3; i++) {
+                                      "report.md", "report.html"};
+  for (size_t i = 0; i < 4; i++) {
     char *p = mh_path_join(dir, files[i]);
     if (p)
       unlink(p);
@@ -681,11 +682,12 @@ static int write_results(const mh_run_opts *o, target_run *trs, size_t n) {
   char *json = mh_results_to_json(&r, err, sizeof err);
   char *csv = mh_results_to_csv(&r);
   char *md = mh_report_md(&r);
+  char *html = mh_report_html(&r);
   free(runs);
   int rc = 1;
   char tmpname[64], final[64];
   char *tmp = NULL, *dst = NULL;
-  if (!json || !csv || !md) {
+  if (!json || !csv || !md || !html) {
     fprintf(stderr, "merlin: cannot serialise the results: %s\n",
             json ? "out of memory" : err);
     goto out;
@@ -703,7 +705,8 @@ static int write_results(const mh_run_opts *o, target_run *trs, size_t n) {
   }
   int bad = write_file(tmp, "results.json", json, strlen(json)) ||
             write_file(tmp, "results.csv", csv, strlen(csv)) ||
-            write_file(tmp, "report.md", md, strlen(md));
+            write_file(tmp, "report.md", md, strlen(md)) ||
+            write_file(tmp, "report.html", html, strlen(html));
   for (size_t i = 0; i < n && !bad; i++) {
     char name[128];
     snprintf(name, sizeof name, "console-%s-%s.log", trs[i].t->id,
@@ -753,12 +756,13 @@ static int write_results(const mh_run_opts *o, target_run *trs, size_t n) {
   free(ltmp);
   free(latest);
   printf("merlin: results written to %s (results.json, results.csv, "
-         "report.md)\n",
+         "report.md, report.html)\n",
          dst);
 out:
   free(json);
   free(csv);
   free(md);
+  free(html);
   free(tmp);
   free(dst);
   return rc;

@@ -140,14 +140,15 @@ static const char HELP_COMPARE[] =
     "  -h, --help         this help\n";
 
 static const char HELP_REPORT[] =
-    "usage: merlin report DIR [--format md|csv|json|latex]\n"
+    "usage: merlin report DIR [--format md|html|csv|json|latex]\n"
     "\n"
     "Read DIR/results.json and write a report of it again (for example "
     "after\n"
     "upgrading merlin): merlin report results/latest\n"
     "\n"
     "options:\n"
-    "  --format F         md: report.md (default); csv: results.csv; json:\n"
+    "  --format F         md: report.md (default); html: report.html; csv:\n"
+    "                     results.csv; json:\n"
     "                     results.json rewritten; latex: report.tex (tables "
     "for\n"
     "                     papers: booktabs, longtable)\n"
@@ -483,8 +484,11 @@ static int cmd_report(int argc, char **argv) {
   if (rc == 0 && !format)
     format = "md";
   if (rc == 0 && strcmp(format, "md") != 0 && strcmp(format, "csv") != 0 &&
-      strcmp(format, "json") != 0 && strcmp(format, "latex") != 0)
-    rc = usage_error(&s, "unknown --format '%s'; valid: md, csv, json, latex",
+      strcmp(format, "json") != 0 && strcmp(format, "latex") != 0 &&
+      strcmp(format, "html") != 0)
+    rc = usage_error(&s,
+                     "unknown --format '%s'; valid: md, html, csv, json, "
+                     "latex",
                      format);
   if (rc == 0)
     rc = mh_cli_report(s.pos[0], format);
