@@ -373,6 +373,46 @@ static void plot_ratios(mh_sb *b, const mh_result *x) {
                "</g><line x1='%.1f' y1='%.0f' x2='%.1f' y2='%.0f' "
                "stroke='#d1495b' stroke-dasharray='4'/></svg>",
                x1, MT, x1, H - 10);
+  mh_sb_puts(b, "<table data-table='ratios'><tr><th>post-quantum / "
+                "classical</th><th>ratio of medians</th></tr>");
+  for (size_t i = 0; i < n; i++) {
+    mh_sb_puts(b, "<tr><td>");
+    esc(b, lab[i]);
+    mh_sb_printf(b, "</td><td>%.2f</td></tr>", val[i]);
+  }
+  mh_sb_puts(b, "</table>");
+}
+
+/* The fitted lines of plot_payload, as numbers. */
+static void fit_table(mh_sb *b, const mh_result *x) {
+  const mh_run *run = &x->run;
+  int header = 0;
+  for (size_t i = 0; i < run->n_ops; i++) {
+    double fixed, rate, worst;
+    size_t n;
+    if (!mh_payload_fit(run, i, &fixed, &rate, &worst, &n))
+      continue;
+    if (!header) {
+      mh_sb_puts(b, "<table data-table='fits'><tr><th>operation</th><th>"
+                    "backend</th><th>fixed</th><th>per byte</th><th>max "
+                    "residual</th></tr>");
+      header = 1;
+    }
+    const mh_op *o = &run->ops[i];
+    mh_sb_puts(b, "<tr><td>");
+    esc(b, o->alg);
+    mh_sb_putc(b, ' ');
+    esc(b, o->op);
+    mh_sb_puts(b, "</td><td>");
+    esc(b, o->backend);
+    mh_sb_puts(b, "</td><td>");
+    num(b, fixed);
+    mh_sb_puts(b, "</td><td>");
+    num(b, rate);
+    mh_sb_printf(b, "</td><td>%.1f %%</td></tr>", worst * 100.0);
+  }
+  if (header)
+    mh_sb_puts(b, "</table>");
 }
 
 static void table(mh_sb *b, const mh_result *x) {
@@ -439,6 +479,7 @@ char *mh_report_html(const mh_results *r) {
     plot_bars(&b, x);
     plot_ratios(&b, x);
     plot_payload(&b, x);
+    fit_table(&b, x);
     plot_cdf(&b, x);
     table(&b, x);
     mh_sb_puts(&b, "</section>");

@@ -957,47 +957,56 @@ static void distributions(mh_sb *b, const mh_result *x) {
 
 /* ---- cost versus payload ---------------------------------------------- */
 
-/* Least squares over the payload sizes of one (alg, op, backend): time =
- * fixed + rate * bytes, and the largest residual relative to its median. */
+int mh_payload_fit(const mh_run *run, size_t i, double *fixed, double *rate,
+                   double *worst, size_t *n_points) {
+  const mh_op *o = &run->ops[i];
+  if (o->bytes < 0 || o->n_samples == 0)
+    return 0;
+  for (size_t j = 0; j < i; j++)
+    if (same(run->ops[j].alg, o->alg) && same(run->ops[j].op, o->op) &&
+        same(run->ops[j].backend, o->backend) && run->ops[j].bytes >= 0 &&
+        run->ops[j].n_samples)
+      return 0; /* not the first payload of this operation */
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  size_t n = 0;
+  for (size_t j = i; j < run->n_ops; j++) {
+    const mh_op *p = &run->ops[j];
+    if (!same(p->alg, o->alg) || !same(p->op, o->op) ||
+        !same(p->backend, o->backend) || p->bytes < 0 || !p->n_samples)
+      continue;
+    double xv = (double)p->bytes, yv = p->stats.median;
+    sx += xv, sy += yv, sxx += xv * xv, sxy += xv * yv, n++;
+  }
+  double den = (double)n * sxx - sx * sx;
+  if (n < 2 || den == 0.0)
+    return 0;
+  *rate = ((double)n * sxy - sx * sy) / den;
+  *fixed = (sy - *rate * sx) / (double)n;
+  *worst = 0;
+  for (size_t j = i; j < run->n_ops; j++) {
+    const mh_op *p = &run->ops[j];
+    if (!same(p->alg, o->alg) || !same(p->op, o->op) ||
+        !same(p->backend, o->backend) || p->bytes < 0 || !p->n_samples ||
+        p->stats.median == 0)
+      continue;
+    double r = fabs(p->stats.median - (*fixed + *rate * (double)p->bytes)) /
+               p->stats.median;
+    *worst = r > *worst ? r : *worst;
+  }
+  *n_points = n;
+  return 1;
+}
+
+/* time = fixed + rate * bytes per payload-dependent operation. */
 static void payload_fits(mh_sb *b, const mh_result *x) {
   const mh_run *run = &x->run;
   int header = 0;
   for (size_t i = 0; i < run->n_ops; i++) {
     const mh_op *o = &run->ops[i];
-    if (o->bytes < 0 || o->n_samples == 0)
+    double fixed, rate, worst;
+    size_t n;
+    if (!mh_payload_fit(run, i, &fixed, &rate, &worst, &n))
       continue;
-    int first = 1;
-    for (size_t j = 0; j < i && first; j++)
-      first = !(same(run->ops[j].alg, o->alg) && same(run->ops[j].op, o->op) &&
-                same(run->ops[j].backend, o->backend));
-    if (!first)
-      continue;
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    size_t n = 0;
-    for (size_t j = i; j < run->n_ops; j++) {
-      const mh_op *p = &run->ops[j];
-      if (!same(p->alg, o->alg) || !same(p->op, o->op) ||
-          !same(p->backend, o->backend) || p->bytes < 0 || !p->n_samples)
-        continue;
-      double xv = (double)p->bytes, yv = p->stats.median;
-      sx += xv, sy += yv, sxx += xv * xv, sxy += xv * yv, n++;
-    }
-    double den = (double)n * sxx - sx * sx;
-    if (n < 2 || den == 0.0)
-      continue;
-    double rate = ((double)n * sxy - sx * sy) / den;
-    double fixed = (sy - rate * sx) / (double)n;
-    double worst = 0;
-    for (size_t j = i; j < run->n_ops; j++) {
-      const mh_op *p = &run->ops[j];
-      if (!same(p->alg, o->alg) || !same(p->op, o->op) ||
-          !same(p->backend, o->backend) || p->bytes < 0 || !p->n_samples ||
-          p->stats.median == 0)
-        continue;
-      double r = fabs(p->stats.median - (fixed + rate * (double)p->bytes)) /
-                 p->stats.median;
-      worst = r > worst ? r : worst;
-    }
     if (!header) {
       title(b, x);
       mh_sb_puts(b,

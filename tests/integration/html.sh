@@ -53,6 +53,11 @@ norm() { node -e 'const o = JSON.parse(process.argv[1]); const k = Object.keys(o
 [ "$(norm "$got")" = "$(norm "$want")" ] ||
   fail "series per plot: the page has $got, the results call for $want"
 echo "series per plot: $got"
+# The fit and ratio tables, once per target.
+for t in fits ratios; do
+  n=$(grep -o "data-table=\"$t\"" "$work/dom.html" | wc -l)
+  [ "$n" -eq 2 ] || fail "$n $t tables, want one per target (2)"
+done
 
 mkdir -p "$artifacts"
 timeout 120 "$browser" "${flags[@]}" --window-size=1000,4000 \
@@ -60,4 +65,4 @@ timeout 120 "$browser" "${flags[@]}" --window-size=1000,4000 \
   >/dev/null 2>&1 || fail "no screenshot"
 [ -s "$artifacts/report.png" ] || fail "empty screenshot"
 echo "screenshot: $artifacts/report.png"
-echo "4 passed, 0 failed"
+echo "6 passed, 0 failed"
