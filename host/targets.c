@@ -22,11 +22,84 @@ const mh_target mh_targets[] = {
     {
         .id = "qemu-m4",
         .description = "Cortex-M4 under QEMU (mps2-an386), exact "
-                       "exact instruction counts with -icount shift=7",
+                       "instruction counts with -icount shift=7",
         .kind = MH_EXEC_QEMU,
         .image = "merlin-image.elf",
         .qemu_machine = "mps2-an386",
         .qemu_cpu = "cortex-m4",
+        .icount_shift = 7,
+        .unit = "instructions",
+        .ticks_to_unit = 0.0,
+    },
+    /* The mps2 machines below count the same 25 MHz CMSDK TIMER0 as
+     * qemu-m4: at shift=7 one instruction is 128 ns and one tick 40 ns, so
+     * an instruction spans 3.2 ticks (ticks_to_unit 0.3125 < 0.5) and
+     * round(ticks * 40 / 128) is exact. */
+    {
+        .id = "qemu-m3",
+        .description = "Cortex-M3 (no FPU) under QEMU (mps2-an385), exact "
+                       "instruction counts with -icount shift=7",
+        .kind = MH_EXEC_QEMU,
+        .image = "merlin-image.elf",
+        .qemu_machine = "mps2-an385",
+        .qemu_cpu = "cortex-m3",
+        .icount_shift = 7,
+        .unit = "instructions",
+        .ticks_to_unit = 0.0,
+    },
+    {
+        .id = "qemu-m0plus",
+        .description = "ARMv6-M (Cortex-M0+) image on QEMU's Cortex-M3 "
+                       "(mps2-an385; QEMU has no M0+ model, the M3 executes "
+                       "the v6-M instruction stream exactly), exact "
+                       "instruction counts with -icount shift=7",
+        .kind = MH_EXEC_QEMU,
+        .image = "merlin-image.elf",
+        .qemu_machine = "mps2-an385",
+        .qemu_cpu = "cortex-m3",
+        .icount_shift = 7,
+        .unit = "instructions",
+        .ticks_to_unit = 0.0,
+    },
+    {
+        .id = "qemu-m7",
+        .description = "Cortex-M7 under QEMU (mps2-an500), exact "
+                       "instruction counts with -icount shift=7",
+        .kind = MH_EXEC_QEMU,
+        .image = "merlin-image.elf",
+        .qemu_machine = "mps2-an500",
+        .qemu_cpu = "cortex-m7",
+        .icount_shift = 7,
+        .unit = "instructions",
+        .ticks_to_unit = 0.0,
+    },
+    /* The an505's TIMER0 counts at 20 MHz: one tick is 50 ns, so at shift=7
+     * an instruction (128 ns) spans 2.56 ticks (ticks_to_unit 0.39 < 0.5)
+     * and round(ticks * 50 / 128) is still exact. */
+    {
+        .id = "qemu-m33",
+        .description = "Cortex-M33 under QEMU (mps2-an505, Secure state), "
+                       "exact instruction counts with -icount shift=7",
+        .kind = MH_EXEC_QEMU,
+        .image = "merlin-image.elf",
+        .qemu_machine = "mps2-an505",
+        .qemu_cpu = "cortex-m33",
+        .icount_shift = 7,
+        .unit = "instructions",
+        .ticks_to_unit = 0.0,
+    },
+    /* The an547's SSE-300 System Counter counts at 32 MHz: one tick is
+     * 31.25 ns, so at shift=7 an instruction (128 ns) spans 4.096 ticks
+     * (ticks_to_unit 0.244 < 0.5) and round(ticks * 31.25 / 128) is
+     * exact. */
+    {
+        .id = "qemu-m55",
+        .description = "Cortex-M55 under QEMU (mps3-an547, Secure state), "
+                       "exact instruction counts with -icount shift=7",
+        .kind = MH_EXEC_QEMU,
+        .image = "merlin-image.elf",
+        .qemu_machine = "mps3-an547",
+        .qemu_cpu = "cortex-m55",
         .icount_shift = 7,
         .unit = "instructions",
         .ticks_to_unit = 0.0,

@@ -23,6 +23,13 @@ void SysTick_Handler(void);
 void Irq_Handler(void);
 void cortexm_fault_report(const uint32_t *frame, uint32_t exc_return);
 
+/* Armv8-M and Armv8.1-M Mainline have a main stack limit register
+ * (MSPLIM); Armv6-M and Armv7-M do not (Armv8-M Baseline only in the Secure
+ * state: not used here). */
+#if defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
+#define CM_HAS_MSPLIM 1
+#endif
+
 typedef void (*vector)(void);
 
 /* Armv7-M ARM B1.5.3: 16 system entries, then the device interrupts, all
@@ -86,6 +93,16 @@ static void stack_guard_init(void) {
   CM_MPU_CTRL = (1u << 2) | 1u;
   __asm__ volatile("dsb\n\tisb" ::: "memory");
   stack_guarded = 1;
+#elif defined(CM_HAS_MSPLIM)
+  /* Armv8-M has no PMSAv7 (its MPU is PMSAv8) but has a stack limit
+   * register: an instruction or exception entry that would move SP below
+   * MSPLIM raises a UsageFault with UFSR.STKOF instead (Armv8-M ARM,
+   * "Stack limit checks"). The limit sits at the top of the same
+   * CM_STACK_GUARD_BYTES as on Armv7-M, so the bounds the stack meter sees
+   * are the same and the fault handler has those bytes to run on. */
+  uint32_t limit = (uint32_t)(uintptr_t)__stack_limit + CM_STACK_GUARD_BYTES;
+  __asm__ volatile("msr msplim, %0\n\tisb" ::"r"(limit) : "memory");
+  stack_guarded = 1;
 #endif
 }
 
@@ -104,7 +121,7 @@ void Reset_Handler(void) {
     *d++ = *s++;
   for (uint32_t *d = __bss_start; d < __bss_end;)
     *d++ = 0;
-#if __ARM_ARCH >= 7
+#if __ARM_ARCH >= 7 && !defined(__ARM_ARCH_8M_BASE__)
   /* Route MemManage, BusFault and UsageFault to their own vectors so the
    * report names the kind (SHCSR bits 16..18). */
   CM_SHCSR |= 7u << 16;
@@ -127,6 +144,11 @@ __attribute__((naked)) void Fault_Handler(void) {
       "movs r2, #0\n\t"
       "str r2, [r3]\n\t"
       "dsb\n\t"
+      "isb\n\t"
+#elif defined(CM_HAS_MSPLIM)
+      /* Likewise lift the stack limit: the handler runs below it. */
+      "movs r2, #0\n\t"
+      "msr msplim, r2\n\t"
       "isb\n\t"
 #endif
       "mov r1, lr\n\t"
@@ -163,7 +185,7 @@ void cortexm_fault_report(const uint32_t *frame, uint32_t exc_return) {
   uint32_t ipsr;
   __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
   const char *kind = fault_kind(ipsr & 0x1FFu);
-#if __ARM_ARCH >= 7
+#if __ARM_ARCH >= 7 && !defined(__ARM_ARCH_8M_BASE__)
   /* MemManage on the guard: a stacking error (MSTKERR), or a data access
    * (MMARVALID) inside the guard region (Armv7-M ARM B3.2.15). */
   uint32_t mmfsr = CM_CFSR & 0xFFu, guard = (uint32_t)(uintptr_t)__stack_limit;
@@ -171,6 +193,11 @@ void cortexm_fault_report(const uint32_t *frame, uint32_t exc_return) {
       ((mmfsr & (1u << 4)) ||
        ((mmfsr & (1u << 7)) && CM_MMFAR - guard < CM_STACK_GUARD_BYTES)))
     kind = "stackoverflow";
+#if defined(CM_HAS_MSPLIM)
+  /* UsageFault with UFSR.STKOF (CFSR bit 20): SP crossed MSPLIM. */
+  if (stack_guarded && (ipsr & 0x1FFu) == 6 && (CM_CFSR & (1u << 20)))
+    kind = "stackoverflow";
+#endif
 #endif
   mcore_wire_start("fault");
   mcore_wire_str("kind", kind);
@@ -181,7 +208,7 @@ void cortexm_fault_report(const uint32_t *frame, uint32_t exc_return) {
     mcore_wire_hex("lr", frame[5]);
     mcore_wire_hex("exc_return", exc_return);
   }
-#if __ARM_ARCH >= 7
+#if __ARM_ARCH >= 7 && !defined(__ARM_ARCH_8M_BASE__)
   mcore_wire_hex("cfsr", CM_CFSR);
   mcore_wire_hex("hfsr", CM_HFSR);
   mcore_wire_hex("mmfar", CM_MMFAR);
@@ -220,11 +247,16 @@ int main(void) {
   mport_exit(runner_main(&cfg));
 }
 
+#ifndef CM_TEST_UNMAPPED_ADDR
+#define CM_TEST_UNMAPPED_ADDR 0x70000000u
+#endif
+
 void mport_test_fault(const char *kind) {
   if (strcmp(kind, "busfault") == 0) {
     /* Nothing answers at 0x70000000 on the mps2 machines (QEMU reports a
-     * bus error, not RAZ): a precise data BusFault. */
-    (void)*(volatile uint32_t *)(uintptr_t)0x70000000u;
+     * bus error, not RAZ): a precise data BusFault. A machine that maps
+     * something there names another hole (CM_TEST_UNMAPPED_ADDR). */
+    (void)*(volatile uint32_t *)(uintptr_t)CM_TEST_UNMAPPED_ADDR;
   } else if (strcmp(kind, "usagefault") == 0) {
     __asm__ volatile("udf #0"); /* UNDEFINSTR */
   } else if (strcmp(kind, "hang") == 0) {

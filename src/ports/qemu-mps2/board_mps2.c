@@ -1,49 +1,75 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * QEMU mps2-an386 (Cortex-M4F, Arm AN386; QEMU hw/arm/mps2.c).
+ * QEMU mps2-an385 (Cortex-M3, Arm AN385), mps2-an386 (Cortex-M4F, AN386),
+ * mps2-an500 (Cortex-M7, AN500) and mps2-an505 (Cortex-M33, AN505).
  *
- * Console: CMSDK APB UART0 at 0x40004000.
- * Counter: CMSDK APB TIMER0 at 0x40000000, a 32-bit down-counter on the
- * 25 MHz peripheral clock, extended to 64 bits by counting its wraps (IRQ 8).
+ * QEMU hw/arm/mps2.c gives an385, an386 and an500 the same memory map (4 MB
+ * ZBT SSRAM1 at 0, 4 MB ZBT SSRAM2/3 at 0x20000000) and the same CMSDK APB
+ * peripherals at the same addresses and interrupt numbers: the defaults
+ * below. The ARMv6-M build (qemu-m0plus) runs on mps2-an385 too. The an505
+ * (QEMU hw/arm/mps2-tz.c, the IoT Kit in hw/arm/armsse.c) moves UART0 to
+ * 0x40200000, and its counter is the IoT Kit's CMSDK TIMER0 at 0x40000000
+ * (IRQ 3) on the 20 MHz MAINCLK; cmake/targets/qemu-m33.cmake overrides the
+ * MPS2_* settings. The target's cmake/targets/<id>.cmake also names the
+ * target and core (MERLIN_TARGET_ID, MERLIN_CORE).
+ *
+ * Console: CMSDK APB UART0.
+ * Counter: CMSDK APB TIMER0, a 32-bit down-counter on the peripheral clock,
+ * extended to 64 bits by counting its wraps (its interrupt).
  * A 32-bit timer wraps every 2^32 ticks (about 1.3e9 instructions at the
  * host's icount shift), so its interrupt handler almost never runs inside a
  * sample; SysTick (24-bit) would wrap every 5e6 instructions and add its
  * handler's instructions to any longer operation.
  *
  * Under -icount shift=N every instruction advances virtual time by 2^N ns;
- * one tick is 40 ns. The host converts ticks to instructions (see
- * docs/wire-format.md).
+ * one tick is 40 ns at 25 MHz (50 ns at 20 MHz). The host converts ticks to
+ * instructions (see docs/wire-format.md).
  */
 #include "cortexm.h"
 #include "port.h"
 
-#define UART0 0x40004000u
+#ifndef MPS2_UART0_BASE
+#define MPS2_UART0_BASE 0x40004000u
+#endif
+#ifndef MPS2_TIMER0_BASE
+#define MPS2_TIMER0_BASE 0x40000000u
+#endif
+#ifndef MPS2_TIMER0_IRQ
+#define MPS2_TIMER0_IRQ 8u
+#endif
+/* The peripheral clock the timer counts (SYSCLK_FRQ in QEMU). */
+#ifndef MPS2_SYSCLK_HZ
+#define MPS2_SYSCLK_HZ 25000000u
+#endif
+
+#define UART0 MPS2_UART0_BASE
 #define UART_DATA CM_REG(UART0 + 0x00u)
 #define UART_STATE CM_REG(UART0 + 0x04u)
 #define UART_CTRL CM_REG(UART0 + 0x08u)
 #define UART_BAUDDIV CM_REG(UART0 + 0x10u)
 
-#define TIMER0 0x40000000u
+#define TIMER0 MPS2_TIMER0_BASE
 #define TIMER_CTRL CM_REG(TIMER0 + 0x00u)
 #define TIMER_VALUE CM_REG(TIMER0 + 0x04u)
 #define TIMER_RELOAD CM_REG(TIMER0 + 0x08u)
 #define TIMER_INTCLEAR CM_REG(TIMER0 + 0x0Cu)
-#define TIMER0_IRQ 8u
+#define TIMER0_IRQ MPS2_TIMER0_IRQ
 
 static const mport_part part = {
     .target = MERLIN_TARGET_ID,
     .core = MERLIN_CORE,
-    .clock_hz = 25000000u,
+    .clock_hz = MPS2_SYSCLK_HZ,
     .counter = "cmsdk-timer0",
     .unit = "ticks",
-    .counter_hz = 25000000u,
+    .counter_hz = MPS2_SYSCLK_HZ,
     /* DWT CYCCNT reads 0 under QEMU: there is no cycle counter to use. */
     .cycle_counter = "none: DWT CYCCNT does not count under QEMU",
     /* Far above the resolution of one tick. */
     .min_sample_ticks = 1000,
-    /* 2^34 ticks = 5.4e9 instructions per operation (about 20 s of QEMU
-     * time here); past it fewer samples are taken. */
-    .budget_ticks = (uint64_t)1 << 34,
+    /* 2^34 ticks at 25 MHz = 5.4e9 instructions per operation (about 20 s
+     * of QEMU time here); past it fewer samples are taken. Scaled to the
+     * clock, so the budget in instructions is the same on every machine. */
+    .budget_ticks = ((uint64_t)1 << 34) * MPS2_SYSCLK_HZ / 25000000u,
     .flash_bytes = 4u << 20,
     .ram_bytes = 4u << 20,
 };
