@@ -158,8 +158,7 @@ char *mh_build_dir(const mh_build_spec *spec) {
   return sb_take(&b);
 }
 
-/* Print the last lines of the log to stderr. */
-static void print_tail(const char *log) {
+void mh_build_log_tail(const char *log) {
   char *buf;
   size_t len;
   char err[256];
@@ -182,9 +181,8 @@ static void print_tail(const char *log) {
   free(buf);
 }
 
-/* Run one command with stdout and stderr appended to the log. */
-static int run_logged(char *const argv[], const char *cwd, int logfd, char *err,
-                      size_t errlen) {
+int mh_run_logged(char *const argv[], const char *cwd, int logfd, char *err,
+                  size_t errlen) {
   dprintf(logfd, "$");
   for (char *const *a = argv; *a; a++)
     dprintf(logfd, " %s", *a);
@@ -207,7 +205,7 @@ static int run_logged(char *const argv[], const char *cwd, int logfd, char *err,
   return ok ? 0 : -1;
 }
 
-static int file_exists(const char *dir, const char *name) {
+int mh_file_in(const char *dir, const char *name) {
   char *p = mh_path_join(dir, name);
   struct stat st;
   int ok = p && stat(p, &st) == 0;
@@ -256,8 +254,8 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
   if (write_profile_files(spec, pdir, &changed, err, errlen) != 0)
     goto out;
   int configure = changed || spec->kat_corrupt || spec->inject_fault ||
-                  !file_exists(bdir, "CMakeCache.txt") ||
-                  !file_exists(bdir, STAMP);
+                  !mh_file_in(bdir, "CMakeCache.txt") ||
+                  !mh_file_in(bdir, STAMP);
   logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (logfd < 0) {
     snprintf(err, errlen, "cannot create %s: %s", log, strerror(errno));
@@ -291,7 +289,7 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
                     spec->kat_corrupt ? def_kat.s : def_fault.s,
                     spec->kat_corrupt ? def_fault.s : NULL,
                     NULL};
-    if (run_logged(argv, spec->root, logfd, err, errlen) != 0)
+    if (mh_run_logged(argv, spec->root, logfd, err, errlen) != 0)
       goto fail;
     int sfd = open(stamp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (sfd >= 0)
@@ -302,9 +300,9 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
   snprintf(jobs, sizeof jobs, "%ld", ncpu > 0 ? ncpu : 1);
   char *bargv[] = {"cmake",        "--build",    bdir, "--target",
                    "merlin-image", "--parallel", jobs, NULL};
-  if (run_logged(bargv, spec->root, logfd, err, errlen) != 0)
+  if (mh_run_logged(bargv, spec->root, logfd, err, errlen) != 0)
     goto fail;
-  if (!file_exists(bdir, spec->target->image)) {
+  if (!mh_file_in(bdir, spec->target->image)) {
     snprintf(err, errlen, "the build succeeded but made no %s", img);
     goto fail;
   }
@@ -314,7 +312,7 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
   goto out;
 fail:
   if (!mh_exec_signal_received())
-    print_tail(log);
+    mh_build_log_tail(log);
   {
     size_t n = strlen(err);
     snprintf(err + n, errlen - n, "; full log: %s", log);

@@ -35,4 +35,14 @@ char *mh_build_dir(const mh_build_spec *spec);
 int mh_image_build(const mh_build_spec *spec, char **image, char *err,
                    size_t errlen);
 
+/* Helpers of every build the CLI runs (images, size images): */
+/* Print the last lines of a build log to stderr. */
+void mh_build_log_tail(const char *log);
+/* Run argv in cwd with stdout and stderr appended to logfd (the command
+ * line first). 0, or -1 with what failed in err. */
+int mh_run_logged(char *const argv[], const char *cwd, int logfd, char *err,
+                  size_t errlen);
+/* Whether DIR/NAME exists. */
+int mh_file_in(const char *dir, const char *name);
+
 #endif

@@ -48,6 +48,18 @@ static void cell(mh_sb *b, const char *s) {
   }
 }
 
+/* "| alg op [N B] | backend": the first two cells of an operation's row. */
+static void op_cells(mh_sb *b, const mh_op *o) {
+  mh_sb_puts(b, "| ");
+  cell(b, o->alg);
+  mh_sb_putc(b, ' ');
+  cell(b, o->op);
+  if (o->bytes >= 0)
+    mh_sb_printf(b, " %ld B", o->bytes);
+  mh_sb_puts(b, " | ");
+  cell(b, o->backend);
+}
+
 static void num(mh_sb *b, double v) {
   char t[96];
   mh_format_number(v, t, sizeof t);
@@ -804,14 +816,7 @@ static void ratios(mh_sb *b, const mh_result *x) {
                     "of medians |\n|---|---|---|---:|\n");
       header = 1;
     }
-    mh_sb_puts(b, "| ");
-    cell(b, o->alg);
-    mh_sb_putc(b, ' ');
-    cell(b, o->op);
-    if (o->bytes >= 0)
-      mh_sb_printf(b, " %ld B", o->bytes);
-    mh_sb_puts(b, " | ");
-    cell(b, o->backend);
+    op_cells(b, o);
     mh_sb_puts(b, " | ");
     cell(b, best->backend);
     mh_sb_printf(b, " | %.2f |\n", o->stats.median / best->stats.median);
@@ -841,14 +846,7 @@ static void target_ratios(mh_sb *b, const mh_results *r) {
                         "of medians |\n|---|---|---|---:|\n");
           header = 1;
         }
-        mh_sb_puts(b, "| ");
-        cell(b, q->alg);
-        mh_sb_putc(b, ' ');
-        cell(b, q->op);
-        if (q->bytes >= 0)
-          mh_sb_printf(b, " %ld B", q->bytes);
-        mh_sb_puts(b, " | ");
-        cell(b, q->backend);
+        op_cells(b, q);
         mh_sb_puts(b, " | ");
         cell(b, r->runs[j].target);
         mh_sb_puts(b, " / ");
@@ -889,14 +887,7 @@ static void repeatability(mh_sb *b, const mh_result *x) {
     const mh_op *o = &run->ops[i];
     if (!o->n_repeat || o->repeat_max == o->repeat_min)
       continue;
-    mh_sb_puts(b, "| ");
-    cell(b, o->alg);
-    mh_sb_putc(b, ' ');
-    cell(b, o->op);
-    if (o->bytes >= 0)
-      mh_sb_printf(b, " %ld B", o->bytes);
-    mh_sb_puts(b, " | ");
-    cell(b, o->backend);
+    op_cells(b, o);
     mh_sb_puts(b, " | ");
     num(b, o->repeat_min);
     mh_sb_puts(b, " | ");
@@ -933,14 +924,7 @@ static void distributions(mh_sb *b, const mh_result *x) {
       header = 1;
     }
     static const double ps[] = {0.01, 0.10, 0.50, 0.90, 0.99};
-    mh_sb_puts(b, "| ");
-    cell(b, o->alg);
-    mh_sb_putc(b, ' ');
-    cell(b, o->op);
-    if (o->bytes >= 0)
-      mh_sb_printf(b, " %ld B", o->bytes);
-    mh_sb_puts(b, " | ");
-    cell(b, o->backend);
+    op_cells(b, o);
     mh_sb_printf(b, " | %zu |", o->n_samples);
     for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
       mh_sb_putc(b, ' ');

@@ -20,7 +20,6 @@
 #define MAX_ELF_BYTES ((size_t)256 << 20)
 #define MAX_MAP_BYTES ((size_t)256 << 20)
 /* Lines of the build log shown when a build fails. */
-#define LOG_TAIL_LINES 40
 
 /* ---- ELF (System V gABI, "Sections" and "Symbol Table") ---------------- */
 
@@ -837,62 +836,6 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void print_tail(const char *log) {
-  char *buf;
-  size_t len;
-  char err[256];
-  if (mh_read_file(log, (size_t)1 << 30, &buf, &len, err, sizeof err) != 0)
-    return;
-  size_t start = len, lines = 0;
-  if (start && buf[start - 1] == '\n')
-    start--;
-  while (start > 0 && lines < LOG_TAIL_LINES) {
-    start--;
-    if (buf[start] == '\n')
-      lines++;
-  }
-  if (buf[start] == '\n')
-    start++;
-  fprintf(stderr, "---- last lines of %s ----\n%s", log, buf + start);
-  if (len && buf[len - 1] != '\n')
-    fputc('\n', stderr);
-  fprintf(stderr, "---- end of build log ----\n");
-  free(buf);
-}
-
-/* Run argv with its output appended to the log. */
-static int run_logged(char *const argv[], const char *cwd, int logfd, char *err,
-                      size_t errlen) {
-  dprintf(logfd, "$");
-  for (char *const *a = argv; *a; a++)
-    dprintf(logfd, " %s", *a);
-  dprintf(logfd, "\n");
-  mh_exec_spec spec = {
-      .argv = argv, .cwd = cwd, .stdout_fd = logfd, .stderr_fd = logfd};
-  mh_exec_result res;
-  if (mh_exec(&spec, &res, err, errlen) != 0)
-    return -1;
-  int ok = res.exited && res.exit_code == 0;
-  if (res.cancelled)
-    snprintf(err, errlen, "interrupted");
-  else if (!ok && res.exited)
-    snprintf(err, errlen, "%s %s failed (exit status %d)", argv[0], argv[1],
-             res.exit_code);
-  else if (!ok)
-    snprintf(err, errlen, "%s %s killed by signal %d", argv[0], argv[1],
-             res.term_signal);
-  mh_exec_result_free(&res);
-  return ok ? 0 : -1;
-}
-
-static int exists(const char *dir, const char *name) {
-  char *p = mh_path_join(dir, name);
-  struct stat st;
-  int ok = p && stat(p, &st) == 0;
-  free(p);
-  return ok;
-}
-
 /* One line of sizes/manifest.txt (cmake/MerlinImage.cmake). */
 typedef struct {
   char *kind, *alg, *backend, *target, *image, *map;
@@ -1032,7 +975,7 @@ static int build_and_measure(const char *root, const char *bdir,
               base ? "no algorithm" : mf[i].backend);
     char *bargv[] = {"cmake",      "--build",    (char *)bdir, "--target",
                      mf[i].target, "--parallel", jobs,         NULL};
-    if (run_logged(bargv, root, logfd, err, errlen) != 0) {
+    if (mh_run_logged(bargv, root, logfd, err, errlen) != 0) {
       size_t l = strlen(err);
       snprintf(err + l, errlen - l, " (building the %s image)",
                base ? "baseline" : mf[i].alg);
@@ -1117,8 +1060,8 @@ static int sizes_run(const char *root, const char *bdir, int configure,
   }
   /* Configured once; later runs let the build tool compile what changed
    * and relink. */
-  if (configure &&
-      (ch1 || ch2 || !exists(bdir, "CMakeCache.txt") || !exists(bdir, STAMP))) {
+  if (configure && (ch1 || ch2 || !mh_file_in(bdir, "CMakeCache.txt") ||
+                    !mh_file_in(bdir, STAMP))) {
     unlink(stamp);
     if (!quiet)
       fprintf(stderr, "sizes: %s: configuring %s\n", t->id,
@@ -1140,7 +1083,7 @@ static int sizes_run(const char *root, const char *bdir, int configure,
                     "-DMERLIN_TEST_FAULT=",
                     def_dir.s,
                     NULL};
-    if (run_logged(argv, root, logfd, err, errlen) != 0)
+    if (mh_run_logged(argv, root, logfd, err, errlen) != 0)
       goto fail;
     int sfd = open(stamp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (sfd >= 0)
@@ -1153,7 +1096,7 @@ static int sizes_run(const char *root, const char *bdir, int configure,
 fail:
   rc = -1;
   if (!mh_exec_signal_received())
-    print_tail(log);
+    mh_build_log_tail(log);
   {
     size_t l = strlen(err);
     snprintf(err + l, errlen - l, "; full log: %s", log);
