@@ -115,6 +115,7 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
   }
   mh_sb prov = {0}, md = {0};
   int rc = 0, regressions = 0, improvements = 0, compared = 0, pairs = 0;
+  int changed = 0;
   for (size_t i = 0; i < b.n_runs; i++) {
     const mh_result *y = &b.runs[i], *x = find_result(&a, y);
     if (x) {
@@ -163,8 +164,10 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
       double spread = p->stats.iqr + q->stats.iqr;
       int outside = fabs(nm - om) > spread;
       const char *verdict = "same";
-      if (nm != om)
+      if (nm != om) {
         verdict = outside ? "changed" : "within spread";
+        changed++;
+      }
       if (outside && change > threshold) {
         verdict = "REGRESSED";
         regressions++;
@@ -197,7 +200,9 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
   printf("merlin: compare: %d operation(s): %d regressed, %d improved beyond "
          "%.1f%%%s\n",
          compared, regressions, improvements, threshold * 100.0,
-         regressions || improvements ? "" : "; no change");
+         regressions || improvements ? ""
+         : changed                   ? "; nothing beyond the threshold"
+                                     : "; no change");
   if (md_path) {
     char err[1024];
     if (md.failed ||
