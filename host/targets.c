@@ -260,6 +260,19 @@ int mh_target_ticks_to_unit(const mh_target *t, const char *counter_unit,
     if (errno || end == counter_hz || *end || !(hz > 0) || !isfinite(hz))
       hz = 0;
   }
+  if (t->kind == MH_EXEC_BOARD) {
+    /* A board's counter counts core cycles (DWT CYCCNT, or SysTick on the
+     * processor clock): its ticks are the unit. */
+    if (!counter_unit || strcmp(counter_unit, "ticks") != 0) {
+      snprintf(err, errlen,
+               "the image's counter counts in '%s', but a board's counts "
+               "core cycles as 'ticks'",
+               counter_unit ? counter_unit : "nothing");
+      return -1;
+    }
+    *out = t->ticks_to_unit;
+    return 0;
+  }
   if (t->ticks_to_unit > 0) {
     /* A fixed conversion: the counter already counts in the unit (ns). */
     if (counter_unit && strcmp(counter_unit, t->unit) != 0) {

@@ -64,7 +64,7 @@ static mport_part part = {
     .core = "cortex-m33",
     .clock_hz = CORE_HZ,
     .counter = "dwt-cyccnt",
-    .unit = "cycles",
+    .unit = "ticks", /* of counter_hz = the core clock: cycles */
     .counter_hz = CORE_HZ,
     .cycle_counter = "dwt-cyccnt",
     .min_sample_ticks = 2000,

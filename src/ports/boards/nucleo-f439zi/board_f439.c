@@ -58,7 +58,7 @@ static mport_part part = {
     .core = "cortex-m4",
     .clock_hz = SYSCLK_HZ,
     .counter = "dwt-cyccnt",
-    .unit = "cycles",
+    .unit = "ticks", /* of counter_hz = the core clock: cycles */
     .counter_hz = SYSCLK_HZ,
     .cycle_counter = "dwt-cyccnt",
     .min_sample_ticks = 2000,

@@ -77,7 +77,7 @@ static mport_part part = {
     .core = "cortex-m0plus",
     .clock_hz = SYS_HZ,
     .counter = "systick",
-    .unit = "cycles",
+    .unit = "ticks", /* of counter_hz = the core clock: cycles */
     .counter_hz = SYS_HZ,
     .cycle_counter = "systick (core clock, 24-bit wraps counted)",
     .min_sample_ticks = 2000,
