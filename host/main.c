@@ -431,6 +431,13 @@ static int cmd_run(int argc, char **argv) {
   o.baud = MH_BAUD_DEFAULT;
   if (rc == 0)
     rc = check_port_opts(&s, port, baud, from, o.n_targets, &o.baud);
+  for (size_t i = 0;
+       rc == 0 && !port && !from && o.n_targets > 1 && i < o.n_targets; i++)
+    if (mh_target_find(o.targets[i])->kind == MH_EXEC_BOARD)
+      rc = usage_error(&s,
+                       "%s is a real board: read it on its own, with "
+                       "--port DEV (or --from FILE)",
+                       o.targets[i]);
   if (rc == 0 && port && (kat || fault || repeat || ct || runs || warmup))
     rc = usage_error(&s, "--port reads a board running its flashed image: "
                          "--kat-corrupt, --inject-fault, --repeat, --ct, "

@@ -128,6 +128,8 @@ expect 2 "--port and --from both give the stream" \
 expect 2 "give exactly one --target" \
   "$merlin" run --target qemu-m4,host --port /dev/null
 expect 2 "do not apply" "$merlin" run --target qemu-m4 --port /dev/null --runs 3
+expect 2 "rp2040-pico is a real board: read it on its own" \
+  "$merlin" run --target qemu-m4,rp2040-pico
 expect 1 "cannot open $work/none" \
   "$merlin" run --target qemu-m4 --port "$work/none" --out "$work/x"
 expect 1 "is not a serial port" \
