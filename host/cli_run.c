@@ -309,6 +309,9 @@ static int run_target_inner(run_ctx *c, target_run *tr) {
                                MAX_CONSOLE_BYTES);
     if (exec_rc != 0)
       return exec_rc;
+    if (need_root(c) == 0)
+      tr->console_copy =
+          mh_run_keep_capture(c->root, tr->t, tr->console, tr->console_len);
   } else if (tr->t->kind == MH_EXEC_BOARD) {
     return board_without_port(c, tr);
   } else {

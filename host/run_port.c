@@ -3,6 +3,7 @@
  * to say when a board target is run with neither --port nor --from. */
 #include "run_port.h"
 
+#include "fsutil.h"
 #include "progress.h"
 #include "serial.h"
 #include "target_exec.h"
@@ -108,4 +109,20 @@ void mh_run_board_hint(const mh_target *t, const char *image) {
           "FILE\n"
           "  (README.md, section 'Real boards')\n",
           t->id, image, cmd, t->id, t->id);
+}
+
+char *mh_run_keep_capture(const char *root, const mh_target *t,
+                          const char *data, size_t len) {
+  char err[1024], name[128];
+  char *dir = mh_path_join(root, "build");
+  snprintf(name, sizeof name, "port-%s.log", t->id);
+  char *path = dir ? mh_path_join(dir, name) : NULL;
+  if (!path || mh_mkdir_p(dir, err, sizeof err) != 0 ||
+      mh_write_atomic(path, data, len, err, sizeof err) != 0) {
+    free(dir);
+    free(path);
+    return NULL;
+  }
+  free(dir);
+  return path;
 }

@@ -14,6 +14,10 @@
  * interrupted. */
 int mh_run_read_port(const mh_run_opts *o, const mh_target *t, char **console,
                      size_t *len, size_t max_bytes);
+/* Keep a captured stream in ROOT/build/port-<target>.log, for diagnosis
+ * when it is rejected; returns the path (malloc'd) or NULL. */
+char *mh_run_keep_capture(const char *root, const mh_target *t,
+                          const char *data, size_t len);
 /* Print how to flash the image just built and how to read the board. */
 void mh_run_board_hint(const mh_target *t, const char *image);
 

@@ -79,6 +79,8 @@ port_run dropped.txt "" --out "$work/drop" --timeout 60
 grep -q "console stream rejected: line [0-9]*: sequence number 8 after 6: 1 line(s) missing" "$work/log" ||
   fail "dropped line: not the reader's message"
 grep -q "no results written" "$work/log" || fail "dropped line: no verdict"
+grep -q "raw console kept in build/port-qemu-m4.log" "$work/log" ||
+  fail "dropped line: the capture is not kept"
 no_results drop "dropped line"
 
 # 3. A garbled line: one character of the 6th wire line changed, its CRC
