@@ -8,7 +8,7 @@ TARGETS ?= host,qemu-m4
 PROFILE ?= default
 OUT ?= results
 
-.PHONY: all bench test test-sanitize fuzz setup deps tools clean distclean help
+.PHONY: all bench test test-sanitize fuzz setup deps tools boards clean distclean help
 
 all: tools
 
@@ -18,6 +18,7 @@ help:
 	@echo "make test-sanitize  the host tests with ASan and UBSan (CLI, tests and host images)"
 	@echo "make fuzz    the parsers under libFuzzer, FUZZ_SECONDS (default 300) each"
 	@echo "make tools   build the merlin CLI only (build/host/merlin)"
+	@echo "make boards  build the four real-board images (README: Real boards), sizes"
 	@echo "make deps    install system packages and fetch pinned library sources"
 	@echo "make clean   remove build/ (results/ and third_party/ are kept)"
 
@@ -30,6 +31,10 @@ deps: setup
 tools: deps
 	@cmake --preset host >/dev/null
 	@cmake --build --preset host
+
+# The real-board images (docs/targets.md), warning-free, with their sizes.
+boards: tools
+	scripts/build-boards $(MERLIN) $(PROFILE)
 
 bench: tools
 	$(MERLIN) run --target $(TARGETS) --profile $(PROFILE) --ct --out $(OUT)

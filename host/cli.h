@@ -25,6 +25,8 @@ typedef struct {
   unsigned runs, warmup, timeout_s;
   const char *out;
   const char *from;        /* parse this captured stream instead */
+  const char *port;        /* or read it from this serial port (boards) */
+  unsigned baud;           /* of port */
   const char *kat_corrupt; /* "alg/op" test hook, or NULL */
   int quiet;
   const char *inject_fault; /* test hook: fault kind, or NULL */

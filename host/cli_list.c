@@ -17,7 +17,7 @@
 
 static void list_targets(void) {
   for (size_t i = 0; i < mh_n_targets; i++)
-    printf("  %-12s %s\n", mh_targets[i].id, mh_targets[i].description);
+    printf("  %-14s %s\n", mh_targets[i].id, mh_targets[i].description);
 }
 
 static int list_profiles(void) {

@@ -13,6 +13,7 @@
 #include "results.h"
 #include "results_csv.h"
 #include "results_json.h"
+#include "run_port.h"
 #include "sizes.h"
 #include "target_exec.h"
 #include "targets.h"
@@ -216,7 +217,7 @@ static int check_run(const run_ctx *c, const target_run *tr) {
             v, tr->res.profile);
     fails++;
   }
-  if (!c->o->from) {
+  if (!c->o->from && !c->o->port) {
     char want[16];
     snprintf(want, sizeof want, "%u", c->o->runs);
     if ((v = mh_run_prov(run, "runs")) && strcmp(v, want) != 0) {
@@ -271,6 +272,25 @@ static int check_run(const run_ctx *c, const target_run *tr) {
   return fails;
 }
 
+/* A board target with neither --port nor --from: build its image, then say
+ * how to flash and read it. Returns 1 (build failed) or 2. */
+static int board_without_port(run_ctx *c, target_run *tr) {
+  char err[2048];
+  mh_build_spec bs = {.root = c->root,
+                      .target = tr->t,
+                      .profile_name = c->profile_name,
+                      .profile = &c->profile,
+                      .quiet = c->o->quiet};
+  char *image = NULL;
+  if (mh_image_build(&bs, &image, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s: build failed: %s\n", tr->t->id, err);
+    return 1;
+  }
+  mh_run_board_hint(tr->t, image);
+  free(image);
+  return 2;
+}
+
 /* Run (or read) one target and turn its stream into a checked result.
  * Returns 0, 1 (failed, reported) or 130 (interrupted). */
 static int run_target_inner(run_ctx *c, target_run *tr) {
@@ -284,6 +304,16 @@ static int run_target_inner(run_ctx *c, target_run *tr) {
       fprintf(stderr, "merlin: %s\n", err);
       return 1;
     }
+  } else if (o->port) {
+    exec_rc = mh_run_read_port(o, tr->t, &tr->console, &tr->console_len,
+                               MAX_CONSOLE_BYTES);
+    if (exec_rc != 0)
+      return exec_rc;
+    if (need_root(c) == 0)
+      tr->console_copy =
+          mh_run_keep_capture(c->root, tr->t, tr->console, tr->console_len);
+  } else if (tr->t->kind == MH_EXEC_BOARD) {
+    return board_without_port(c, tr);
   } else {
     exec_rc = execute(c, tr);
     if (exec_rc == 1 || exec_rc == 130)
@@ -591,7 +621,7 @@ static int run_target(run_ctx *c, target_run *tr) {
     rc = valgrind_pass(c, tr);
   if (rc == 0 && !c->o->kat_only && need_root(c) == 0)
     rc = judge_ct(c, tr);
-  if (rc == 0 && !c->o->from && !c->o->kat_only)
+  if (rc == 0 && !c->o->from && !c->o->port && !c->o->kat_only)
     rc = attach_costs(c, tr);
   if (rc == 1 && tr->console_copy)
     fprintf(stderr, "merlin: %s: raw console kept in %s\n", tr->t->id,
@@ -771,9 +801,9 @@ out:
 static int load_profile(run_ctx *c) {
   const mh_run_opts *o = c->o;
   char err[2048];
-  if (o->from && !o->profile)
+  if ((o->from || o->port) && !o->profile)
     return 0; /* taken from the stream */
-  if (o->from) {
+  if (o->from || o->port) {
     /* Only the name matters: the stream is compared against it. */
     if (mh_profile_locate("", o->profile, &c->profile_path, &c->profile_name,
                           err, sizeof err) != 0) {

@@ -3,6 +3,7 @@
  * usage error exits 2 with the valid choices), and dispatches to the
  * subcommands (cli.h). Documented in docs/cli.md. */
 #include "cli.h"
+#include "serial.h"
 #include "targets.h"
 
 #include <errno.h>
@@ -60,6 +61,18 @@ static const char HELP_RUN[] =
     "  --from FILE        parse a captured console stream instead of "
     "building and\n"
     "                     running (exactly one --target)\n"
+    "  --port DEV         read the stream of a real board from serial port "
+    "DEV\n"
+    "                     (e.g. /dev/ttyACM0) instead of running; reset "
+    "the board\n"
+    "                     once merlin listens (exactly one --target; the "
+    "image's\n"
+    "                     runs and warm-ups are built in)\n"
+    "  --baud N           baud rate of --port (default: 115200; one of "
+    "9600,\n"
+    "                     19200, 38400, 57600, 115200, 230400, 460800, "
+    "921600,\n"
+    "                     1000000, 2000000)\n"
     "  --kat-corrupt ALG/OP  test hook: build an image whose ALG/OP "
     "known-answer\n"
     "                     test fails (separate build directory)\n"
@@ -327,12 +340,38 @@ static void state_free(parse_state *s) {
   free(s->pos);
 }
 
+/* --port and --baud of merlin run. */
+static int check_port_opts(const parse_state *s, const char *port,
+                           const char *baud, const char *from, size_t n_targets,
+                           unsigned *out) {
+  if (baud && !port)
+    return usage_error(s, "--baud %s needs --port", baud);
+  if (!port)
+    return 0;
+  if (from)
+    return usage_error(s, "--port and --from both give the stream: pick one");
+  if (n_targets != 1)
+    return usage_error(s,
+                       "--port %s reads one board: give exactly one "
+                       "--target",
+                       port);
+  if (baud) {
+    int rc = parse_uint(s, "--baud", baud, 1, 4000000, out);
+    if (rc != 0)
+      return rc;
+    if (!mh_serial_baud_ok(*out))
+      return usage_error(s, "--baud %s is not a supported rate; valid: %s",
+                         baud, mh_serial_bauds());
+  }
+  return 0;
+}
+
 /* ---- commands -------------------------------------------------------- */
 
 static int cmd_run(int argc, char **argv) {
   const char *profile = NULL, *runs = NULL, *warmup = NULL, *out = NULL,
              *timeout = NULL, *from = NULL, *kat = NULL, *fault = NULL,
-             *repeat = NULL;
+             *repeat = NULL, *port = NULL, *baud = NULL;
   int quiet = 0, kat_only = 0, ct = 0;
   const opt_def opts[] = {
       {"--kat-only", 0, NULL, &kat_only, 0},  {"--ct", 0, NULL, &ct, 0},
@@ -341,7 +380,8 @@ static int cmd_run(int argc, char **argv) {
       {"--warmup", 1, &warmup, NULL, 0},      {"--out", 1, &out, NULL, 0},
       {"--timeout", 1, &timeout, NULL, 0},    {"--from", 1, &from, NULL, 0},
       {"--kat-corrupt", 1, &kat, NULL, 0},    {"--quiet", 0, NULL, &quiet, 0},
-      {"--inject-fault", 1, &fault, NULL, 0},
+      {"--inject-fault", 1, &fault, NULL, 0}, {"--port", 1, &port, NULL, 0},
+      {"--baud", 1, &baud, NULL, 0},
   };
   parse_state s = {"run", HELP_RUN, opts, sizeof opts / sizeof opts[0],
                    NULL,  0,        NULL, 0};
@@ -388,6 +428,20 @@ static int cmd_run(int argc, char **argv) {
     rc = usage_error(&s, "--ct has no effect with --from");
   if (rc == 0 && kat_only && out)
     rc = usage_error(&s, "--kat-only writes no results: drop --out");
+  o.baud = MH_BAUD_DEFAULT;
+  if (rc == 0)
+    rc = check_port_opts(&s, port, baud, from, o.n_targets, &o.baud);
+  for (size_t i = 0;
+       rc == 0 && !port && !from && o.n_targets > 1 && i < o.n_targets; i++)
+    if (mh_target_find(o.targets[i])->kind == MH_EXEC_BOARD)
+      rc = usage_error(&s,
+                       "%s is a real board: read it on its own, with "
+                       "--port DEV (or --from FILE)",
+                       o.targets[i]);
+  if (rc == 0 && port && (kat || fault || repeat || ct || runs || warmup))
+    rc = usage_error(&s, "--port reads a board running its flashed image: "
+                         "--kat-corrupt, --inject-fault, --repeat, --ct, "
+                         "--runs and --warmup do not apply");
   if (rc == 0) {
     if (kat_only)
       o.runs = o.warmup = 0;
@@ -397,6 +451,7 @@ static int cmd_run(int argc, char **argv) {
     o.profile = profile;
     o.out = out ? out : MH_OUT_DEFAULT;
     o.from = from;
+    o.port = port;
     o.kat_corrupt = kat;
     o.quiet = quiet;
     rc = mh_cli_run(&o);

@@ -104,6 +104,56 @@ const mh_target mh_targets[] = {
         .unit = "instructions",
         .ticks_to_unit = 0.0,
     },
+    /* Real boards (docs/targets.md): built here, flashed and run by the
+     * user; DWT CYCCNT (SysTick on the RP2040) counts core cycles. */
+    {
+        .id = "nrf5340dk-app",
+        .description = "nRF5340 DK application core (Cortex-M33, 128 MHz; "
+                       "real board: flash it, read it with --port)",
+        .kind = MH_EXEC_BOARD,
+        .image = "merlin-image.elf",
+        .icount_shift = -1,
+        .unit = "cycles",
+        .ticks_to_unit = 1.0,
+        .flash_hint = "nrfjprog -f NRF53 --coprocessor CP_APPLICATION "
+                      "--program IMAGE.hex --chiperase --verify --reset",
+    },
+    {
+        .id = "nucleo-f439zi",
+        .description = "NUCLEO-F439ZI (Cortex-M4F, 168 MHz; real board: "
+                       "flash it, read it with --port)",
+        .kind = MH_EXEC_BOARD,
+        .image = "merlin-image.elf",
+        .icount_shift = -1,
+        .unit = "cycles",
+        .ticks_to_unit = 1.0,
+        .flash_hint = "openocd -f board/st_nucleo_f4.cfg -c \"program "
+                      "IMAGE.elf verify reset exit\"",
+    },
+    {
+        .id = "rp2040-pico",
+        .description = "Raspberry Pi Pico (RP2040 Cortex-M0+, 133 MHz; real "
+                       "board: flash it, read it with --port)",
+        .kind = MH_EXEC_BOARD,
+        .image = "merlin-image.elf",
+        .icount_shift = -1,
+        .unit = "cycles",
+        .ticks_to_unit = 1.0,
+        .flash_hint = "picotool load -x IMAGE.uf2 (or copy IMAGE.uf2 to the "
+                      "RPI-RP2 drive)",
+    },
+    {
+        .id = "nucleo-h573zi",
+        .description = "NUCLEO-H573ZI (Cortex-M33, 250 MHz; real board: "
+                       "flash it, read it with --port)",
+        .kind = MH_EXEC_BOARD,
+        .image = "merlin-image.elf",
+        .icount_shift = -1,
+        .unit = "cycles",
+        .ticks_to_unit = 1.0,
+        .flash_hint = "openocd -f interface/stlink.cfg -f target/stm32h5x.cfg "
+                      "-c \"program IMAGE.elf verify reset exit\"",
+    },
 };
 
 const size_t mh_n_targets = sizeof mh_targets / sizeof mh_targets[0];
@@ -209,6 +259,19 @@ int mh_target_ticks_to_unit(const mh_target *t, const char *counter_unit,
     hz = strtod(counter_hz, &end);
     if (errno || end == counter_hz || *end || !(hz > 0) || !isfinite(hz))
       hz = 0;
+  }
+  if (t->kind == MH_EXEC_BOARD) {
+    /* A board's counter counts core cycles (DWT CYCCNT, or SysTick on the
+     * processor clock): its ticks are the unit. */
+    if (!counter_unit || strcmp(counter_unit, "ticks") != 0) {
+      snprintf(err, errlen,
+               "the image's counter counts in '%s', but a board's counts "
+               "core cycles as 'ticks'",
+               counter_unit ? counter_unit : "nothing");
+      return -1;
+    }
+    *out = t->ticks_to_unit;
+    return 0;
   }
   if (t->ticks_to_unit > 0) {
     /* A fixed conversion: the counter already counts in the unit (ns). */

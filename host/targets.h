@@ -8,6 +8,8 @@
 typedef enum {
   MH_EXEC_NATIVE, /* run the image binary directly */
   MH_EXEC_QEMU,   /* run the image under qemu-system-arm with -icount */
+  MH_EXEC_BOARD,  /* a real board: the user flashes the image, merlin reads
+                     its serial port (--port) or a captured log (--from) */
 } mh_exec_kind;
 
 typedef struct {
@@ -22,6 +24,9 @@ typedef struct {
   /* Multiplier from counter ticks to unit; 0 means derive it from the
    * begin record: 1e9 / counter_hz / 2^icount_shift under QEMU. */
   double ticks_to_unit;
+  /* Boards only: how to flash the image (a command line, IMAGE standing
+   * for the image path without its extension). */
+  const char *flash_hint;
 } mh_target;
 
 extern const mh_target mh_targets[];

@@ -83,6 +83,10 @@ static void emit_begin(const runner_config *cfg) {
   mcore_wire_str("unit", part->unit);
   mcore_wire_u64("counter_hz", part->counter_hz);
   mcore_wire_str("cycle_counter", part->cycle_counter);
+  if (part->clock_measured_hz)
+    mcore_wire_u64("clock_measured_hz", part->clock_measured_hz);
+  if (part->wallclock)
+    mcore_wire_str("wallclock", part->wallclock);
   mcore_wire_str("compiler", MERLIN_BUILD_COMPILER);
   mcore_wire_str("cflags", MERLIN_BUILD_CFLAGS);
   mcore_wire_str("profile", MERLIN_PROFILE_NAME);

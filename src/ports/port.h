@@ -29,6 +29,11 @@ typedef struct {
   const char *cycle_counter;
   uint32_t flash_bytes; /* 0 when not meaningful (host) */
   uint32_t ram_bytes;
+  /* Real boards: the core clock measured at start-up against an
+   * independent timer (0: not measured), and that timer ("tim2 1 MHz");
+   * NULL when there is none. */
+  uint64_t clock_measured_hz;
+  const char *wallclock;
 } mport_part;
 
 /* Called first; sets up clocks, console and counter. argc/argv are the
