@@ -3,6 +3,7 @@
  * usage error exits 2 with the valid choices), and dispatches to the
  * subcommands (cli.h). Documented in docs/cli.md. */
 #include "cli.h"
+#include "cycles.h"
 #include "targets.h"
 
 #include <errno.h>
@@ -77,6 +78,13 @@ static const char HELP_RUN[] =
     "  --kat-only         run every known-answer test on each target, time "
     "nothing,\n"
     "                     write no results; exit 1 if any fails\n"
+    "  --cycle-model M    QEMU targets: estimated cycles from the TCG plugin\n"
+    "                     (docs/cycle-model.md): auto (the target's core; "
+    "none\n"
+    "                     for M7, M33, M55), off (no plugin), m0plus,\n"
+    "                     m0plus-smallmul, m3 or m4 (default: auto)\n"
+    "  --flash-ws N       flash wait states the cycle model adds to every\n"
+    "                     pipeline refill, 0..15 (default: 0)\n"
     "  -h, --help         this help\n";
 
 static const char HELP_BUILD[] =
@@ -332,7 +340,7 @@ static void state_free(parse_state *s) {
 static int cmd_run(int argc, char **argv) {
   const char *profile = NULL, *runs = NULL, *warmup = NULL, *out = NULL,
              *timeout = NULL, *from = NULL, *kat = NULL, *fault = NULL,
-             *repeat = NULL;
+             *repeat = NULL, *cycle_model = NULL, *flash_ws = NULL;
   int quiet = 0, kat_only = 0, ct = 0;
   const opt_def opts[] = {
       {"--kat-only", 0, NULL, &kat_only, 0},  {"--ct", 0, NULL, &ct, 0},
@@ -342,6 +350,8 @@ static int cmd_run(int argc, char **argv) {
       {"--timeout", 1, &timeout, NULL, 0},    {"--from", 1, &from, NULL, 0},
       {"--kat-corrupt", 1, &kat, NULL, 0},    {"--quiet", 0, NULL, &quiet, 0},
       {"--inject-fault", 1, &fault, NULL, 0},
+      {"--cycle-model", 1, &cycle_model, NULL, 0},
+      {"--flash-ws", 1, &flash_ws, NULL, 0},
   };
   parse_state s = {"run", HELP_RUN, opts, sizeof opts / sizeof opts[0],
                    NULL,  0,        NULL, 0};
@@ -388,7 +398,16 @@ static int cmd_run(int argc, char **argv) {
     rc = usage_error(&s, "--ct has no effect with --from");
   if (rc == 0 && kat_only && out)
     rc = usage_error(&s, "--kat-only writes no results: drop --out");
+  if (rc == 0 && cycle_model && !mh_cycles_choice_valid(cycle_model))
+    rc = usage_error(&s, "--cycle-model %s: expected one of %s", cycle_model,
+                     MH_CYC_CHOICES);
+  if (rc == 0 && flash_ws)
+    rc = parse_uint(&s, "--flash-ws", flash_ws, 0, 15, &o.flash_ws);
+  if (rc == 0 && (cycle_model || flash_ws) && (from || kat_only))
+    rc = usage_error(&s, "--cycle-model/--flash-ws apply to timed QEMU runs: "
+                         "not with --from or --kat-only");
   if (rc == 0) {
+    o.cycle_model = cycle_model ? cycle_model : "auto";
     if (kat_only)
       o.runs = o.warmup = 0;
     o.kat_only = kat_only;
