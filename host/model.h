@@ -83,9 +83,9 @@ typedef struct {
   char *error_msg;    /* first error record with id=- (not tied to an op) */
   int kat_only;       /* begin said runs=0: KATs only, nothing timed */
   /* Set by the host, not the wire: */
-  char *unit;           /* "instructions", "ns" */
-  double ticks_to_unit; /* multiply (raw - overhead) / batch by this */
-  int icount_shift;     /* -1 when not under QEMU */
+  char *unit;             /* "instructions", "ns" */
+  double ticks_to_unit;   /* multiply (raw - overhead) / batch by this */
+  int icount_shift;       /* -1 when not under QEMU */
   struct mh_cyc_run *cyc; /* QEMU plugin's model (cycles.h), or NULL */
 } mh_run;
 

@@ -491,10 +491,9 @@ static int read_provenance(rctx *c, json_t *p, mh_result *x) {
         return -1;
       continue;
     }
-    static const char *const own[] = {"unit",         "ticks_to_unit",
-                                      "icount_shift", "overhead_ticks",
-                                      "qemu_version", "host",
-                                      "cycle_model"};
+    static const char *const own[] = {
+        "unit",         "ticks_to_unit", "icount_shift", "overhead_ticks",
+        "qemu_version", "host",          "cycle_model"};
     int skip = 0;
     for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
       skip |= strcmp(k, own[i]) == 0;
