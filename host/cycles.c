@@ -133,7 +133,7 @@ typedef struct {
 } fn_rec;
 
 typedef struct {
-  uint64_t insns, cycles, cls[MH_CYC_CLASSES];
+  uint64_t insns, cycles, cls[MH_CYC_CLASSES], exc;
   fn_rec *fn;
   size_t n_fn;
 } region;
@@ -189,7 +189,7 @@ static int side_parse(char *buf, size_t len, side_file *s, char *err,
     *nl = '\0';
     pos = (size_t)(nl - buf) + 1;
     lineno++;
-    char *tok[4 + MH_CYC_CLASSES];
+    char *tok[5 + MH_CYC_CLASSES];
     size_t nt = 0;
     for (char *p = strtok(line, " "); p && nt < sizeof tok / sizeof tok[0];
          p = strtok(NULL, " "))
@@ -218,7 +218,7 @@ static int side_parse(char *buf, size_t len, side_file *s, char *err,
       s->ws = (unsigned)ws;
       have_model = 1;
     } else if (strcmp(tok[0], "sample") == 0 && have_model &&
-               nt == 4 + MH_CYC_CLASSES) {
+               nt == 5 + MH_CYC_CLASSES) {
       uint64_t k;
       region *r = &s->r[s->n];
       if (parse_u64(tok[1], &k) != 0 || k != s->n ||
@@ -234,6 +234,9 @@ static int side_parse(char *buf, size_t len, side_file *s, char *err,
             parse_u64(t + nl2 + 1, &r->cls[c]) != 0)
           goto bad;
       }
+      const char *e = tok[4 + MH_CYC_CLASSES];
+      if (strncmp(e, "exc=", 4) != 0 || parse_u64(e + 4, &r->exc) != 0)
+        goto bad;
       r->fn = s->fns + s->n_fns;
       s->n++;
     } else if (strcmp(tok[0], "fn") == 0 && nt == 4 && s->n > 0) {
@@ -452,9 +455,25 @@ int mh_cycles_attach(mh_run *run, const char *side, const char *why_absent,
   free(run->cyc);
   run->cyc = cr;
   /* The plugin's count and the counter's must differ by one fixed number
-   * of instructions (the bracket edges) in every sample. */
+   * of instructions (the bracket edges) in every sample; in a sample where
+   * an exception was taken (the timer wrap) the counter read's wrap path
+   * may move the counter's end points by a few instructions: up to
+   * MH_CYC_WRAP_SLACK, counted in wrap_samples. */
   size_t at = 1;
   int have_off = 0;
+  for (size_t i = 0, j = 1; i < run->n_ops && !have_off; i++) {
+    if (!run->ops[i].n_samples)
+      continue;
+    for (size_t k = 0; k < run->ops[i].n_raw; k++, j++) {
+      if (s.r[j].exc)
+        continue;
+      cr->offset =
+          (long long)s.r[j].insns -
+          (long long)nearbyint((double)run->ops[i].raw[k] * run->ticks_to_unit);
+      have_off = 1;
+      break;
+    }
+  }
   for (size_t i = 0; i < run->n_ops; i++) {
     mh_op *op = &run->ops[i];
     if (!op->n_samples)
@@ -466,13 +485,18 @@ int mh_cycles_attach(mh_run *run, const char *side, const char *why_absent,
       if (!have_off) {
         cr->offset = off;
         have_off = 1;
+      }
+      if (off != cr->offset && s.r[at + k].exc &&
+          llabs(off - cr->offset) <= MH_CYC_WRAP_SLACK) {
+        cr->wrap_samples++;
       } else if (off != cr->offset) {
         snprintf(err, errlen,
                  "cycle model: %s %s sample %zu: the plugin counted %" PRIu64
                  " instructions, the counter %lld: offset %lld differs from "
-                 "%lld of the other samples",
+                 "%lld of the other samples%s",
                  op->alg, op->op, k, s.r[at + k].insns, counted, off,
-                 cr->offset);
+                 cr->offset,
+                 s.r[at + k].exc ? " by more than the wrap slack" : "");
         goto out;
       }
     }

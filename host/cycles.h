@@ -41,7 +41,12 @@ typedef struct mh_cyc_run {
   char *absent; /* why there is no est_cycles, when model is NULL */
   unsigned wait_states;
   long long offset; /* plugin count minus counter count, every sample */
+  /* samples with an exception (timer wrap) whose offset differs by at most
+   * MH_CYC_WRAP_SLACK instructions (docs/cycle-model.md) */
+  unsigned long wrap_samples;
 } mh_cyc_run;
+
+#define MH_CYC_WRAP_SLACK 16
 
 /* --cycle-model values: auto (the target's core), off, or a model. */
 #define MH_CYC_CHOICES "auto, off, m0plus, m0plus-smallmul, m3, m4"

@@ -45,7 +45,7 @@ check() {  # check NAME EXPECTED ACTUAL
 # branch_not_taken fp. Every sequence ends with the BL into the end marker,
 # counted as a taken branch (BL: 1+P on M3/M4 = 2, 3 on M0+).
 row() {  # row INSNS CYCLES alu mul mac div load store ldm_stm bt bnt fp
-  printf 'insns=%s cycles=%s alu=%s mul=%s mac=%s div=%s load=%s store=%s ldm_stm=%s branch_taken=%s branch_not_taken=%s fp=%s\n' "$@"
+  printf 'insns=%s cycles=%s alu=%s mul=%s mac=%s div=%s load=%s store=%s ldm_stm=%s branch_taken=%s branch_not_taken=%s fp=%s exc=0\n' "$@"
 }
 
 build snippets_v7m.S cortex-m4 "$out/v7m.elf"

@@ -55,7 +55,7 @@ static void clear_run(mh_run *run) {
 
 #define CLASSES(a)                                                             \
   "alu=" a " mul=0 mac=0 div=0 load=0 store=0 ldm_stm=0 "                      \
-  "branch_taken=0 branch_not_taken=0 fp=0"
+  "branch_taken=0 branch_not_taken=0 fp=0 exc=0"
 
 /* Calibration 60 instructions, 80 cycles; samples 1049/2049/3049
  * instructions (offset 49 against 1000/2000/3000 counted). */
@@ -167,6 +167,27 @@ static void test_errors(void) {
   memcpy(off, good, sizeof good);
   memcpy(strstr(off, "insns=2049"), "insns=2050", 10);
   expect_error("offset", off, "differs");
+  /* with an exception in the sample: beyond the wrap slack is an error */
+  char *e = strstr(strstr(off, "sample 2 "), "exc=0");
+  e[4] = '1';
+  memcpy(strstr(off, "insns=2050"), "insns=2080", 10);
+  expect_error("offset beyond slack", off, "wrap slack");
+}
+
+/* A timer wrap in sample 2 moves the counter's start by 4 instructions. */
+static void test_wrap(void) {
+  uint64_t raw[3] = {3200, 6400, 9600};
+  mh_run run;
+  make_run(&run, raw);
+  char w[sizeof good];
+  memcpy(w, good, sizeof good);
+  memcpy(strstr(w, "insns=2049"), "insns=2053", 10);
+  strstr(strstr(w, "sample 2 "), "exc=0")[4] = '1';
+  write_side(w);
+  char err[512] = "";
+  CHECK(mh_cycles_attach(&run, side, NULL, err, sizeof err) == 0);
+  CHECK(run.cyc && run.cyc->offset == 49 && run.cyc->wrap_samples == 1);
+  clear_run(&run);
 }
 
 static void test_models(void) {
@@ -191,6 +212,7 @@ int main(void) {
     close(fd);
   test_good();
   test_errors();
+  test_wrap();
   test_models();
   unlink(side);
   return check_report();

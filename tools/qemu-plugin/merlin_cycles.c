@@ -32,9 +32,10 @@ typedef struct {
   uint32_t n_insns;
   uint32_t cycles; /* static part: all but the last branch's outcome */
   uint32_t classes[MC_N_CLASSES];
-  int32_t func;   /* index into the symbol table, -1 when none */
-  uint8_t marker; /* 1 begin, 2 end */
-  uint8_t branch; /* the last instruction: MC_BR_* */
+  int32_t func;    /* index into the symbol table, -1 when none */
+  uint8_t marker;  /* 1 begin, 2 end */
+  uint8_t handler; /* starts an exception handler (*_Handler symbol) */
+  uint8_t branch;  /* the last instruction: MC_BR_* */
   uint8_t taken_cost;
   uint8_t not_taken_cost;
 } tb_info;
@@ -48,7 +49,7 @@ static uint64_t mark_begin, mark_end;
 
 /* The running region. */
 static int active;
-static uint64_t r_insns, r_cycles, r_classes[MC_N_CLASSES];
+static uint64_t r_insns, r_cycles, r_classes[MC_N_CLASSES], r_exc;
 static uint64_t *f_insns, *f_cycles;
 static uint32_t *touched;
 static size_t n_touched;
@@ -79,7 +80,7 @@ static int cmp_touched(const void *a, const void *b) {
 
 static void region_begin(void) {
   active = 1;
-  r_insns = r_cycles = 0;
+  r_insns = r_cycles = r_exc = 0;
   memset(r_classes, 0, sizeof r_classes);
   for (size_t i = 0; i < n_touched; i++)
     f_insns[touched[i]] = f_cycles[touched[i]] = 0;
@@ -92,7 +93,7 @@ static void region_end(void) {
           n_regions, r_insns, model ? r_cycles : 0);
   for (int c = 0; c < MC_N_CLASSES; c++)
     fprintf(out, " %s=%" PRIu64, mc_class_names[c], r_classes[c]);
-  fputc('\n', out);
+  fprintf(out, " exc=%" PRIu64 "\n", r_exc);
   qsort(touched, n_touched, sizeof *touched, cmp_touched);
   for (size_t i = 0; i < n_touched; i++) {
     uint32_t f = touched[i];
@@ -120,6 +121,7 @@ static void tb_exec(unsigned int vcpu, void *udata) {
     return;
   r_insns += t->n_insns;
   r_cycles += t->cycles;
+  r_exc += t->handler;
   for (int c = 0; c < MC_N_CLASSES; c++)
     r_classes[c] += t->classes[c];
   if (t->func >= 0) {
@@ -143,6 +145,13 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   t->pc = qemu_plugin_tb_vaddr(tb);
   t->n_insns = (uint32_t)n;
   t->func = es_find(&syms, t->pc);
+  if (t->func >= 0 && syms.sym[t->func].addr == t->pc) {
+    /* CMSIS handler names: an exception was taken (Reset aside) */
+    const char *nm = syms.sym[t->func].name;
+    size_t l = strlen(nm);
+    t->handler = l > 8 && strcmp(nm + l - 8, "_Handler") == 0 &&
+                 strcmp(nm, "Reset_Handler") != 0;
+  }
   if (t->pc == mark_begin)
     t->marker = 1;
   else if (t->pc == mark_end)
