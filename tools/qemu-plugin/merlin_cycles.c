@@ -25,10 +25,13 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
-/* What one translation block contributes when it runs. */
+/* What one translation block contributes when it runs, and how often it
+ * ran in the current region (the run-time callback only counts; the sums
+ * are made when the region ends). */
 typedef struct {
   uint64_t pc;
-  uint64_t fallthrough; /* address after its last instruction */
+  uint64_t fallthrough;                 /* address after its last instruction */
+  uint64_t execs, n_taken, n_not_taken; /* in the current region */
   uint32_t n_insns;
   uint32_t cycles; /* static part: all but the last branch's outcome */
   uint32_t classes[MC_N_CLASSES];
@@ -47,29 +50,17 @@ static const char *out_path;
 static es_table syms;
 static uint64_t mark_begin, mark_end;
 
-/* The running region. */
+/* The running region: the blocks it ran. */
 static int active;
-static uint64_t r_insns, r_cycles, r_classes[MC_N_CLASSES], r_exc;
+static tb_info **ran;
+static size_t n_ran, cap_ran;
 static uint64_t *f_insns, *f_cycles;
 static uint32_t *touched;
 static size_t n_touched;
 static uint64_t n_regions;
 /* The previous block ended with a conditional branch: its outcome is known
  * when the next block starts. */
-static const tb_info *pending;
-
-static void settle_pending(uint64_t pc) {
-  const tb_info *p = pending;
-  pending = NULL;
-  if (!p || !active)
-    return;
-  int taken = pc != p->fallthrough;
-  uint32_t c = taken ? p->taken_cost : p->not_taken_cost;
-  r_cycles += c;
-  r_classes[taken ? MC_BR_TAKEN : MC_BR_NOT_TAKEN]++;
-  if (p->func >= 0)
-    f_cycles[p->func] += c;
-}
+static tb_info *pending;
 
 static int cmp_touched(const void *a, const void *b) {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -78,57 +69,76 @@ static int cmp_touched(const void *a, const void *b) {
   return strcmp(syms.sym[x].name, syms.sym[y].name);
 }
 
-static void region_begin(void) {
-  active = 1;
-  r_insns = r_cycles = r_exc = 0;
-  memset(r_classes, 0, sizeof r_classes);
-  for (size_t i = 0; i < n_touched; i++)
-    f_insns[touched[i]] = f_cycles[touched[i]] = 0;
-  n_touched = 0;
-}
-
 static void region_end(void) {
+  uint64_t insns = 0, cycles = 0, cls[MC_N_CLASSES] = {0}, exc = 0;
   active = 0;
+  n_touched = 0;
+  for (size_t i = 0; i < n_ran; i++) {
+    tb_info *t = ran[i];
+    uint64_t c = t->execs * t->cycles + t->n_taken * t->taken_cost +
+                 t->n_not_taken * t->not_taken_cost;
+    insns += t->execs * t->n_insns;
+    cycles += c;
+    for (int k = 0; k < MC_N_CLASSES; k++)
+      cls[k] += t->execs * t->classes[k];
+    cls[MC_BR_TAKEN] += t->n_taken;
+    cls[MC_BR_NOT_TAKEN] += t->n_not_taken;
+    exc += t->handler ? t->execs : 0;
+    if (t->func >= 0) {
+      if (f_insns[t->func] == 0 && f_cycles[t->func] == 0)
+        touched[n_touched++] = (uint32_t)t->func;
+      f_insns[t->func] += t->execs * t->n_insns;
+      f_cycles[t->func] += c;
+    }
+    t->execs = t->n_taken = t->n_not_taken = 0;
+  }
+  n_ran = 0;
   fprintf(out, "sample %" PRIu64 " insns=%" PRIu64 " cycles=%" PRIu64,
-          n_regions, r_insns, model ? r_cycles : 0);
+          n_regions, insns, model ? cycles : 0);
   for (int c = 0; c < MC_N_CLASSES; c++)
-    fprintf(out, " %s=%" PRIu64, mc_class_names[c], r_classes[c]);
-  fprintf(out, " exc=%" PRIu64 "\n", r_exc);
+    fprintf(out, " %s=%" PRIu64, mc_class_names[c], cls[c]);
+  fprintf(out, " exc=%" PRIu64 "\n", exc);
   qsort(touched, n_touched, sizeof *touched, cmp_touched);
   for (size_t i = 0; i < n_touched; i++) {
     uint32_t f = touched[i];
     fprintf(out, "fn %s %" PRIu64 " %" PRIu64 "\n", syms.sym[f].name,
             f_insns[f], model ? f_cycles[f] : 0);
+    f_insns[f] = f_cycles[f] = 0;
   }
   n_regions++;
 }
 
 static void tb_exec(unsigned int vcpu, void *udata) {
   (void)vcpu;
-  const tb_info *t = udata;
-  if (pending)
-    settle_pending(t->pc);
-  if (t->marker == 1) {
-    region_begin();
-    return; /* the marker itself is not counted */
+  tb_info *t = udata;
+  if (pending) { /* settle the branch that led here */
+    if (active) {
+      if (t->pc != pending->fallthrough)
+        pending->n_taken++;
+      else
+        pending->n_not_taken++;
+    }
+    pending = NULL;
   }
-  if (t->marker == 2) {
-    if (active)
+  if (t->marker) {
+    if (t->marker == 1)
+      active = 1; /* the marker itself is not counted */
+    else if (active)
       region_end();
     return;
   }
   if (!active)
     return;
-  r_insns += t->n_insns;
-  r_cycles += t->cycles;
-  r_exc += t->handler;
-  for (int c = 0; c < MC_N_CLASSES; c++)
-    r_classes[c] += t->classes[c];
-  if (t->func >= 0) {
-    if (f_insns[t->func] == 0 && f_cycles[t->func] == 0)
-      touched[n_touched++] = (uint32_t)t->func;
-    f_insns[t->func] += t->n_insns;
-    f_cycles[t->func] += t->cycles;
+  if (t->execs++ == 0) {
+    if (n_ran == cap_ran) {
+      cap_ran = cap_ran ? 2 * cap_ran : 4096;
+      ran = realloc(ran, cap_ran * sizeof *ran);
+      if (!ran) {
+        fprintf(stderr, "merlin_cycles: out of memory\n");
+        abort();
+      }
+    }
+    ran[n_ran++] = t;
   }
   if (t->branch == MC_BR_COND)
     pending = t;
@@ -185,8 +195,6 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
 static void at_exit(qemu_plugin_id_t id, void *p) {
   (void)id;
   (void)p;
-  if (pending)
-    settle_pending(pending->fallthrough ^ 1u); /* unknown: count as taken */
   fprintf(out, "end %" PRIu64 "\n", n_regions);
   if (fclose(out) != 0)
     fprintf(stderr, "merlin_cycles: error writing %s\n", out_path);
