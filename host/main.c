@@ -340,24 +340,17 @@ static void state_free(parse_state *s) {
 static int cmd_run(int argc, char **argv) {
   const char *profile = NULL, *runs = NULL, *warmup = NULL, *out = NULL,
              *timeout = NULL, *from = NULL, *kat = NULL, *fault = NULL,
-             *repeat = NULL, *cycle_model = NULL, *flash_ws = NULL;
+             *repeat = NULL, *cmodel = NULL, *fws = NULL;
   int quiet = 0, kat_only = 0, ct = 0;
   const opt_def opts[] = {
-      {"--kat-only", 0, NULL, &kat_only, 0},
-      {"--ct", 0, NULL, &ct, 0},
-      {"--repeat", 1, &repeat, NULL, 0},
-      {"--target", 1, NULL, NULL, 1},
-      {"--profile", 1, &profile, NULL, 0},
-      {"--runs", 1, &runs, NULL, 0},
-      {"--warmup", 1, &warmup, NULL, 0},
-      {"--out", 1, &out, NULL, 0},
-      {"--timeout", 1, &timeout, NULL, 0},
-      {"--from", 1, &from, NULL, 0},
-      {"--kat-corrupt", 1, &kat, NULL, 0},
-      {"--quiet", 0, NULL, &quiet, 0},
-      {"--inject-fault", 1, &fault, NULL, 0},
-      {"--cycle-model", 1, &cycle_model, NULL, 0},
-      {"--flash-ws", 1, &flash_ws, NULL, 0},
+      {"--kat-only", 0, NULL, &kat_only, 0},  {"--ct", 0, NULL, &ct, 0},
+      {"--repeat", 1, &repeat, NULL, 0},      {"--target", 1, NULL, NULL, 1},
+      {"--profile", 1, &profile, NULL, 0},    {"--runs", 1, &runs, NULL, 0},
+      {"--warmup", 1, &warmup, NULL, 0},      {"--out", 1, &out, NULL, 0},
+      {"--timeout", 1, &timeout, NULL, 0},    {"--from", 1, &from, NULL, 0},
+      {"--kat-corrupt", 1, &kat, NULL, 0},    {"--quiet", 0, NULL, &quiet, 0},
+      {"--inject-fault", 1, &fault, NULL, 0}, {"--flash-ws", 1, &fws, NULL, 0},
+      {"--cycle-model", 1, &cmodel, NULL, 0},
   };
   parse_state s = {"run", HELP_RUN, opts, sizeof opts / sizeof opts[0],
                    NULL,  0,        NULL, 0};
@@ -404,16 +397,16 @@ static int cmd_run(int argc, char **argv) {
     rc = usage_error(&s, "--ct has no effect with --from");
   if (rc == 0 && kat_only && out)
     rc = usage_error(&s, "--kat-only writes no results: drop --out");
-  if (rc == 0 && cycle_model && !mh_cycles_choice_valid(cycle_model))
-    rc = usage_error(&s, "--cycle-model %s: expected one of %s", cycle_model,
+  if (rc == 0 && cmodel && !mh_cycles_choice_valid(cmodel))
+    rc = usage_error(&s, "--cycle-model %s: expected one of %s", cmodel,
                      MH_CYC_CHOICES);
-  if (rc == 0 && flash_ws)
-    rc = parse_uint(&s, "--flash-ws", flash_ws, 0, 15, &o.flash_ws);
-  if (rc == 0 && (cycle_model || flash_ws) && (from || kat_only))
+  if (rc == 0 && fws)
+    rc = parse_uint(&s, "--flash-ws", fws, 0, 15, &o.flash_ws);
+  if (rc == 0 && (cmodel || fws) && (from || kat_only))
     rc = usage_error(&s, "--cycle-model/--flash-ws apply to timed QEMU runs: "
                          "not with --from or --kat-only");
   if (rc == 0) {
-    o.cycle_model = cycle_model ? cycle_model : "auto";
+    o.cycle_model = cmodel ? cmodel : "auto";
     if (kat_only)
       o.runs = o.warmup = 0;
     o.kat_only = kat_only;

@@ -83,10 +83,11 @@ typedef struct {
   char *error_msg;    /* first error record with id=- (not tied to an op) */
   int kat_only;       /* begin said runs=0: KATs only, nothing timed */
   /* Set by the host, not the wire: */
-  char *unit;             /* "instructions", "ns" */
-  double ticks_to_unit;   /* multiply (raw - overhead) / batch by this */
-  int icount_shift;       /* -1 when not under QEMU */
-  struct mh_cyc_run *cyc; /* QEMU plugin's model (cycles.h), or NULL */
+  char *unit;           /* "instructions", "ns" */
+  double ticks_to_unit; /* multiply (raw - overhead) / batch by this */
+  int icount_shift;     /* -1 when not under QEMU */
+  /* The QEMU plugin's model (cycles.h), or NULL. */
+  struct mh_cyc_run *cyc;
 } mh_run;
 
 /* Whether s is "name:N[,name:N...]" with lower-case names and decimal N. */
