@@ -85,7 +85,10 @@ int es_load(const char *path, es_table *t, char *err, size_t errlen) {
     break;
   }
   free(buf);
-  if (!t->sym) {
+  if (!t->sym || !t->strings) {
+    free(t->sym);
+    free(t->strings);
+    memset(t, 0, sizeof *t);
     snprintf(err, errlen, "%s has no symbol table (stripped image?)", path);
     return -1;
   }
