@@ -33,6 +33,8 @@ typedef struct {
   int kat_only;    /* runs = warmup = 0: KATs only, no results written */
   int ct;          /* --ct: also the memcheck constant-time pass (host) */
   unsigned repeat; /* --repeat K: run each target K times (1: once) */
+  const char *cycle_model; /* --cycle-model: auto, off or a model */
+  unsigned flash_ws;       /* --flash-ws: wait states of the cycle model */
 } mh_run_opts;
 
 typedef struct {

@@ -2,6 +2,7 @@
 /* `merlin run`: build, execute, parse and check each target, and write one
  * results directory only when every target succeeded. */
 #include "cli.h"
+#include "cycles.h"
 
 #include "boards.h"
 #include "ct.h"
@@ -52,6 +53,8 @@ typedef struct {
   size_t console_len;
   char *console_copy; /* where execute() kept it for diagnosis, or NULL */
   mh_result res;
+  char *side;          /* the cycle plugin's side file, or NULL (cycles.h) */
+  const char *cyc_why; /* why the plugin runs without a model, or NULL */
 } target_run;
 
 static void op_label(const mh_op *op, char *buf, size_t len) {
@@ -104,6 +107,37 @@ static int need_root(run_ctx *c) {
   return 0;
 }
 
+/* QEMU timed runs: load the cycle plugin (docs/cycle-model.md), which
+ * writes its side file next to the build. Returns 0, or 1 (reported). */
+static int plugin_args(run_ctx *c, target_run *tr, const mh_build_spec *bs,
+                       const char *image, char ***argv) {
+  const mh_run_opts *o = c->o;
+  if (tr->t->kind != MH_EXEC_QEMU || o->kat_only || !o->cycle_model ||
+      strcmp(o->cycle_model, "off") == 0)
+    return 0;
+  char err[1024];
+  char *so = mh_cycles_plugin_path(err, sizeof err);
+  char *bdir = so ? mh_build_dir(bs) : NULL;
+  free(tr->side);
+  tr->side = bdir ? mh_path_join(bdir, "cycles.side") : NULL;
+  free(bdir);
+  if (!so || !tr->side) {
+    fprintf(stderr, "merlin: %s: %s\n", tr->t->id, so ? "out of memory" : err);
+    free(so);
+    return 1;
+  }
+  unlink(tr->side); /* never read a stale one */
+  const char *model =
+      mh_cycles_model_arg(tr->t->id, o->cycle_model, &tr->cyc_why);
+  *argv = mh_cycles_argv(*argv, so, image, tr->side, model, o->flash_ws);
+  free(so);
+  if (!*argv) {
+    fprintf(stderr, "merlin: out of memory\n");
+    return 1;
+  }
+  return 0;
+}
+
 /* Build and execute the image; fills tr->console. Returns 0 when the image
  * ran and exited 0, 2 when it exited non-zero (its stream may say why),
  * 1 when it failed otherwise (reported), 130 when interrupted. */
@@ -124,6 +158,10 @@ static int execute(run_ctx *c, target_run *tr) {
     return mh_exec_signal_received() ? 130 : 1;
   }
   char **argv = mh_target_argv(t, image, o->runs, o->warmup);
+  if (argv && plugin_args(c, tr, &bs, image, &argv) != 0) {
+    free(image);
+    return 1;
+  }
   int tty = isatty(STDERR_FILENO);
   mh_progress *pr = mh_progress_new(t->id, tty, o->quiet);
   free(image);
@@ -362,6 +400,11 @@ static int run_target_inner(run_ctx *c, target_run *tr) {
                               err, sizeof err) != 0 ||
       mh_run_finish(&tr->res.run, t2u, tr->t->unit, tr->t->icount_shift, err,
                     sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s: %s\n", id, err);
+    return 1;
+  }
+  if (tr->side && mh_cycles_attach(&tr->res.run, tr->side, tr->cyc_why, err,
+                                   sizeof err) != 0) {
     fprintf(stderr, "merlin: %s: %s\n", id, err);
     return 1;
   }
@@ -606,6 +649,7 @@ static int repeat_runs(run_ctx *c, target_run *tr) {
     }
     free(rep.console);
     free(rep.console_copy);
+    free(rep.side);
     mh_result_free(&rep.res);
     if (rc != 0)
       return rc;
@@ -936,6 +980,7 @@ int mh_cli_run(const mh_run_opts *o) {
   for (size_t i = 0; i < done; i++) {
     free(trs[i].console);
     free(trs[i].console_copy);
+    free(trs[i].side);
     mh_result_free(&trs[i].res);
   }
   free(trs);

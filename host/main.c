@@ -3,6 +3,7 @@
  * usage error exits 2 with the valid choices), and dispatches to the
  * subcommands (cli.h). Documented in docs/cli.md. */
 #include "cli.h"
+#include "cycles.h"
 #include "serial.h"
 #include "targets.h"
 
@@ -90,6 +91,13 @@ static const char HELP_RUN[] =
     "  --kat-only         run every known-answer test on each target, time "
     "nothing,\n"
     "                     write no results; exit 1 if any fails\n"
+    "  --cycle-model M    QEMU targets: estimated cycles from the TCG plugin\n"
+    "                     (docs/cycle-model.md): auto (the target's core; "
+    "none\n"
+    "                     for M7, M33, M55), off (no plugin), m0plus,\n"
+    "                     m0plus-smallmul, m3 or m4 (default: auto)\n"
+    "  --flash-ws N       flash wait states the cycle model adds to every\n"
+    "                     pipeline refill, 0..15 (default: 0)\n"
     "  -h, --help         this help\n";
 
 static const char HELP_BUILD[] =
@@ -371,7 +379,8 @@ static int check_port_opts(const parse_state *s, const char *port,
 static int cmd_run(int argc, char **argv) {
   const char *profile = NULL, *runs = NULL, *warmup = NULL, *out = NULL,
              *timeout = NULL, *from = NULL, *kat = NULL, *fault = NULL,
-             *repeat = NULL, *port = NULL, *baud = NULL;
+             *repeat = NULL, *port = NULL, *baud = NULL, *cmodel = NULL,
+             *fws = NULL;
   int quiet = 0, kat_only = 0, ct = 0;
   const opt_def opts[] = {
       {"--kat-only", 0, NULL, &kat_only, 0},  {"--ct", 0, NULL, &ct, 0},
@@ -381,7 +390,8 @@ static int cmd_run(int argc, char **argv) {
       {"--timeout", 1, &timeout, NULL, 0},    {"--from", 1, &from, NULL, 0},
       {"--kat-corrupt", 1, &kat, NULL, 0},    {"--quiet", 0, NULL, &quiet, 0},
       {"--inject-fault", 1, &fault, NULL, 0}, {"--port", 1, &port, NULL, 0},
-      {"--baud", 1, &baud, NULL, 0},
+      {"--baud", 1, &baud, NULL, 0},          {"--flash-ws", 1, &fws, NULL, 0},
+      {"--cycle-model", 1, &cmodel, NULL, 0},
   };
   parse_state s = {"run", HELP_RUN, opts, sizeof opts / sizeof opts[0],
                    NULL,  0,        NULL, 0};
@@ -442,7 +452,16 @@ static int cmd_run(int argc, char **argv) {
     rc = usage_error(&s, "--port reads a board running its flashed image: "
                          "--kat-corrupt, --inject-fault, --repeat, --ct, "
                          "--runs and --warmup do not apply");
+  if (rc == 0 && cmodel && !mh_cycles_choice_valid(cmodel))
+    rc = usage_error(&s, "--cycle-model %s: expected one of %s", cmodel,
+                     MH_CYC_CHOICES);
+  if (rc == 0 && fws)
+    rc = parse_uint(&s, "--flash-ws", fws, 0, 15, &o.flash_ws);
+  if (rc == 0 && (cmodel || fws) && (from || kat_only || port))
+    rc = usage_error(&s, "--cycle-model/--flash-ws apply to timed QEMU runs: "
+                         "not with --from, --port or --kat-only");
   if (rc == 0) {
+    o.cycle_model = cmodel ? cmodel : "auto";
     if (kat_only)
       o.runs = o.warmup = 0;
     o.kat_only = kat_only;

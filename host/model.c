@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "model.h"
+#include "cycles.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -84,8 +85,12 @@ void mh_run_free(mh_run *run) {
     free(op->raw);
     free(op->error_msg);
     free(op->samples);
+    mh_cyc_op_free(op->cyc);
+    free(op->cyc);
   }
   free(run->ops);
+  mh_cyc_run_free(run->cyc);
+  free(run->cyc);
   free(run->error_msg);
   free(run->unit);
   memset(run, 0, sizeof *run);

@@ -65,6 +65,8 @@ typedef struct {
   double *samples;
   size_t n_samples;
   mh_stats stats;
+  /* QEMU plugin: est_cycles, classes, profile (cycles.h); NULL if none. */
+  struct mh_cyc_op *cyc;
 } mh_op;
 
 /* One run: what one image printed, accepted only if the whole stream
@@ -84,6 +86,8 @@ typedef struct {
   char *unit;           /* "instructions", "ns" */
   double ticks_to_unit; /* multiply (raw - overhead) / batch by this */
   int icount_shift;     /* -1 when not under QEMU */
+  /* The QEMU plugin's model (cycles.h), or NULL. */
+  struct mh_cyc_run *cyc;
 } mh_run;
 
 /* Whether s is "name:N[,name:N...]" with lower-case names and decimal N. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report_md.h"
+#include "report_cycles.h"
 
 #include "ct.h"
 #include "stats.h"
@@ -1039,6 +1040,7 @@ char *mh_report_md(const mh_results *r) {
   mh_sb_puts(&b, "## Results\n\n");
   for (size_t i = 0; i < r->n_runs; i++)
     results_table(&b, &r->runs[i]);
+  mh_report_cycles_md(&b, r); /* "Cycles (estimate)", QEMU plugin */
   mh_sb_puts(&b, "## Code, stack and time\n\n");
   code_stack_time(&b, r);
   int any_fits = 0;

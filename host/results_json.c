@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "results_json.h"
+#include "cycles_json.h"
 
 #include "ct.h"
 
@@ -143,6 +144,10 @@ static json_t *provenance_json(wctx *w, const mh_result *x) {
     put(w, p, "image_target", json_string(s));
   if ((s = mh_run_prov(run, "profile")) && strcmp(s, x->profile) != 0)
     put(w, p, "image_profile", json_string(s));
+  if (!w->bad && mh_cycles_prov_json(p, run) != 0) {
+    w->bad = 1;
+    snprintf(w->err, w->errlen, "provenance: cycle model");
+  }
   return p;
 }
 
@@ -214,6 +219,10 @@ static json_t *op_json(wctx *w, const mh_run *run, const mh_op *op) {
     }
   }
   put(w, o, "samples", samples);
+  if (!w->bad && mh_cycles_op_json(o, run, op) != 0) {
+    w->bad = 1;
+    snprintf(w->err, w->errlen, "%s %s: cycle model fields", op->alg, op->op);
+  }
   return o;
 }
 
@@ -463,6 +472,9 @@ static int read_provenance(rctx *c, json_t *p, mh_result *x) {
     return -1;
   if (!(t2u > 0))
     return rfail(c, "\"ticks_to_unit\": must be positive");
+  char cerr[256];
+  if (mh_cycles_read_prov(p, run, cerr, sizeof cerr) != 0)
+    return rfail(c, "%s", cerr);
   run->ticks_to_unit = t2u;
   run->icount_shift = (int)shift;
   run->overhead_ticks = (uint64_t)overhead;
@@ -479,9 +491,9 @@ static int read_provenance(rctx *c, json_t *p, mh_result *x) {
         return -1;
       continue;
     }
-    static const char *const own[] = {"unit",         "ticks_to_unit",
-                                      "icount_shift", "overhead_ticks",
-                                      "qemu_version", "host"};
+    static const char *const own[] = {
+        "unit",         "ticks_to_unit", "icount_shift", "overhead_ticks",
+        "qemu_version", "host",          "cycle_model"};
     int skip = 0;
     for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
       skip |= strcmp(k, own[i]) == 0;
@@ -642,6 +654,11 @@ static int read_op(rctx *c, json_t *o, mh_op *op, const char *unit) {
     }
     op->samples[i] = json_number_value(v);
     op->n_samples = i + 1;
+  }
+  char cerr[256];
+  if (mh_cycles_read_op(o, op, cerr, sizeof cerr) != 0) {
+    rfail(c, "%s", cerr);
+    goto out;
   }
   rc = 0;
 out:

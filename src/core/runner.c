@@ -10,6 +10,7 @@
  * image.
  */
 #include "runner.h"
+#include "markers.h"
 #include "mcore.h"
 #include "merlin_build_info.h"
 #include "mops.h"
@@ -382,7 +383,12 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   for (uint32_t s = 0; s < warmup + runs; s++) {
     if (in->def->vary)
       in->def->vary(&c);
-    if (time_batch(in, &c, batch, &ticks) != MCORE_OK) {
+    if (s >= warmup) /* timed samples only (QEMU plugin, markers.h) */
+      mcore_mark_sample_begin();
+    int trc = time_batch(in, &c, batch, &ticks);
+    if (s >= warmup)
+      mcore_mark_sample_end();
+    if (trc != MCORE_OK) {
       emit_error(id, "operation returned an error while timed");
       st->failed = 1;
       return;
@@ -539,6 +545,7 @@ int runner_main(const runner_config *cfg) {
     mcore_heap_set_limit(0);
 #endif
   st.overhead = measure_overhead();
+  mcore_mark_calibrate();
   mcore_wire_start("overhead");
   mcore_wire_u64("ticks", st.overhead);
   mcore_wire_end();

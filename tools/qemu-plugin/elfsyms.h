@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Function symbols of a 32-bit little-endian ARM ELF image (no libelf: the
+ * plugin stays free of dependencies QEMU does not load itself). */
+#ifndef MERLIN_ELFSYMS_H
+#define MERLIN_ELFSYMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+  uint32_t addr; /* Thumb bit cleared */
+  uint32_t size;
+  char *name;
+} es_sym;
+
+typedef struct {
+  es_sym *sym; /* sorted by addr */
+  size_t n;
+  char *strings;
+} es_table;
+
+/* Load the STT_FUNC symbols of path. Returns 0, or -1 with a message. */
+int es_load(const char *path, es_table *t, char *err, size_t errlen);
+/* Index of the function containing addr, or -1. */
+int32_t es_find(const es_table *t, uint64_t addr);
+/* Index of the function named name, or -1. */
+int es_lookup(const es_table *t, const char *name);
+
+#endif

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * QEMU TCG plugin (plugin API version 1, QEMU 7.2): exact instruction counts,
+ * instruction classes, estimated Cortex-M cycles and a per-function profile
+ * for every region the image brackets with mcore_mark_sample_begin() and
+ * mcore_mark_sample_end() (src/core/markers.c). docs/cycle-model.md gives the
+ * rules and their sources, and the side file format.
+ *
+ * Arguments (-plugin merlin_cycles.so,arg=...):
+ *   elf=PATH    the image: marker and function symbols are read from it
+ *   out=PATH    the side file to write
+ *   model=NAME  m0plus, m0plus-smallmul, m3, m4 or none (count only)
+ *   ws=N        flash wait states added to every pipeline refill (default 0)
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cycle_model.h"
+#include "elfsyms.h"
+
+#include <qemu-plugin.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+/* What one translation block contributes when it runs, and how often it
+ * ran in the current region (the run-time callback only counts; the sums
+ * are made when the region ends). */
+typedef struct {
+  uint64_t pc;
+  uint64_t fallthrough;                 /* address after its last instruction */
+  uint64_t execs, n_taken, n_not_taken; /* in the current region */
+  uint32_t n_insns;
+  uint32_t cycles; /* static part: all but the last branch's outcome */
+  uint32_t classes[MC_N_CLASSES];
+  int32_t func;    /* index into the symbol table, -1 when none */
+  uint8_t marker;  /* 1 begin, 2 end */
+  uint8_t handler; /* starts an exception handler (*_Handler symbol) */
+  uint8_t branch;  /* the last instruction: MC_BR_* */
+  uint8_t taken_cost;
+  uint8_t not_taken_cost;
+} tb_info;
+
+static const mc_model *model;
+static unsigned wait_states;
+static FILE *out;
+static const char *out_path;
+static es_table syms;
+static uint64_t mark_begin, mark_end;
+
+/* The running region: the blocks it ran. */
+static int active;
+static tb_info **ran;
+static size_t n_ran, cap_ran;
+static uint64_t *f_insns, *f_cycles;
+static uint32_t *touched;
+static size_t n_touched;
+static uint64_t n_regions;
+/* The previous block ended with a conditional branch: its outcome is known
+ * when the next block starts. */
+static tb_info *pending;
+
+static int cmp_touched(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  if (f_insns[x] != f_insns[y])
+    return f_insns[x] < f_insns[y] ? 1 : -1;
+  return strcmp(syms.sym[x].name, syms.sym[y].name);
+}
+
+static void region_end(void) {
+  uint64_t insns = 0, cycles = 0, cls[MC_N_CLASSES] = {0}, exc = 0;
+  active = 0;
+  n_touched = 0;
+  for (size_t i = 0; i < n_ran; i++) {
+    tb_info *t = ran[i];
+    uint64_t c = t->execs * t->cycles + t->n_taken * t->taken_cost +
+                 t->n_not_taken * t->not_taken_cost;
+    insns += t->execs * t->n_insns;
+    cycles += c;
+    for (int k = 0; k < MC_N_CLASSES; k++)
+      cls[k] += t->execs * t->classes[k];
+    cls[MC_BR_TAKEN] += t->n_taken;
+    cls[MC_BR_NOT_TAKEN] += t->n_not_taken;
+    exc += t->handler ? t->execs : 0;
+    if (t->func >= 0) {
+      if (f_insns[t->func] == 0 && f_cycles[t->func] == 0)
+        touched[n_touched++] = (uint32_t)t->func;
+      f_insns[t->func] += t->execs * t->n_insns;
+      f_cycles[t->func] += c;
+    }
+    t->execs = t->n_taken = t->n_not_taken = 0;
+  }
+  n_ran = 0;
+  fprintf(out, "sample %" PRIu64 " insns=%" PRIu64 " cycles=%" PRIu64,
+          n_regions, insns, model ? cycles : 0);
+  for (int c = 0; c < MC_N_CLASSES; c++)
+    fprintf(out, " %s=%" PRIu64, mc_class_names[c], cls[c]);
+  fprintf(out, " exc=%" PRIu64 "\n", exc);
+  qsort(touched, n_touched, sizeof *touched, cmp_touched);
+  for (size_t i = 0; i < n_touched; i++) {
+    uint32_t f = touched[i];
+    fprintf(out, "fn %s %" PRIu64 " %" PRIu64 "\n", syms.sym[f].name,
+            f_insns[f], model ? f_cycles[f] : 0);
+    f_insns[f] = f_cycles[f] = 0;
+  }
+  n_regions++;
+}
+
+static void tb_exec(unsigned int vcpu, void *udata) {
+  (void)vcpu;
+  tb_info *t = udata;
+  if (pending) { /* settle the branch that led here */
+    if (active) {
+      if (t->pc != pending->fallthrough)
+        pending->n_taken++;
+      else
+        pending->n_not_taken++;
+    }
+    pending = NULL;
+  }
+  if (t->marker) {
+    if (t->marker == 1)
+      active = 1; /* the marker itself is not counted */
+    else if (active)
+      region_end();
+    return;
+  }
+  if (!active)
+    return;
+  if (t->execs++ == 0) {
+    if (n_ran == cap_ran) {
+      cap_ran = cap_ran ? 2 * cap_ran : 4096;
+      ran = realloc(ran, cap_ran * sizeof *ran);
+      if (!ran) {
+        fprintf(stderr, "merlin_cycles: out of memory\n");
+        abort();
+      }
+    }
+    ran[n_ran++] = t;
+  }
+  if (t->branch == MC_BR_COND)
+    pending = t;
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
+  (void)id;
+  tb_info *t = calloc(1, sizeof *t); /* lives as long as QEMU may run it */
+  if (!t) {
+    fprintf(stderr, "merlin_cycles: out of memory\n");
+    abort();
+  }
+  size_t n = qemu_plugin_tb_n_insns(tb);
+  t->pc = qemu_plugin_tb_vaddr(tb);
+  t->n_insns = (uint32_t)n;
+  t->func = es_find(&syms, t->pc);
+  if (t->func >= 0 && syms.sym[t->func].addr == t->pc) {
+    /* CMSIS handler names: an exception was taken (Reset aside) */
+    const char *nm = syms.sym[t->func].name;
+    size_t l = strlen(nm);
+    t->handler = l > 8 && strcmp(nm + l - 8, "_Handler") == 0 &&
+                 strcmp(nm, "Reset_Handler") != 0;
+  }
+  if (t->pc == mark_begin)
+    t->marker = 1;
+  else if (t->pc == mark_end)
+    t->marker = 2;
+  mc_state st;
+  mc_state_init(&st);
+  for (size_t i = 0; i < n; i++) {
+    struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+    const uint8_t *d = qemu_plugin_insn_data(insn);
+    size_t sz = qemu_plugin_insn_size(insn);
+    uint16_t hw1 = (uint16_t)(d[0] | d[1] << 8);
+    uint16_t hw2 = sz >= 4 ? (uint16_t)(d[2] | d[3] << 8) : 0;
+    mc_insn in;
+    mc_decode(hw1, hw2, (int)sz, &in);
+    mc_cost k = mc_cost_of(model, &in, &st, wait_states);
+    t->fallthrough = qemu_plugin_insn_vaddr(insn) + sz;
+    if (i + 1 == n && in.branch == MC_BR_COND) {
+      t->branch = MC_BR_COND;
+      t->taken_cost = (uint8_t)k.taken;
+      t->not_taken_cost = (uint8_t)k.not_taken;
+      continue; /* class and cycles come when the outcome is known */
+    }
+    /* a conditional branch inside a block (IT block): not taken */
+    int cls = in.branch == MC_BR_COND ? MC_BR_NOT_TAKEN : in.cls;
+    t->classes[cls]++;
+    t->cycles += in.branch == MC_BR_COND ? k.not_taken : k.taken;
+  }
+  qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
+}
+
+static void at_exit(qemu_plugin_id_t id, void *p) {
+  (void)id;
+  (void)p;
+  fprintf(out, "end %" PRIu64 "\n", n_regions);
+  if (fclose(out) != 0)
+    fprintf(stderr, "merlin_cycles: error writing %s\n", out_path);
+}
+
+static int fail(const char *msg, const char *detail) {
+  fprintf(stderr, "merlin_cycles: %s%s%s\n", msg, detail ? ": " : "",
+          detail ? detail : "");
+  return -1;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+                                           const qemu_info_t *info, int argc,
+                                           char **argv) {
+  (void)info;
+  const char *elf = NULL, *model_name = "none";
+  for (int i = 0; i < argc; i++) {
+    char *a = argv[i];
+    if (strncmp(a, "elf=", 4) == 0)
+      elf = a + 4;
+    else if (strncmp(a, "out=", 4) == 0)
+      out_path = a + 4;
+    else if (strncmp(a, "model=", 6) == 0)
+      model_name = a + 6;
+    else if (strncmp(a, "ws=", 3) == 0)
+      wait_states = (unsigned)strtoul(a + 3, NULL, 10);
+    else
+      return fail("unknown argument (elf=, out=, model=, ws=)", a);
+  }
+  if (!elf || !out_path)
+    return fail("elf=PATH and out=PATH are required", NULL);
+  if (strcmp(model_name, "none") != 0) {
+    model = mc_model_find(model_name);
+    if (!model)
+      return fail("unknown model (m0plus, m0plus-smallmul, m3, m4, none)",
+                  model_name);
+  }
+  char err[256];
+  if (es_load(elf, &syms, err, sizeof err) != 0)
+    return fail("cannot read the image's symbols", err);
+  int b = es_lookup(&syms, "mcore_mark_sample_begin");
+  int e = es_lookup(&syms, "mcore_mark_sample_end");
+  if (b < 0 || e < 0)
+    return fail("the image has no mcore_mark_sample_begin/end symbols", elf);
+  mark_begin = syms.sym[b].addr;
+  mark_end = syms.sym[e].addr;
+  f_insns = calloc(syms.n ? syms.n : 1, sizeof *f_insns);
+  f_cycles = calloc(syms.n ? syms.n : 1, sizeof *f_cycles);
+  touched = calloc(syms.n ? syms.n : 1, sizeof *touched);
+  if (!f_insns || !f_cycles || !touched)
+    return fail("out of memory", NULL);
+  out = fopen(out_path, "w");
+  if (!out)
+    return fail("cannot create the side file", out_path);
+  fprintf(out, "merlin-cycles 1\nmodel %s %s ws=%u\n",
+          model ? model->name : "none", model ? model->version : "-",
+          wait_states);
+  qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+  qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+  return 0;
+}
