@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "model.h"
+#include "workflow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,7 @@ void mh_run_free(mh_run *run) {
   }
   free(run->ops);
   free(run->error_msg);
+  mh_wf_free_all(run);
   free(run->unit);
   memset(run, 0, sizeof *run);
 }

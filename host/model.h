@@ -84,6 +84,9 @@ typedef struct {
   char *unit;           /* "instructions", "ns" */
   double ticks_to_unit; /* multiply (raw - overhead) / batch by this */
   int icount_shift;     /* -1 when not under QEMU */
+  /* End-to-end workflows (host/workflow.h, docs/workflows.md). */
+  struct mh_wf *wfs;
+  size_t n_wfs;
 } mh_run;
 
 /* Whether s is "name:N[,name:N...]" with lower-case names and decimal N. */
