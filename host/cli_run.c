@@ -9,6 +9,7 @@
 #include "image_build.h"
 #include "progress.h"
 #include "report_html.h"
+#include "workflow.h"
 #include "report_md.h"
 #include "results.h"
 #include "results_csv.h"
@@ -260,6 +261,7 @@ static int check_run(const run_ctx *c, const target_run *tr) {
       fails++;
     }
   }
+  fails += mh_wf_report_failures(run, id, stderr); /* host/workflow.c */
   if (run->error_msg) {
     fprintf(stderr, "merlin: %s: target error: %s\n", id, run->error_msg);
     fails++;

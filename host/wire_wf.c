@@ -145,11 +145,11 @@ static mh_wf *find(mh_run *run, const char *id, const char *type, char *msg,
 
 static int rec_wf(mh_run *run, const mh_kv *f, size_t n, char *msg,
                   size_t len) {
-  static const char *const names[] = {"id",      "workflow", "variant",
-                                      "backend", "steps",    "msgs"};
-  const char *v[6];
+  static const char *const names[] = {"id",    "workflow", "variant", "backend",
+                                      "steps", "msgs",     "algs"};
+  const char *v[7];
   uint64_t id;
-  if (schema("wf", f, n, names, 6, 6, v, msg, len) != 0 ||
+  if (schema("wf", f, n, names, 7, 7, v, msg, len) != 0 ||
       num("wf", "id", v[0], INT_MAX, &id, msg, len) != 0)
     return -1;
   for (size_t i = 0; i < run->n_wfs; i++)
@@ -170,7 +170,8 @@ static int rec_wf(mh_run *run, const mh_kv *f, size_t n, char *msg,
   w->workflow = dup(v[1]);
   w->variant = dup(v[2]);
   w->backend = dup(v[3]);
-  if (!w->workflow || !w->variant || !w->backend)
+  w->algs = dup(v[6]);
+  if (!w->workflow || !w->variant || !w->backend || !w->algs)
     return bad(msg, len, "out of memory");
   /* steps=a,b,c */
   for (const char *p = v[4]; *p;) {
@@ -470,6 +471,7 @@ void mh_wf_free_all(mh_run *run) {
     free(w->workflow);
     free(w->variant);
     free(w->backend);
+    free(w->algs);
     for (size_t k = 0; k < w->n_steps; k++)
       free(w->steps[k]);
     free(w->steps);

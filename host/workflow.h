@@ -7,8 +7,10 @@
 
 #include "model.h"
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct {
   char *name;
@@ -19,6 +21,7 @@ typedef struct {
 typedef struct mh_wf {
   int id;
   char *workflow, *variant, *backend;
+  char *algs; /* "alg:backend,..." of every primitive it uses */
   char **steps; /* the device steps, in order */
   size_t n_steps;
   mh_wf_msg *msgs;
@@ -56,6 +59,14 @@ int mh_wf_finish(mh_run *run,
                  double ticks_to_unit, int integer_unit, char *msg,
                  size_t msg_len);
 uint64_t mh_wf_wire_bytes(const mh_wf *w);
+
+/* Name every workflow of run that failed (its step and why) on out, with
+ * target as the prefix; returns how many (host/workflow.c). */
+int mh_wf_report_failures(const mh_run *run, const char *target, FILE *out);
+/* results.json "workflows" of a run: a new array (NULL when out of memory),
+ * and read back (a NULL array is no workflows); 0 or -1 with err. */
+json_t *mh_wf_json(const mh_run *run);
+int mh_wf_from_json(json_t *a, mh_run *run, char *err, size_t errlen);
 void mh_wf_free_all(mh_run *run);
 
 #endif

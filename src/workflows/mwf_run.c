@@ -224,7 +224,7 @@ static void put(char *buf, size_t len, size_t *at, const char *s) {
 static void announce(const instance *in, uint32_t id, void *arg) {
   (void)arg;
   const mwf_def *d = in->def;
-  char be[96], steps[160], msgs[160];
+  char be[96], steps[160], msgs[160], algs[200];
   size_t at = 0;
   be[0] = '\0';
   /* The distinct backends, in the order of the primitives. */
@@ -236,6 +236,14 @@ static void announce(const instance *in, uint32_t id, void *arg) {
       continue;
     put(be, sizeof be, &at, at ? "+" : "");
     put(be, sizeof be, &at, mcore_backend_name(in->impl[a]->backend));
+  }
+  at = 0;
+  algs[0] = '\0';
+  for (size_t a = 0; a < d->n_algs; a++) {
+    put(algs, sizeof algs, &at, a ? "," : "");
+    put(algs, sizeof algs, &at, mcore_alg_id(in->impl[a]->alg));
+    put(algs, sizeof algs, &at, ":");
+    put(algs, sizeof algs, &at, mcore_backend_name(in->impl[a]->backend));
   }
   at = 0;
   steps[0] = '\0';
@@ -256,6 +264,7 @@ static void announce(const instance *in, uint32_t id, void *arg) {
   mcore_wire_str("workflow", d->workflow);
   mcore_wire_str("variant", d->variant);
   mcore_wire_str("backend", be);
+  mcore_wire_str("algs", algs);
   mcore_wire_str("steps", steps);
   mcore_wire_str("msgs", msgs);
   mcore_wire_end();
