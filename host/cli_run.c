@@ -9,7 +9,6 @@
 #include "image_build.h"
 #include "progress.h"
 #include "report_html.h"
-#include "workflow.h"
 #include "report_md.h"
 #include "results.h"
 #include "results_csv.h"
@@ -18,6 +17,7 @@
 #include "target_exec.h"
 #include "targets.h"
 #include "wire.h"
+#include "workflow.h"
 
 #include <errno.h>
 #include <signal.h>

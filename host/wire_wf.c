@@ -331,10 +331,11 @@ static int rec_sample(mh_run *run, const mh_kv *f, size_t n, char *msg,
 
 static int rec_end(mh_run *run, const mh_kv *f, size_t n, char *msg,
                    size_t len) {
-  static const char *const names[] = {"id", "n", "stack", "heap", "allocs"};
-  const char *v[5];
+  static const char *const names[] = {"id",     "n",        "stack",   "heap",
+                                      "allocs", "ctl_hkdf", "ctl_hmac"};
+  const char *v[7];
   uint64_t cnt;
-  if (schema("wfend", f, n, names, 5, 2, v, msg, len) != 0)
+  if (schema("wfend", f, n, names, 7, 2, v, msg, len) != 0)
     return -1;
   mh_wf *w = find(run, v[0], "wfend", msg, len);
   if (!w)
@@ -362,6 +363,17 @@ static int rec_end(mh_run *run, const mh_kv *f, size_t n, char *msg,
        num("wfend", "heap", v[3], UINT64_MAX, &w->heap_bytes, msg, len) ||
        num("wfend", "allocs", v[4], UINT64_MAX, &w->heap_allocs, msg, len)))
     return -1;
+  for (int k = 0; k < 2; k++) {
+    if (v[5 + k] && !any)
+      return bad(msg, len,
+                 "wfend record for workflow %d: a control figure "
+                 "without a timed run",
+                 w->id);
+    if (v[5 + k] && num("wfend", names[5 + k], v[5 + k], UINT64_MAX,
+                        &w->ctl_raw[k], msg, len) != 0)
+      return -1;
+    w->has_ctl[k] = v[5 + k] != NULL;
+  }
   w->has_mem = any;
   w->ended = 1;
   return 0;
@@ -427,6 +439,16 @@ int mh_wf_finish(mh_run *run,
     mh_wf *w = &run->wfs[i];
     if (!timed(w))
       continue;
+    for (int k = 0; k < 2; k++)
+      if (w->has_ctl[k]) {
+        if (w->ctl_raw[k] < run->overhead_ticks)
+          return bad(msg, len,
+                     "workflow %d: a control figure is below the "
+                     "counter overhead",
+                     w->id);
+        w->ctl[k] = value(w->ctl_raw[k], run->overhead_ticks, ticks_to_unit,
+                          integer_unit);
+      }
     for (size_t k = 0; k < w->n_raw * w->n_steps; k++)
       if (w->raw[k] < run->overhead_ticks)
         return bad(msg, len,

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const mh_wf_ctl_alg[2] = {"hkdf-sha256", "hmac-sha256"};
+
 int mh_wf_report_failures(const mh_run *run, const char *target, FILE *out) {
   int fails = 0;
   for (size_t i = 0; i < run->n_wfs; i++) {
@@ -93,6 +95,14 @@ static json_t *one_json(const mh_run *run, const mh_wf *w) {
     bad |= json_array_append_new(steps, s);
   }
   bad |= set(o, "steps", steps);
+  if (w->has_ctl[0] || w->has_ctl[1]) {
+    json_t *ctl = json_object();
+    bad |= !ctl;
+    for (int k = 0; ctl && k < 2; k++)
+      if (w->has_ctl[k])
+        bad |= set(ctl, mh_wf_ctl_alg[k], json_real(w->ctl[k]));
+    bad |= set(o, "control", ctl);
+  }
   for (size_t k = 0; k < w->n_samples; k++)
     bad |= json_array_append_new(samples, json_real(w->samples[k]));
   bad |= set(o, "samples", samples);
@@ -203,6 +213,16 @@ static int read_one(json_t *o, mh_wf *w, char *err, size_t errlen) {
     if (str(s, "name", &w->steps[k]) || real(s, "median", &w->step_median[k]))
       goto fail;
   }
+  what = "control";
+  json_t *ctl = json_object_get(o, "control");
+  if (ctl && !json_is_object(ctl))
+    goto fail;
+  for (int k = 0; ctl && k < 2; k++)
+    if (json_object_get(ctl, mh_wf_ctl_alg[k])) {
+      if (real(ctl, mh_wf_ctl_alg[k], &w->ctl[k]))
+        goto fail;
+      w->has_ctl[k] = 1;
+    }
   what = "samples (n numbers)";
   json_t *samples = json_object_get(o, "samples");
   uint64_t n;

@@ -21,7 +21,7 @@ typedef struct {
 typedef struct mh_wf {
   int id;
   char *workflow, *variant, *backend;
-  char *algs; /* "alg:backend,..." of every primitive it uses */
+  char *algs;   /* "alg:backend,..." of every primitive it uses */
   char **steps; /* the device steps, in order */
   size_t n_steps;
   mh_wf_msg *msgs;
@@ -34,6 +34,11 @@ typedef struct mh_wf {
   uint64_t *raw; /* n_raw samples of n_steps raw tick counts each */
   size_t n_raw;
   uint64_t stack_bytes, heap_bytes, heap_allocs;
+  /* The fairness control measured after its samples: [0] HKDF-SHA256,
+   * [1] HMAC-SHA256 (raw ticks; ctl in the run's unit after finishing). */
+  int has_ctl[2];
+  uint64_t ctl_raw[2];
+  double ctl[2];
   /* mh_wf_finish: totals per sample (sum of the steps) in the run's unit,
    * their statistics, and the median of each step. Read back from
    * results.json, samples holds the totals and raw is NULL. */
@@ -42,6 +47,9 @@ typedef struct mh_wf {
   mh_stats stats;
   double *step_median;
 } mh_wf;
+
+/* The control primitives, in the order of mh_wf.ctl. */
+extern const char *const mh_wf_ctl_alg[2];
 
 /* One wf* record, fields decoded (host/wire.c calls it). Returns 0, or -1
  * with the reason in msg. */

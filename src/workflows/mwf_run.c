@@ -354,6 +354,43 @@ typedef struct {
   int failed;
 } run_state;
 
+/* The fairness control (docs/workflows.md): after each workflow's samples,
+ * the median raw ticks of CONTROL_RUNS single runs of HKDF-SHA256 (32-byte
+ * key material, 32-byte output) or HMAC-SHA256 (64-byte message) on the
+ * first backend of the image that serves it, the same code and inputs for
+ * every workflow; 0 when the image has none. The report compares them. */
+#define CONTROL_RUNS 11
+static uint64_t control(mcore_alg alg) {
+  const mcore_impl *im = first_impl(alg);
+  static const uint8_t info[] = "merlin control";
+  uint8_t key[32], msg[64], out[32];
+  uint64_t v[CONTROL_RUNS];
+  if (!im)
+    return 0;
+  memset(key, 0x4b, sizeof key);
+  memset(msg, 0x6d, sizeof msg);
+  for (int i = 0; i < CONTROL_RUNS; i++) {
+    int rc;
+    uint64_t t0 = mport_counter_read();
+    if (alg == MCORE_ALG_HKDF_SHA256)
+      rc = im->vt.kdf->derive(out, sizeof out, NULL, 0, key, sizeof key, info,
+                              sizeof info - 1);
+    else
+      rc = im->vt.mac->mac(out, key, sizeof key, msg, sizeof msg);
+    uint64_t t1 = mport_counter_read();
+    if (rc != MCORE_OK)
+      return 0;
+    v[i] = t1 - t0;
+  }
+  for (int i = 1; i < CONTROL_RUNS; i++) /* insertion sort, 11 values */
+    for (int k = i; k > 0 && v[k] < v[k - 1]; k--) {
+      uint64_t t = v[k];
+      v[k] = v[k - 1];
+      v[k - 1] = t;
+    }
+  return v[CONTROL_RUNS / 2];
+}
+
 static void run_instance(const instance *in, uint32_t id, void *arg) {
   run_state *st = arg;
   const mwf_def *d = in->def;
@@ -459,6 +496,8 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
     mcore_wire_end();
   }
 
+  uint64_t ctl_kdf = control(MCORE_ALG_HKDF_SHA256);
+  uint64_t ctl_mac = control(MCORE_ALG_HMAC_SHA256);
   mem_peak mem = {0, 0, 0};
   ctx_init(&c, in, UINT32_MAX);
   if (d->setup(&c, 0) != MCORE_OK || flow(&c, NULL, &mem) != MCORE_OK) {
@@ -475,6 +514,10 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   mcore_wire_u64("stack", mem.stack);
   mcore_wire_u64("heap", mem.heap);
   mcore_wire_u64("allocs", mem.allocs);
+  if (ctl_kdf)
+    mcore_wire_u64("ctl_hkdf", ctl_kdf);
+  if (ctl_mac)
+    mcore_wire_u64("ctl_hmac", ctl_mac);
   mcore_wire_end();
 }
 
