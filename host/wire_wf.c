@@ -331,11 +331,12 @@ static int rec_sample(mh_run *run, const mh_kv *f, size_t n, char *msg,
 
 static int rec_end(mh_run *run, const mh_kv *f, size_t n, char *msg,
                    size_t len) {
-  static const char *const names[] = {"id",     "n",        "stack",   "heap",
-                                      "allocs", "ctl_hkdf", "ctl_hmac"};
-  const char *v[7];
+  static const char *const names[] = {
+      "id",       "n",        "stack",          "heap",          "allocs",
+      "ctl_hkdf", "ctl_hmac", "ctl_hkdf_batch", "ctl_hmac_batch"};
+  const char *v[9];
   uint64_t cnt;
-  if (schema("wfend", f, n, names, 7, 2, v, msg, len) != 0)
+  if (schema("wfend", f, n, names, 9, 2, v, msg, len) != 0)
     return -1;
   mh_wf *w = find(run, v[0], "wfend", msg, len);
   if (!w)
@@ -369,9 +370,20 @@ static int rec_end(mh_run *run, const mh_kv *f, size_t n, char *msg,
                  "wfend record for workflow %d: a control figure "
                  "without a timed run",
                  w->id);
-    if (v[5 + k] && num("wfend", names[5 + k], v[5 + k], UINT64_MAX,
-                        &w->ctl_raw[k], msg, len) != 0)
+    if (!v[5 + k] != !v[7 + k])
+      return bad(msg, len,
+                 "wfend record for workflow %d: %s and %s come together", w->id,
+                 names[5 + k], names[7 + k]);
+    uint64_t batch = 0;
+    if (v[5 + k] && (num("wfend", names[5 + k], v[5 + k], UINT64_MAX,
+                         &w->ctl_raw[k], msg, len) != 0 ||
+                     num("wfend", names[7 + k], v[7 + k], UINT32_MAX, &batch,
+                         msg, len) != 0))
       return -1;
+    if (v[5 + k] && batch == 0)
+      return bad(msg, len, "wfend record for workflow %d: %s is 0", w->id,
+                 names[7 + k]);
+    w->ctl_batch[k] = (uint32_t)batch;
     w->has_ctl[k] = v[5 + k] != NULL;
   }
   w->has_mem = any;
@@ -447,7 +459,8 @@ int mh_wf_finish(mh_run *run,
                      "counter overhead",
                      w->id);
         w->ctl[k] = value(w->ctl_raw[k], run->overhead_ticks, ticks_to_unit,
-                          integer_unit);
+                          integer_unit) /
+                    w->ctl_batch[k];
       }
     for (size_t k = 0; k < w->n_raw * w->n_steps; k++)
       if (w->raw[k] < run->overhead_ticks)

@@ -37,7 +37,8 @@ typedef struct mh_wf {
   /* The fairness control measured after its samples: [0] HKDF-SHA256,
    * [1] HMAC-SHA256 (raw ticks; ctl in the run's unit after finishing). */
   int has_ctl[2];
-  uint64_t ctl_raw[2];
+  uint64_t ctl_raw[2]; /* a batch of ctl_batch runs */
+  uint32_t ctl_batch[2];
   double ctl[2];
   /* mh_wf_finish: totals per sample (sum of the steps) in the run's unit,
    * their statistics, and the median of each step. Read back from

@@ -355,39 +355,50 @@ typedef struct {
 } run_state;
 
 /* The fairness control (docs/workflows.md): after each workflow's samples,
- * the median raw ticks of CONTROL_RUNS single runs of HKDF-SHA256 (32-byte
- * key material, 32-byte output) or HMAC-SHA256 (64-byte message) on the
- * first backend of the image that serves it, the same code and inputs for
- * every workflow; 0 when the image has none. The report compares them. */
+ * the median raw ticks of CONTROL_RUNS samples of HKDF-SHA256 (32-byte key
+ * material, 32-byte output) or HMAC-SHA256 (64-byte message) on the first
+ * backend of the image that serves it, the same code and inputs for every
+ * workflow, each sample a batch of back-to-back runs long enough for the
+ * port's counter (min_sample_ticks), as for operations. *batch is 0 when
+ * the image has no such primitive. */
 #define CONTROL_RUNS 11
-static uint64_t control(mcore_alg alg) {
-  const mcore_impl *im = first_impl(alg);
+static int control_once(const mcore_impl *im, mcore_alg alg, uint32_t batch,
+                        uint64_t *ticks) {
   static const uint8_t info[] = "merlin control";
   uint8_t key[32], msg[64], out[32];
-  uint64_t v[CONTROL_RUNS];
-  if (!im)
-    return 0;
+  int rc = MCORE_OK;
   memset(key, 0x4b, sizeof key);
   memset(msg, 0x6d, sizeof msg);
-  for (int i = 0; i < CONTROL_RUNS; i++) {
-    int rc;
-    uint64_t t0 = mport_counter_read();
-    if (alg == MCORE_ALG_HKDF_SHA256)
-      rc = im->vt.kdf->derive(out, sizeof out, NULL, 0, key, sizeof key, info,
-                              sizeof info - 1);
-    else
-      rc = im->vt.mac->mac(out, key, sizeof key, msg, sizeof msg);
-    uint64_t t1 = mport_counter_read();
-    if (rc != MCORE_OK)
+  uint64_t t0 = mport_counter_read();
+  for (uint32_t k = 0; k < batch && rc == MCORE_OK; k++)
+    rc = alg == MCORE_ALG_HKDF_SHA256
+             ? im->vt.kdf->derive(out, sizeof out, NULL, 0, key, sizeof key,
+                                  info, sizeof info - 1)
+             : im->vt.mac->mac(out, key, sizeof key, msg, sizeof msg);
+  uint64_t t1 = mport_counter_read();
+  *ticks = t1 - t0;
+  return rc;
+}
+
+static uint64_t control(mcore_alg alg, uint32_t *batch) {
+  const mcore_impl *im = first_impl(alg);
+  uint64_t v[CONTROL_RUNS], once;
+  *batch = 0;
+  if (!im || control_once(im, alg, 1, &once) != MCORE_OK)
+    return 0;
+  uint32_t b = 1;
+  while (once * b < mport_describe()->min_sample_ticks && b < (1u << 16))
+    b *= 2;
+  for (int i = 0; i < CONTROL_RUNS; i++)
+    if (control_once(im, alg, b, &v[i]) != MCORE_OK)
       return 0;
-    v[i] = t1 - t0;
-  }
   for (int i = 1; i < CONTROL_RUNS; i++) /* insertion sort, 11 values */
     for (int k = i; k > 0 && v[k] < v[k - 1]; k--) {
       uint64_t t = v[k];
       v[k] = v[k - 1];
       v[k - 1] = t;
     }
+  *batch = b;
   return v[CONTROL_RUNS / 2];
 }
 
@@ -496,8 +507,9 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
     mcore_wire_end();
   }
 
-  uint64_t ctl_kdf = control(MCORE_ALG_HKDF_SHA256);
-  uint64_t ctl_mac = control(MCORE_ALG_HMAC_SHA256);
+  uint32_t kdf_batch, mac_batch;
+  uint64_t ctl_kdf = control(MCORE_ALG_HKDF_SHA256, &kdf_batch);
+  uint64_t ctl_mac = control(MCORE_ALG_HMAC_SHA256, &mac_batch);
   mem_peak mem = {0, 0, 0};
   ctx_init(&c, in, UINT32_MAX);
   if (d->setup(&c, 0) != MCORE_OK || flow(&c, NULL, &mem) != MCORE_OK) {
@@ -514,10 +526,14 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   mcore_wire_u64("stack", mem.stack);
   mcore_wire_u64("heap", mem.heap);
   mcore_wire_u64("allocs", mem.allocs);
-  if (ctl_kdf)
+  if (kdf_batch) {
     mcore_wire_u64("ctl_hkdf", ctl_kdf);
-  if (ctl_mac)
+    mcore_wire_u64("ctl_hkdf_batch", kdf_batch);
+  }
+  if (mac_batch) {
     mcore_wire_u64("ctl_hmac", ctl_mac);
+    mcore_wire_u64("ctl_hmac_batch", mac_batch);
+  }
   mcore_wire_end();
 }
 

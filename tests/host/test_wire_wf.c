@@ -30,7 +30,8 @@ static const char *const base[] = {
     "wfplan id=0 warmup=0 n=2",
     "wfsample id=0 i=0 v=110,210",
     "wfsample id=0 i=1 v=120,220",
-    "wfend id=0 n=2 stack=100 heap=8 allocs=1 ctl_hkdf=50 ctl_hmac=60",
+    "wfend id=0 n=2 stack=100 heap=8 allocs=1 ctl_hkdf=50 ctl_hmac=60 "
+    "ctl_hkdf_batch=1 ctl_hmac_batch=2",
     "end",
 };
 #define N_BASE (sizeof base / sizeof base[0])
@@ -98,7 +99,7 @@ static void valid(void) {
   CHECK_EQ_DBL(w->step_median[1], 205.0, 0);
   CHECK(w->has_ctl[0] && w->has_ctl[1]);
   CHECK_EQ_DBL(w->ctl[0], 40.0, 0);
-  CHECK_EQ_DBL(w->ctl[1], 50.0, 0);
+  CHECK_EQ_DBL(w->ctl[1], 25.0, 0); /* (60 - 10) / 2 */
   mh_run_free(&run);
 }
 
@@ -146,6 +147,8 @@ int main(void) {
   rejects(7, "wfend id=0 n=1 stack=1 heap=1 allocs=1",
           "says n=1 but 2 sample(s) were received");
   rejects(7, "wfend id=0 n=2", "a timed workflow ends with stack");
+  rejects(7, "wfend id=0 n=2 stack=1 heap=1 allocs=1 ctl_hkdf=50",
+          "ctl_hkdf and ctl_hkdf_batch come together");
   rejects(4, NULL, "wfsample record for workflow 0 outside its plan");
   rejects(3, "wfcheck id=0 result=fail step=kat detail=x",
           "wfplan record for workflow 0 out of place");
