@@ -20,7 +20,7 @@
 
 #define MWF_SEED 0x4d65726c696e0002u
 #define MWF_MIN_RUNS 5
-#define MWF_BUDGET_DIV 8   /* a workflow gets 1/8 of an operation's budget */
+#define MWF_BUDGET_DIV 32  /* a workflow gets 1/32 of an operation's budget */
 #define MWF_CHECK_LIMIT 3u /* frames per key in the refresh check */
 #define MWF_MAX_KATS 256
 

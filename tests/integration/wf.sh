@@ -8,6 +8,11 @@
 #                                the fairness line
 #   wf.sh MERLIN corrupt host    one corrupted byte per workflow fails the
 #                                run, names the step, and times nothing
+#   wf.sh MERLIN gate host       a failed KAT of a primitive (HKDF-SHA256)
+#                                fails every workflow using it at "kat"
+#   wf.sh MERLIN corrupt qemu-m4 the same for provision/server_hello, QEMU
+#                                started as `merlin run` does (docs/cli.md)
+#                                with the image's --wf-corrupt argument
 set -euo pipefail
 merlin=$1 mode=$2 target=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,16 +57,30 @@ run)
   echo "4 passed, 0 failed"
   ;;
 corrupt)
-  image=$("$merlin" build --target host --quiet | tail -n 1)
-  [ -x "$image" ] || fail "no host image"
+  image=$("$merlin" build --target "$target" --quiet | tail -n 1)
+  [ -f "$image" ] || fail "no $target image"
+  # The image with its arguments: natively, or as merlin runs QEMU.
+  run_image() {
+    if [ "$target" = host ]; then
+      "$image" "$@"
+    else
+      local semi=enable=on,target=native,arg=merlin-image a
+      for a in "$@"; do semi+=",arg=$a"; done
+      timeout 600 qemu-system-arm -M mps2-an386 -cpu cortex-m4 -display none \
+        -monitor none -serial stdio -semihosting-config "$semi" \
+        -icount shift=7,align=off,sleep=off -kernel "$image"
+    fi
+  }
+  cases=("provision/server_hello:signature verify")
+  [ "$target" = host ] && cases+=("session/frames:tag check"
+    "constrained/epoch:key mismatch")
   n=0
-  for c in "provision/server_hello:signature verify" \
-    "session/frames:tag check" "constrained/epoch:key mismatch"; do
+  for c in "${cases[@]}"; do
     spec=${c%%:*} step=${c#*:} wf=${spec%%/*}
     set +e
-    "$image" --runs 3 --warmup 0 --wf-corrupt "$spec" >"$work/console.log"
+    run_image --runs 1 --warmup 0 --wf-corrupt "$spec" >"$work/console.log"
     rc=$?
-    "$merlin" run --target host --from "$work/console.log" \
+    "$merlin" run --target "$target" --from "$work/console.log" \
       --out "$work/out" >"$work/msg" 2>&1
     mrc=$?
     set -e
@@ -87,6 +106,10 @@ corrupt)
     done
     n=$((n + 1))
   done
+  if [ "$target" != host ]; then
+    echo "$n passed, 0 failed"
+    exit 0
+  fi
   # A message no workflow sends is an error, not a silent pass.
   set +e
   "$image" --runs 1 --warmup 0 --wf-corrupt session/nothing >"$work/console.log"
@@ -97,8 +120,25 @@ corrupt)
     fail "--wf-corrupt session/nothing: no error"
   echo "$((n + 1)) passed, 0 failed"
   ;;
+gate)
+  set +e
+  "$merlin" run --target "$target" --runs 3 --warmup 0 --out "$work/out" \
+    --kat-corrupt hkdf-sha256/derive --quiet >"$work/msg" 2>&1
+  rc=$?
+  set -e
+  cat "$work/msg"
+  [ "$rc" -ne 0 ] || fail "a run with a failed HKDF KAT exited 0"
+  for v in "${variants[@]}"; do
+    grep -q "workflow ${v%%/*} ${v#*/} (.*) failed at kat: known-answer test of hkdf-sha256 on .* failed; no timing" \
+      "$work/msg" || fail "$v was not stopped by the HKDF KAT"
+  done
+  if find "$work/out" -name results.json 2>/dev/null | grep -q .; then
+    fail "results were written"
+  fi
+  echo "2 passed, 0 failed"
+  ;;
 *)
-  echo "usage: wf.sh MERLIN run|corrupt TARGET" >&2
+  echo "usage: wf.sh MERLIN run|corrupt|gate TARGET" >&2
   exit 2
   ;;
 esac
