@@ -627,6 +627,10 @@ static void print_kat_summary(const target_run *tr) {
     printf("  %-52s %s\n", label, op->kat == MH_KAT_PASS ? "pass" : "FAIL");
   }
   printf("  %zu operations, every KAT passed\n", run->n_ops);
+  if (run->n_wfs) /* docs/workflows.md: checked, not timed */
+    printf("  %zu workflow instances checked end to end (same key on both "
+           "sides, every signature and tag)\n",
+           run->n_wfs);
 }
 
 static int write_file(const char *dir, const char *name, const char *data,
