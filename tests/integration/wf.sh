@@ -8,6 +8,10 @@
 #                                the fairness line
 #   wf.sh MERLIN corrupt host    one corrupted byte per workflow fails the
 #                                run, names the step, and times nothing
+#   wf.sh MERLIN images host     two images (default, classical-wolfcrypt):
+#                                the second builds only the variants its
+#                                primitives allow; the fairness line
+#                                compares across the images too
 #   wf.sh MERLIN gate host       a failed KAT of a primitive (HKDF-SHA256)
 #                                fails every workflow using it at "kat"
 #   wf.sh MERLIN corrupt qemu-m4 the same for provision/server_hello, QEMU
@@ -120,6 +124,22 @@ corrupt)
     fail "--wf-corrupt session/nothing: no error"
   echo "$((n + 1)) passed, 0 failed"
   ;;
+images)
+  "$merlin" run --target "$target" --profile default,classical-wolfcrypt \
+    --runs 5 --warmup 1 --out "$work/out" --quiet
+  r=$work/out/latest/results.json
+  node "$check" structure "$r" "$target" || fail "structure"
+  node "$check" layout "$doc" "$r" || fail "layout"
+  got=$(node -e '
+    const j = require(process.argv[1]);
+    const r = j.runs.find(r => r.profile === "classical-wolfcrypt");
+    console.log(r.workflows.map(w => w.workflow + "/" + w.variant).join(" "));' "$r")
+  [ "$got" = "provision/classical-p256 session/x25519-ed25519 constrained/hkdf-aes128gcm" ] ||
+    fail "classical-wolfcrypt built the workflows '$got'"
+  grep -q "^\*\*Fairness ($target, 2 images):\*\* .*and the operations across the images.*largest difference" \
+    "$work/out/latest/report.md" || fail "no fairness line across 2 images"
+  echo "3 passed, 0 failed"
+  ;;
 gate)
   set +e
   "$merlin" run --target "$target" --runs 3 --warmup 0 --out "$work/out" \
@@ -138,7 +158,7 @@ gate)
   echo "2 passed, 0 failed"
   ;;
 *)
-  echo "usage: wf.sh MERLIN run|corrupt|gate TARGET" >&2
+  echo "usage: wf.sh MERLIN run|corrupt|gate|images TARGET" >&2
   exit 2
   ;;
 esac
