@@ -322,3 +322,64 @@ void mh_report_md_workflows(mh_sb *b, const mh_results *r) {
       fairness(b, r, x->target);
   }
 }
+
+/* ---- report.html ------------------------------------------------------ */
+
+static void html(mh_sb *b, const char *s) {
+  for (; s && *s; s++) {
+    if (*s == '<')
+      mh_sb_puts(b, "&lt;");
+    else if (*s == '>')
+      mh_sb_puts(b, "&gt;");
+    else if (*s == '&')
+      mh_sb_puts(b, "&amp;");
+    else if (*s == '\'' || *s == '"')
+      mh_sb_printf(b, "&#%d;", *s);
+    else
+      mh_sb_putc(b, *s);
+  }
+}
+
+void mh_report_html_workflows(mh_sb *b, const mh_result *x) {
+  const mh_run *run = &x->run;
+  int any = 0;
+  for (size_t i = 0; i < run->n_wfs; i++)
+    any |= run->wfs[i].n_samples > 0;
+  if (!any)
+    return;
+  mh_sb_puts(b, "<h3>End-to-end workflows (device time, bytes on the wire, "
+                "stored, peak stack; docs/workflows.md)</h3><table "
+                "data-table='workflows'><tr><th>workflow</th><th>variant</th>"
+                "<th>backend</th><th>median (");
+  html(b, run->unit ? run->unit : "?");
+  mh_sb_puts(b, ")</th><th>p99</th><th>n</th><th>wire bytes</th><th>stored"
+                "</th><th>stack</th><th>time &#215; classical</th></tr>");
+  for (size_t i = 0; i < run->n_wfs; i++) {
+    const mh_wf *w = &run->wfs[i];
+    if (!w->n_samples)
+      continue;
+    const mh_wf *ref = reference(run, w);
+    mh_sb_puts(b, "<tr><td>");
+    html(b, w->workflow);
+    mh_sb_puts(b, "</td><td>");
+    html(b, w->variant);
+    mh_sb_puts(b, "</td><td>");
+    html(b, w->backend);
+    mh_sb_puts(b, "</td><td>");
+    num(b, w->stats.median);
+    mh_sb_puts(b, "</td><td>");
+    num(b, w->stats.p99);
+    mh_sb_printf(b,
+                 "</td><td>%zu</td><td>%llu</td><td>%llu</td><td>%llu</td>"
+                 "<td>",
+                 w->n_samples, (unsigned long long)mh_wf_wire_bytes(w),
+                 (unsigned long long)w->stored,
+                 (unsigned long long)w->stack_bytes);
+    if (ref && ref->stats.median > 0)
+      mh_sb_printf(b, "%.2f", w->stats.median / ref->stats.median);
+    else
+      mh_sb_puts(b, "&#8211;");
+    mh_sb_puts(b, "</td></tr>");
+  }
+  mh_sb_puts(b, "</table>");
+}

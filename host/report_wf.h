@@ -11,6 +11,10 @@
 /* Appends "## Workflows" to b when any run has workflows. */
 void mh_report_md_workflows(mh_sb *b, const mh_results *r);
 
+/* The workflow table of one run for report.html (nothing when it has no
+ * timed workflows). */
+void mh_report_html_workflows(mh_sb *b, const mh_result *x);
+
 /* The fairness check of one target (every run of r whose target is
  * target): the largest relative difference (max / min - 1) between the
  * medians of the control primitives, over the workflows of its images
