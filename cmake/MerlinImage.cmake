@@ -34,6 +34,7 @@ file(MAKE_DIRECTORY "${MERLIN_GEN}")
 add_library(merlin_headers INTERFACE)
 target_include_directories(merlin_headers INTERFACE
   ${CMAKE_SOURCE_DIR}/src/core ${CMAKE_SOURCE_DIR}/src/ops
+  ${CMAKE_SOURCE_DIR}/src/workflows
   ${CMAKE_SOURCE_DIR}/src/backends ${CMAKE_SOURCE_DIR}/src/ports
   ${MERLIN_PORT_INCLUDES} "${MERLIN_PROFILE_DIR}" "${MERLIN_GEN}")
 
@@ -97,6 +98,11 @@ add_library(merlin_core OBJECT
   ${CMAKE_SOURCE_DIR}/src/ops/vectors_xof.c
   ${CMAKE_SOURCE_DIR}/src/ops/vectors_aead.c
   ${CMAKE_SOURCE_DIR}/src/ops/vectors_pq.c
+  ${CMAKE_SOURCE_DIR}/src/workflows/mwf_run.c
+  ${CMAKE_SOURCE_DIR}/src/workflows/mwf_frames.c
+  ${CMAKE_SOURCE_DIR}/src/workflows/mwf_provision.c
+  ${CMAKE_SOURCE_DIR}/src/workflows/mwf_session.c
+  ${CMAKE_SOURCE_DIR}/src/workflows/mwf_constrained.c
   ${MERLIN_PORT_SOURCES}
   ${MERLIN_GEN}/registry.c)
 add_dependencies(merlin_core merlin_source_rev)

@@ -19,6 +19,7 @@
 #include "target_exec.h"
 #include "targets.h"
 #include "wire.h"
+#include "workflow.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -299,6 +300,7 @@ static int check_run(const run_ctx *c, const target_run *tr) {
       fails++;
     }
   }
+  fails += mh_wf_report_failures(run, id, stderr); /* host/workflow.c */
   if (run->error_msg) {
     fprintf(stderr, "merlin: %s: target error: %s\n", id, run->error_msg);
     fails++;
@@ -699,6 +701,10 @@ static void print_kat_summary(const target_run *tr) {
     printf("  %-52s %s\n", label, op->kat == MH_KAT_PASS ? "pass" : "FAIL");
   }
   printf("  %zu operations, every KAT passed\n", run->n_ops);
+  if (run->n_wfs) /* docs/workflows.md: checked, not timed */
+    printf("  %zu workflow instances checked end to end (same key on both "
+           "sides, every signature and tag)\n",
+           run->n_wfs);
 }
 
 static int write_file(const char *dir, const char *name, const char *data,

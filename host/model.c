@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "model.h"
 #include "cycles.h"
+#include "workflow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,7 @@ void mh_run_free(mh_run *run) {
   mh_cyc_run_free(run->cyc);
   free(run->cyc);
   free(run->error_msg);
+  mh_wf_free_all(run);
   free(run->unit);
   memset(run, 0, sizeof *run);
 }

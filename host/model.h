@@ -88,6 +88,9 @@ typedef struct {
   int icount_shift;     /* -1 when not under QEMU */
   /* The QEMU plugin's model (cycles.h), or NULL. */
   struct mh_cyc_run *cyc;
+  /* End-to-end workflows (host/workflow.h, docs/workflows.md). */
+  struct mh_wf *wfs;
+  size_t n_wfs;
 } mh_run;
 
 /* Whether s is "name:N[,name:N...]" with lower-case names and decimal N. */

@@ -162,6 +162,9 @@ void mh_progress_console(mh_progress *p, const char *s, size_t n) {
     p->done++;
     p->current = NULL;
     draw(p, o->label);
+  } else if (tl == 7 && memcmp(t, "wfcheck", 7) == 0) {
+    p->current = "end-to-end workflows"; /* after the ops (workflows.md) */
+    draw(p, p->current);
   }
 }
 

@@ -7,6 +7,7 @@
 #include "report_html.h"
 
 #include "report_md.h"
+#include "report_wf.h"
 #include "stats.h"
 #include "strbuf.h"
 
@@ -482,6 +483,7 @@ char *mh_report_html(const mh_results *r) {
     fit_table(&b, x);
     plot_cdf(&b, x);
     table(&b, x);
+    mh_report_html_workflows(&b, x); /* host/report_wf.c */
     mh_sb_puts(&b, "</section>");
   }
   /* For the browser test: the number of series of each plot, in the

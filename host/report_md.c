@@ -3,6 +3,7 @@
 #include "report_cycles.h"
 
 #include "ct.h"
+#include "report_wf.h"
 #include "stats.h"
 #include "strbuf.h"
 
@@ -1074,6 +1075,7 @@ char *mh_report_md(const mh_results *r) {
   mh_sb_puts(&b, "## Classical vs post-quantum\n\n");
   for (size_t i = 0; i < r->n_runs; i++)
     comparison(&b, &r->runs[i]);
+  mh_report_md_workflows(&b, r); /* host/report_wf.c */
   if (b.failed) {
     mh_sb_free(&b);
     return NULL;

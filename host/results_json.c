@@ -6,6 +6,7 @@
 
 #include "fsutil.h"
 #include "strbuf.h"
+#include "workflow.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -302,6 +303,7 @@ char *mh_results_to_json(const mh_results *r, char *err, size_t errlen) {
         w.bad = 1;
     }
     put(&w, run, "ops", ops);
+    put(&w, run, "workflows", mh_wf_json(&x->run)); /* host/workflow.c */
     put(&w, run, "algorithms", algorithms_json(&w, x));
     if (x->has_baseline) {
       json_t *b = json_object();
@@ -800,6 +802,10 @@ static int read_run(rctx *c, json_t *r, mh_result *x) {
       return -1;
   }
   c->path[base] = '\0';
+  char wf_err[200];
+  if (mh_wf_from_json(json_object_get(r, "workflows"), &x->run, wf_err,
+                      sizeof wf_err) != 0)
+    return rfail(c, "\"workflows\"%s", wf_err);
   x->run.status_ok = 1;
   json_t *sb = json_object_get(r, "sizes_baseline");
   if (sb) {

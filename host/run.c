@@ -3,6 +3,7 @@
  * that the parser only ever reports what the target said. */
 #include "model.h"
 #include "stats.h"
+#include "workflow.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -36,6 +37,12 @@ static double per_op_value(uint64_t raw, uint64_t overhead, uint32_t batch,
     return (total - ovh) / (double)batch;
   }
   return (double)(raw - overhead) / (double)batch * ticks_to_unit;
+}
+
+/* The same for one workflow step (no batching). */
+static double step_value(uint64_t raw, uint64_t overhead, double ticks_to_unit,
+                         int integer_unit) {
+  return per_op_value(raw, overhead, 1, ticks_to_unit, integer_unit);
 }
 
 static int timed(const mh_op *op) {
@@ -113,6 +120,12 @@ int mh_run_finish(mh_run *run, double ticks_to_unit, const char *unit,
       snprintf(msg, msg_len, "op %d: statistics failed", op->id);
       return -1;
     }
+  }
+  if (mh_wf_finish(run, step_value, ticks_to_unit, icount_shift >= 0, msg,
+                   msg_len) != 0) {
+    free(u);
+    drop_samples(run);
+    return -1;
   }
   free(run->unit);
   run->unit = u;

@@ -10,6 +10,7 @@
 #include "wire.h"
 
 #include "crc32.h"
+#include "workflow.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -37,12 +38,13 @@ typedef enum {
   R_ERROR,
   R_FAULT,
   R_END,
+  R_WF, /* wf, wfcheck, wfplan, wfsample, wfend, wferror: host/wire_wf.c */
   R_COUNT
 } rtype;
 
 static const char *const rnames[R_COUNT] = {
     "begin", "op", "overhead", "kat",   "plan", "samples",
-    "opend", "ct", "error",    "fault", "end"};
+    "opend", "ct", "error",    "fault", "end",  "wf"};
 
 /* One key=value of the current line, pointing into the input. */
 typedef struct {
@@ -773,6 +775,36 @@ static int rec_fault(wparser *p) {
   return fail(p, "target fault: kind=%s pc=%s: the run is invalid", kind, pc);
 }
 
+/* A workflow record: fields decoded, then host/wire_wf.c. */
+static int rec_wf(wparser *p, const char *t, size_t tlen) {
+  char type[16], wmsg[200];
+  memcpy(type, t, tlen);
+  type[tlen] = '\0';
+  mh_kv *kv = calloc(p->nf ? p->nf : 1, sizeof *kv);
+  if (!kv)
+    return oom(p);
+  int rc = 0;
+  for (size_t i = 0; i < p->nf && rc == 0; i++) {
+    kv[i].key = malloc(p->f[i].klen + 1);
+    if (!kv[i].key) {
+      rc = oom(p);
+      break;
+    }
+    memcpy(kv[i].key, p->f[i].key, p->f[i].klen);
+    kv[i].key[p->f[i].klen] = '\0';
+    rc = field_str(p, &p->f[i], type, &kv[i].value);
+  }
+  if (rc == 0 &&
+      mh_wire_wf_record(p->run, type, kv, p->nf, wmsg, sizeof wmsg) != 0)
+    rc = fail(p, "%s", wmsg);
+  for (size_t i = 0; i < p->nf; i++) {
+    free(kv[i].key);
+    free(kv[i].value);
+  }
+  free(kv);
+  return rc;
+}
+
 static int rec_end(wparser *p, uint64_t seq) {
   static const char *const names[] = {"records", "status"};
   const wfield *f[2];
@@ -797,6 +829,9 @@ static int rec_end(wparser *p, uint64_t seq) {
       return -1;
     any_samples |= run->ops[i].n_raw > 0;
   }
+  char wmsg[200];
+  if (mh_wire_wf_complete(run, wmsg, sizeof wmsg) != 0)
+    return fail(p, "%s", wmsg);
   /* Without the overhead every value would silently include it. */
   if (any_samples && !p->overhead_line)
     return fail(p, "end record, but the run sent samples and no overhead "
@@ -940,6 +975,8 @@ static int wire_line(wparser *p, const char *s, size_t l) {
   for (int k = 0; k < R_COUNT; k++)
     if (strlen(rnames[k]) == tlen && memcmp(rnames[k], t, tlen) == 0)
       type = (rtype)k;
+  if (type == R_COUNT && tlen > 2 && tlen < 16 && memcmp(t, "wf", 2) == 0)
+    type = R_WF; /* the workflow records (host/wire_wf.c checks the type) */
   if (type == R_COUNT)
     return fail(p, "unknown record type '%s'", ex(p, 0, t, tlen));
   /* A fault explains whatever else is wrong with the stream around it. */
@@ -1005,6 +1042,8 @@ static int wire_line(wparser *p, const char *s, size_t l) {
     return rec_fault(p);
   case R_END:
     return rec_end(p, seq);
+  case R_WF:
+    return rec_wf(p, t, tlen);
   case R_COUNT:
     break;
   }

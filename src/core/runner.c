@@ -14,6 +14,7 @@
 #include "mcore.h"
 #include "merlin_build_info.h"
 #include "mops.h"
+#include "mwf.h"
 #include "port.h"
 #include "stackmeter.h"
 #include "wire_out.h"
@@ -300,6 +301,7 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
       heap_exhausted(st->kat_detail, sizeof st->kat_detail);
     st->kat_impl = in->impl;
     st->kat_def = in->def;
+    mwf_note_kat(in->impl, st->kat_rc); /* the workflows' gate */
     mcore_rng_seed(RUNNER_SEED);
   }
   mcore_wire_start("kat");
@@ -480,11 +482,14 @@ int runner_parse_args(int argc, char **argv, runner_config *cfg) {
     } else if (strcmp(argv[i], "--ct-only") == 0) {
       kat_only = 1;
       cfg->ct_only = 1;
+    } else if (strcmp(argv[i], "--wf-corrupt") == 0 && i + 1 < argc) {
+      if (mwf_set_corrupt(argv[++i]) != 0)
+        usage_error("--wf-corrupt takes WORKFLOW/MESSAGE (docs/workflows.md)");
     } else if (strcmp(argv[i], "--xcheck") == 0) {
       cfg->xcheck = 1;
     } else {
       usage_error("usage: merlin-image [--runs N] [--warmup W] [--kat-only] "
-                  "[--ct-only] [--xcheck]");
+                  "[--ct-only] [--xcheck] [--wf-corrupt WORKFLOW/MESSAGE]");
     }
   }
   if (kat_only) {
@@ -502,6 +507,7 @@ int runner_main(const runner_config *cfg) {
 
   emit_begin(cfg);
   for_each_instance(announce, NULL);
+  mwf_announce(); /* src/workflows: announced like operations */
 #ifdef MERLIN_TEST_FAULT
   /* An over-deep call through the stack meter, as an operation would be:
    * the port's guard must catch it (fault kind=stackoverflow). */
@@ -549,8 +555,11 @@ int runner_main(const runner_config *cfg) {
   mcore_wire_start("overhead");
   mcore_wire_u64("ticks", st.overhead);
   mcore_wire_end();
-  if (!st.failed)
+  if (!st.failed) {
     for_each_instance(run_instance, &st);
+    /* Workflows gate on their primitives' KATs themselves (src/workflows). */
+    st.failed |= mwf_run_all(cfg->runs, cfg->warmup);
+  }
   mcore_wire_start("end");
   mcore_wire_u64("records", mcore_wire_count());
   mcore_wire_str("status", st.failed ? "fail" : "ok");
