@@ -31,6 +31,10 @@ typedef struct {
   int kat_only;    /* runs = warmup = 0: KATs only, no results written */
   int ct;          /* --ct: also the memcheck constant-time pass (host) */
   unsigned repeat; /* --repeat K: run each target K times (1: once) */
+  /* --cc / --opt comma lists (checked by main.c); NULL both: no matrix,
+   * the tree's compiler and optimisation (docs/cli.md). */
+  const char *cc, *opt;
+  unsigned jobs; /* -j N: parallel builds and QEMU runs; 0: online CPUs */
 } mh_run_opts;
 
 typedef struct {
