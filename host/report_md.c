@@ -2,6 +2,7 @@
 #include "report_md.h"
 
 #include "ct.h"
+#include "report_matrix.h"
 #include "stats.h"
 #include "strbuf.h"
 
@@ -71,6 +72,7 @@ static void title(mh_sb *b, const mh_result *x) {
   cell(b, x->target);
   mh_sb_puts(b, " (profile ");
   cell(b, x->profile);
+  mh_report_md_build_suffix(b, x);
   mh_sb_puts(b, ")\n\n");
 }
 
@@ -1039,6 +1041,7 @@ char *mh_report_md(const mh_results *r) {
   mh_sb_puts(&b, "## Results\n\n");
   for (size_t i = 0; i < r->n_runs; i++)
     results_table(&b, &r->runs[i]);
+  mh_report_md_matrix(&b, r);
   mh_sb_puts(&b, "## Code, stack and time\n\n");
   code_stack_time(&b, r);
   int any_fits = 0;
