@@ -37,13 +37,13 @@ int mh_matrix_split(const char *what, const char *arg, char ***vals, size_t *n,
   }
   size_t k = 0;
   for (const char *s = arg;;) {
-    size_t len = strcspn(s, ",");
+    size_t len = strcspn(s, ","), wlen = len;
     const char *w = s;
-    if (!is_cc && len && *w == '-') {
+    if (!is_cc && wlen && *w == '-') {
       w++;
-      len--;
+      wlen--;
     }
-    char *item = strndup(w, len);
+    char *item = strndup(w, wlen);
     if (!item) {
       snprintf(err, errlen, "out of memory");
       goto fail;
