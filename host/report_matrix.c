@@ -40,6 +40,22 @@ void mh_report_md_build_suffix(mh_sb *b, const mh_result *x) {
   }
 }
 
+void mh_report_md_run_label(mh_sb *b, const mh_results *r, const mh_result *x) {
+  char cc[64], opt[32];
+  cell(b, x->target);
+  if (!mh_results_is_matrix(r))
+    return;
+  mh_result_cc(x, cc, sizeof cc);
+  mh_result_opt(x, opt, sizeof opt);
+  mh_sb_puts(b, " (");
+  cell(b, cc);
+  if (*opt) {
+    mh_sb_putc(b, ' ');
+    cell(b, opt);
+  }
+  mh_sb_putc(b, ')');
+}
+
 /* "gcc 12.2.1": the family and the last word of the provenance compiler
  * ("arm-none-eabi-gcc GNU 12.2.1"). */
 static void compiler_cell(mh_sb *b, const mh_result *x) {

@@ -16,4 +16,8 @@ void mh_report_md_matrix(mh_sb *b, const mh_results *r);
  * or nothing when the run does not say. */
 void mh_report_md_build_suffix(mh_sb *b, const mh_result *x);
 
+/* A run in a table cell: its target, plus " (gcc -O2)" when r is a
+ * matrix (several runs of one target and profile). */
+void mh_report_md_run_label(mh_sb *b, const mh_results *r, const mh_result *x);
+
 #endif
