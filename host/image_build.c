@@ -265,8 +265,10 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
     goto out;
   }
   if (!spec->quiet)
-    fprintf(stderr, "merlin: %s: building image (profile %s)%s\n",
-            spec->target->id, spec->profile_name,
+    fprintf(stderr, "merlin: %s: building image (profile %s%s%s%s%s)%s\n",
+            spec->target->id, spec->profile_name, spec->cc ? ", " : "",
+            spec->cc ? spec->cc : "", spec->cc ? " -" : "",
+            spec->cc ? (spec->opt ? spec->opt : "O2") : "",
             spec->kat_corrupt ? " with a corrupted KAT" : "");
   if (configure) {
     unlink(stamp);
