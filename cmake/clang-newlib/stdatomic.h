@@ -5,4 +5,5 @@
  * gcc's own header comes first). Include <stdint.h> first, then go on down
  * the search path unchanged. */
 #include <stdint.h>
+/* (first: a separate include block, so clang-format keeps the order) */
 #include_next <stdatomic.h>
