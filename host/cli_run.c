@@ -225,6 +225,21 @@ static int check_run(const run_ctx *c, const target_run *tr) {
             v, tr->res.profile);
     fails++;
   }
+  if (tr->cc) {
+    /* A matrix row: the image says which compiler and -O built it. */
+    char cc[64], opt[32], want_opt[32];
+    mh_result_cc(&tr->res, cc, sizeof cc);
+    mh_result_opt(&tr->res, opt, sizeof opt);
+    snprintf(want_opt, sizeof want_opt, "-%s", tr->opt);
+    if (strcmp(cc, tr->cc) != 0 || strcmp(opt, want_opt) != 0) {
+      fprintf(stderr,
+              "merlin: %s: the image was built by %s %s, not %s %s (stale "
+              "build directory? remove %s)\n",
+              id, cc, *opt ? opt : "(no -O)", tr->cc, want_opt,
+              "build/img/<target>-<profile>-<cc>-<opt>");
+      fails++;
+    }
+  }
   if (!c->o->from) {
     char want[16];
     snprintf(want, sizeof want, "%u", c->o->runs);
