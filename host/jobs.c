@@ -36,12 +36,12 @@ static void draw(mh_jobboard *b) {
   size_t count[6] = {0};
   for (size_t i = 0; i < b->n; i++)
     count[b->state[i]]++;
-  fprintf(stderr,
-          "\r\033[Kmerlin: %zu building, %zu running, %zu/%zu done%s%.0zu "
-          "(%.0f s)",
+  fprintf(stderr, "\r\033[Kmerlin: %zu building, %zu running, %zu/%zu done",
           count[MH_JOB_BUILDING], count[MH_JOB_RUNNING], count[MH_JOB_DONE],
-          b->n, count[MH_JOB_FAILED] ? ", failed: " : "", count[MH_JOB_FAILED],
-          now_s() - b->t0);
+          b->n);
+  if (count[MH_JOB_FAILED])
+    fprintf(stderr, ", %zu failed", count[MH_JOB_FAILED]);
+  fprintf(stderr, " (%.0f s)", now_s() - b->t0);
   fflush(stderr);
   b->drawn = 1;
 }
