@@ -23,7 +23,18 @@ if(NOT EXISTS "${MERLIN_THIRD_PARTY}/versions.cmake")
 endif()
 include("${MERLIN_THIRD_PARTY}/versions.cmake")
 
-set(MERLIN_OPT "-O2" CACHE STRING "optimisation flags of the image")
+set(MERLIN_OPT "-O2" CACHE STRING
+    "optimisation of the image and its libraries: O2, Os, O3 (or -O2 ...)")
+# The compiler MERLIN_CC asked for, not a stale cache or $CC.
+if((MERLIN_CC STREQUAL "clang" AND NOT CMAKE_C_COMPILER_ID MATCHES "Clang") OR
+   (MERLIN_CC STREQUAL "gcc" AND NOT CMAKE_C_COMPILER_ID STREQUAL "GNU"))
+  message(FATAL_ERROR "MERLIN_CC=${MERLIN_CC} but the C compiler is "
+    "${CMAKE_C_COMPILER} (${CMAKE_C_COMPILER_ID}): configure a fresh build "
+    "directory")
+endif()
+if(NOT MERLIN_OPT MATCHES "^-")
+  set(MERLIN_OPT "-${MERLIN_OPT}")
+endif()
 set(MERLIN_KAT_CORRUPT "" CACHE STRING
     "test hook: alg/op whose KAT compares against a corrupted value")
 string(APPEND CMAKE_C_FLAGS " ${MERLIN_OPT} -g -ffunction-sections -fdata-sections")

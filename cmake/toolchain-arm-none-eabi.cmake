@@ -19,3 +19,10 @@ set(CMAKE_EXE_LINKER_FLAGS_INIT "--specs=nano.specs -nostartfiles")
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+
+# MERLIN_CC=clang (merlin run --cc clang): clang compiles, the GNU toolchain
+# links against newlib (cmake/toolchain-arm-clang.cmake).
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES MERLIN_CC MERLIN_CPU_FLAGS)
+if(MERLIN_CC STREQUAL "clang")
+  include("${CMAKE_CURRENT_LIST_DIR}/toolchain-arm-clang.cmake")
+endif()

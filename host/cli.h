@@ -35,6 +35,10 @@ typedef struct {
   unsigned repeat; /* --repeat K: run each target K times (1: once) */
   const char *cycle_model; /* --cycle-model: auto, off or a model */
   unsigned flash_ws;       /* --flash-ws: wait states of the cycle model */
+  /* --cc / --opt comma lists (checked by main.c); NULL both: no matrix,
+   * the tree's compiler and optimisation (docs/cli.md). */
+  const char *cc, *opt;
+  unsigned jobs; /* -j N: parallel builds and QEMU runs; 0: online CPUs */
 } mh_run_opts;
 
 typedef struct {

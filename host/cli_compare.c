@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include "fsutil.h"
+#include "matrix.h"
 #include "report_md.h"
 #include "results_json.h"
 #include "strbuf.h"
@@ -40,8 +41,7 @@ static int same(const char *a, const char *b) {
 
 static const mh_result *find_result(const mh_results *r, const mh_result *x) {
   for (size_t i = 0; i < r->n_runs; i++)
-    if (same(r->runs[i].target, x->target) &&
-        same(r->runs[i].profile, x->profile))
+    if (mh_result_same_row(&r->runs[i], x)) /* target, profile, cc, opt */
       return &r->runs[i];
   return NULL;
 }

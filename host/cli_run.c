@@ -8,6 +8,8 @@
 #include "ct.h"
 #include "fsutil.h"
 #include "image_build.h"
+#include "jobs.h"
+#include "matrix.h"
 #include "progress.h"
 #include "report_html.h"
 #include "report_md.h"
@@ -46,11 +48,15 @@ typedef struct {
   char *profile_path, *profile_name;
   mh_profile profile;
   int profile_loaded;
+  unsigned build_jobs; /* compile jobs per image build (0: online CPUs) */
 } run_ctx;
 
 typedef struct {
   const mh_target *t;
-  char *console; /* the raw captured stream */
+  const char *cc, *opt; /* matrix row (--cc/--opt), or NULL both */
+  char label[160];      /* in messages: the target id, or with the row */
+  run_ctx *ctx;         /* the profile it runs */
+  char *console;        /* the raw captured stream */
   size_t console_len;
   char *console_copy; /* where execute() kept it for diagnosis, or NULL */
   mh_result res;
@@ -152,10 +158,13 @@ static int execute(run_ctx *c, target_run *tr) {
                       .profile = &c->profile,
                       .kat_corrupt = o->kat_corrupt,
                       .quiet = o->quiet,
-                      .inject_fault = o->inject_fault};
+                      .inject_fault = o->inject_fault,
+                      .cc = tr->cc,
+                      .opt = tr->opt,
+                      .build_jobs = c->build_jobs};
   char *image = NULL;
   if (mh_image_build(&bs, &image, err, sizeof err) != 0) {
-    fprintf(stderr, "merlin: %s: build failed: %s\n", t->id, err);
+    fprintf(stderr, "merlin: %s: build failed: %s\n", tr->label, err);
     return mh_exec_signal_received() ? 130 : 1;
   }
   char **argv = mh_target_argv(t, image, o->runs, o->warmup);
@@ -164,7 +173,7 @@ static int execute(run_ctx *c, target_run *tr) {
     return 1;
   }
   int tty = isatty(STDERR_FILENO);
-  mh_progress *pr = mh_progress_new(t->id, tty, o->quiet);
+  mh_progress *pr = mh_progress_new(tr->label, tty, o->quiet);
   free(image);
   if (!argv || !pr) {
     mh_argv_free(argv);
@@ -175,10 +184,10 @@ static int execute(run_ctx *c, target_run *tr) {
   if (!o->quiet && o->kat_only)
     fprintf(stderr,
             "merlin: %s: running known-answer tests only (timeout %u s)\n",
-            t->id, o->timeout_s);
+            tr->label, o->timeout_s);
   else if (!o->quiet)
     fprintf(stderr, "merlin: %s: running (%u runs, %u warm-up, timeout %u s)\n",
-            t->id, o->runs, o->warmup, o->timeout_s);
+            tr->label, o->runs, o->warmup, o->timeout_s);
   mh_exec_spec spec = {
       .argv = argv,
       .cwd = c->root,
@@ -193,7 +202,7 @@ static int execute(run_ctx *c, target_run *tr) {
   mh_progress_free(pr);
   mh_argv_free(argv);
   if (rc != 0) {
-    fprintf(stderr, "merlin: %s: %s\n", t->id, err);
+    fprintf(stderr, "merlin: %s: %s\n", tr->label, err);
     return 1;
   }
   tr->console = res.out;
@@ -209,28 +218,28 @@ static int execute(run_ctx *c, target_run *tr) {
   }
   rc = 0;
   if (res.cancelled) {
-    fprintf(stderr, "merlin: %s: interrupted\n", t->id);
+    fprintf(stderr, "merlin: %s: interrupted\n", tr->label);
     rc = 130;
   } else if (res.timed_out) {
     fprintf(stderr, "merlin: %s: target did not finish within %u s (hung?)\n",
-            t->id, o->timeout_s);
+            tr->label, o->timeout_s);
     rc = 1;
   } else if (res.overflow) {
     fprintf(stderr,
-            "merlin: %s: console output exceeded %zu bytes; killed it\n", t->id,
-            (size_t)MAX_CONSOLE_BYTES);
+            "merlin: %s: console output exceeded %zu bytes; killed it\n",
+            tr->label, (size_t)MAX_CONSOLE_BYTES);
     rc = 1;
   } else if (!res.exited) {
-    fprintf(stderr, "merlin: %s: image killed by signal %d (%s)\n", t->id,
+    fprintf(stderr, "merlin: %s: image killed by signal %d (%s)\n", tr->label,
             res.term_signal, strsignal(res.term_signal));
     rc = 1;
   } else if (res.exit_code != 0) {
     /* Parse anyway (the caller does): the stream usually says why. */
-    fprintf(stderr, "merlin: %s: image exited with status %d\n", t->id,
+    fprintf(stderr, "merlin: %s: image exited with status %d\n", tr->label,
             res.exit_code);
     rc = 2;
   } else if (!o->quiet) {
-    fprintf(stderr, "merlin: %s: finished in %.1f s\n", t->id, res.seconds);
+    fprintf(stderr, "merlin: %s: finished in %.1f s\n", tr->label, res.seconds);
   }
   free(bdir);
   free(clog);
@@ -242,11 +251,11 @@ static int execute(run_ctx *c, target_run *tr) {
  * number of failures. */
 static int check_run(const run_ctx *c, const target_run *tr) {
   const mh_run *run = &tr->res.run;
-  const char *id = tr->t->id;
+  const char *id = tr->label;
   int fails = 0;
   char label[256];
   const char *v;
-  if ((v = mh_run_prov(run, "target")) && strcmp(v, id) != 0) {
+  if ((v = mh_run_prov(run, "target")) && strcmp(v, tr->t->id) != 0) {
     fprintf(stderr, "merlin: %s: the stream comes from target '%s'\n", id, v);
     fails++;
   }
@@ -255,6 +264,21 @@ static int check_run(const run_ctx *c, const target_run *tr) {
             "merlin: %s: the image was built for profile '%s', not '%s'\n", id,
             v, tr->res.profile);
     fails++;
+  }
+  if (tr->cc) {
+    /* A matrix row: the image says which compiler and -O built it. */
+    char cc[64], opt[32], want_opt[32];
+    mh_result_cc(&tr->res, cc, sizeof cc);
+    mh_result_opt(&tr->res, opt, sizeof opt);
+    snprintf(want_opt, sizeof want_opt, "-%s", tr->opt);
+    if (strcmp(cc, tr->cc) != 0 || strcmp(opt, want_opt) != 0) {
+      fprintf(stderr,
+              "merlin: %s: the image was built by %s %s, not %s %s (stale "
+              "build directory? remove %s)\n",
+              id, cc, *opt ? opt : "(no -O)", tr->cc, want_opt,
+              "build/img/<target>-<profile>-<cc>-<opt>");
+      fails++;
+    }
   }
   if (!c->o->from && !c->o->port) {
     char want[16];
@@ -335,7 +359,7 @@ static int board_without_port(run_ctx *c, target_run *tr) {
  * Returns 0, 1 (failed, reported) or 130 (interrupted). */
 static int run_target_inner(run_ctx *c, target_run *tr) {
   const mh_run_opts *o = c->o;
-  const char *id = tr->t->id;
+  const char *id = tr->label;
   char err[1024];
   int exec_rc = 0;
   if (o->from) {
@@ -374,7 +398,7 @@ static int run_target_inner(run_ctx *c, target_run *tr) {
   const char *pname = c->profile_name;
   if (!pname)
     pname = mh_run_prov(&tr->res.run, "profile");
-  tr->res.target = strdup(id);
+  tr->res.target = strdup(tr->t->id);
   tr->res.profile = strdup(pname ? pname : MH_PROFILE_DEFAULT);
   tr->res.host = host_uname();
   if (tr->t->kind == MH_EXEC_QEMU) {
@@ -444,9 +468,27 @@ static int attach_costs(run_ctx *c, target_run *tr) {
   const mh_run_opts *o = c->o;
   char err[2048];
   mh_sizes sz;
-  if (mh_sizes_measure(c->root, tr->t, c->profile_name, &c->profile, o->quiet,
-                       &sz, err, sizeof err) != 0) {
-    fprintf(stderr, "merlin: %s: code sizes: %s\n", tr->t->id, err);
+  /* A matrix row: the size images of the image's own build tree (same
+   * compiler and flags; configured with MERLIN_SIZES=ON). */
+  mh_build_spec bs = {.root = c->root,
+                      .target = tr->t,
+                      .profile_name = c->profile_name,
+                      .profile = &c->profile,
+                      .cc = tr->cc,
+                      .opt = tr->opt};
+  char *bdir = tr->cc ? mh_build_dir(&bs) : NULL;
+  int szrc =
+      tr->cc ? (bdir ? mh_sizes_measure_tree(c->root, bdir, tr->t,
+                                             c->profile_name, &c->profile,
+                                             o->quiet, &sz, err, sizeof err)
+                     : -1)
+             : mh_sizes_measure(c->root, tr->t, c->profile_name, &c->profile,
+                                o->quiet, &sz, err, sizeof err);
+  if (tr->cc && !bdir)
+    snprintf(err, sizeof err, "out of memory");
+  free(bdir);
+  if (szrc != 0) {
+    fprintf(stderr, "merlin: %s: code sizes: %s\n", tr->label, err);
     return 1;
   }
   mh_result *res = &tr->res;
@@ -520,7 +562,7 @@ static int valgrind_pass(run_ctx *c, target_run *tr) {
   (void)err;
   if (!c->o->quiet)
     fprintf(stderr, "merlin: %s: no memcheck pass on an ASan image\n",
-            tr->t->id);
+            tr->label);
   for (size_t i = 0; i < tr->res.run.n_ops; i++)
     tr->res.run.ops[i].ct_asan = 1;
   return 0;
@@ -529,12 +571,15 @@ static int valgrind_pass(run_ctx *c, target_run *tr) {
                       .target = tr->t,
                       .profile_name = c->profile_name,
                       .profile = &c->profile,
-                      .quiet = 1};
+                      .quiet = 1,
+                      .cc = tr->cc,
+                      .opt = tr->opt,
+                      .build_jobs = c->build_jobs};
   char *image = NULL, *bdir = mh_build_dir(&bs);
   char *log = bdir ? mh_path_join(bdir, "valgrind.log") : NULL;
   char logopt[4200];
   if (!log || mh_image_build(&bs, &image, err, sizeof err) != 0) {
-    fprintf(stderr, "merlin: %s: constant-time pass: %s\n", tr->t->id,
+    fprintf(stderr, "merlin: %s: constant-time pass: %s\n", tr->label,
             log ? err : "out of memory");
     free(bdir);
     free(log);
@@ -552,7 +597,7 @@ static int valgrind_pass(run_ctx *c, target_run *tr) {
                   NULL};
   if (!c->o->quiet)
     fprintf(stderr, "merlin: %s: constant-time pass under valgrind\n",
-            tr->t->id);
+            tr->label);
   mh_exec_spec spec = {.argv = argv,
                        .cwd = c->root,
                        .timeout_s = c->o->timeout_s,
@@ -564,17 +609,17 @@ static int valgrind_pass(run_ctx *c, target_run *tr) {
   mh_run vr;
   memset(&vr, 0, sizeof vr);
   if (mh_exec(&spec, &res, err, sizeof err) != 0) {
-    fprintf(stderr, "merlin: %s: cannot run valgrind: %s\n", tr->t->id, err);
+    fprintf(stderr, "merlin: %s: cannot run valgrind: %s\n", tr->label, err);
     goto out;
   }
   mh_wire_error werr;
   if (!res.exited || res.exit_code != 0 || res.timed_out) {
     fprintf(stderr,
             "merlin: %s: the image under valgrind failed (exit %d); see %s\n",
-            tr->t->id, res.exited ? res.exit_code : -1, log);
+            tr->label, res.exited ? res.exit_code : -1, log);
   } else if (mh_wire_parse(res.out, res.out_len, &vr, &werr) != 0) {
     fprintf(stderr, "merlin: %s: constant-time pass: stream rejected: %s\n",
-            tr->t->id, werr.msg);
+            tr->label, werr.msg);
   } else {
     rc = 0;
     for (size_t i = 0; i < vr.n_ops && i < tr->res.run.n_ops; i++) {
@@ -585,7 +630,7 @@ static int valgrind_pass(run_ctx *c, target_run *tr) {
         fprintf(stderr,
                 "merlin: %s: the valgrind pass announced other "
                 "operations\n",
-                tr->t->id);
+                tr->label);
         rc = 1;
         break;
       }
@@ -634,12 +679,16 @@ static int repeat_runs(run_ctx *c, target_run *tr) {
     target_run rep;
     memset(&rep, 0, sizeof rep);
     rep.t = tr->t;
+    rep.cc = tr->cc;
+    rep.opt = tr->opt;
+    rep.ctx = tr->ctx;
+    memcpy(rep.label, tr->label, sizeof rep.label);
     if (!c->o->quiet)
-      fprintf(stderr, "merlin: %s: repeat %u of %u\n", tr->t->id, r + 1, k);
+      fprintf(stderr, "merlin: %s: repeat %u of %u\n", tr->label, r + 1, k);
     int rc = run_target_inner(c, &rep);
     if (rc == 0 && rep.res.run.n_ops != run->n_ops) {
       fprintf(stderr, "merlin: %s: repeat %u announced other operations\n",
-              tr->t->id, r + 1);
+              tr->label, r + 1);
       rc = 1;
     }
     for (size_t i = 0; rc == 0 && i < run->n_ops; i++) {
@@ -670,15 +719,19 @@ static int run_target(run_ctx *c, target_run *tr) {
   if (rc == 0 && !c->o->from && !c->o->port && !c->o->kat_only)
     rc = attach_costs(c, tr);
   if (rc == 1 && tr->console_copy)
-    fprintf(stderr, "merlin: %s: raw console kept in %s\n", tr->t->id,
+    fprintf(stderr, "merlin: %s: raw console kept in %s\n", tr->label,
             mh_path_display(c->root, tr->console_copy));
   return rc;
 }
 
 static void print_summary(const target_run *tr) {
   const mh_run *run = &tr->res.run;
-  printf("%s (profile %s), per operation in %s:\n", tr->res.target,
-         tr->res.profile, run->unit);
+  if (tr->cc)
+    printf("%s (profile %s, %s -%s), per operation in %s:\n", tr->res.target,
+           tr->res.profile, tr->cc, tr->opt, run->unit);
+  else
+    printf("%s (profile %s), per operation in %s:\n", tr->res.target,
+           tr->res.profile, run->unit);
   for (size_t i = 0; i < run->n_ops; i++) {
     const mh_op *op = &run->ops[i];
     char label[256], med[64], p99[64];
@@ -720,6 +773,15 @@ static int write_file(const char *dir, const char *name, const char *data,
   return rc;
 }
 
+/* console-<target>-<profile>[-<cc>-<opt>].log */
+static void console_name(const target_run *tr, char *buf, size_t len) {
+  if (tr->cc)
+    snprintf(buf, len, "console-%s-%s-%s-%s.log", tr->t->id, tr->res.profile,
+             tr->cc, tr->opt);
+  else
+    snprintf(buf, len, "console-%s-%s.log", tr->t->id, tr->res.profile);
+}
+
 static void remove_tree(const char *dir, const target_run *trs, size_t n) {
   static const char *const files[] = {"results.json", "results.csv",
                                       "report.md", "report.html"};
@@ -731,8 +793,7 @@ static void remove_tree(const char *dir, const target_run *trs, size_t n) {
   }
   for (size_t i = 0; i < n; i++) {
     char name[128];
-    snprintf(name, sizeof name, "console-%s-%s.log", trs[i].t->id,
-             trs[i].res.profile);
+    console_name(&trs[i], name, sizeof name);
     char *p = mh_path_join(dir, name);
     if (p)
       unlink(p);
@@ -789,8 +850,7 @@ static int write_results(const mh_run_opts *o, target_run *trs, size_t n) {
             write_file(tmp, "report.html", html, strlen(html));
   for (size_t i = 0; i < n && !bad; i++) {
     char name[128];
-    snprintf(name, sizeof name, "console-%s-%s.log", trs[i].t->id,
-             trs[i].res.profile);
+    console_name(&trs[i], name, sizeof name);
     bad = write_file(tmp, name, trs[i].console, trs[i].console_len);
   }
   if (bad) {
@@ -914,19 +974,143 @@ static char **split_profiles(const char *arg, size_t *n) {
   return names;
 }
 
-/* Every target with every profile (--profile a,b): one image per pair, all
- * written into one results directory, or none when any pair fails. */
+/* -j: the jobs of a run on threads (host/jobs.c). */
+typedef struct {
+  target_run *trs;
+  mh_jobboard *board;
+} pool_ctx;
+
+static int build_job(void *arg, size_t i) {
+  pool_ctx *pc = arg;
+  target_run *tr = &pc->trs[i];
+  run_ctx *c = tr->ctx;
+  char err[2048];
+  mh_jobboard_set(pc->board, i, MH_JOB_BUILDING);
+  mh_build_spec bs = {.root = c->root,
+                      .target = tr->t,
+                      .profile_name = c->profile_name,
+                      .profile = &c->profile,
+                      .kat_corrupt = c->o->kat_corrupt,
+                      .quiet = 1,
+                      .inject_fault = c->o->inject_fault,
+                      .cc = tr->cc,
+                      .opt = tr->opt,
+                      .build_jobs = c->build_jobs};
+  char *image = NULL;
+  if (mh_image_build(&bs, &image, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s: build failed: %s\n", tr->label, err);
+    mh_jobboard_set(pc->board, i, MH_JOB_FAILED);
+    return mh_exec_signal_received() ? 130 : 1;
+  }
+  free(image);
+  mh_jobboard_set(pc->board, i, MH_JOB_BUILT);
+  return 0;
+}
+
+static int run_job(void *arg, size_t i) {
+  pool_ctx *pc = arg;
+  target_run *tr = &pc->trs[i];
+  mh_jobboard_set(pc->board, i, MH_JOB_RUNNING);
+  int rc = run_target(tr->ctx, tr);
+  mh_jobboard_set(pc->board, i, rc == 0 ? MH_JOB_DONE : MH_JOB_FAILED);
+  return rc;
+}
+
+/* Every image built in parallel; then the QEMU runs in parallel (-icount
+ * counts do not depend on the load); then the host runs one at a time with
+ * nothing else running (their wall-clock timings do). */
+static int run_parallel(target_run *trs, size_t n, unsigned workers,
+                        int quiet) {
+  char **labels = calloc(n, sizeof *labels);
+  size_t *qemu = calloc(n, sizeof *qemu), *native = calloc(n, sizeof *native);
+  size_t *all = calloc(n, sizeof *all), nq = 0, nn = 0;
+  int rc = 1;
+  mh_jobboard *board = NULL;
+  for (size_t i = 0; labels && i < n; i++) {
+    char buf[256];
+    if (trs[i].cc)
+      snprintf(buf, sizeof buf, "%s %s %s -%s", trs[i].t->id,
+               trs[i].ctx->profile_name, trs[i].cc, trs[i].opt);
+    else
+      snprintf(buf, sizeof buf, "%s %s", trs[i].t->id,
+               trs[i].ctx->profile_name);
+    if (!(labels[i] = strdup(buf)))
+      goto out;
+  }
+  if (!labels || !qemu || !native || !all ||
+      !(board = mh_jobboard_new(n, (const char *const *)labels,
+                                isatty(STDERR_FILENO), quiet)))
+    goto out;
+  for (size_t i = 0; i < n; i++) {
+    all[i] = i;
+    if (trs[i].t->kind == MH_EXEC_NATIVE)
+      native[nn++] = i;
+    else
+      qemu[nq++] = i;
+  }
+  if (!quiet)
+    fprintf(stderr,
+            "merlin: %zu image(s) on %u parallel jobs; host images run "
+            "one at a time, after the rest\n",
+            n, workers);
+  pool_ctx pc = {trs, board};
+  rc = mh_jobs_run(all, n, workers, build_job, &pc);
+  if (rc == 0)
+    rc = mh_jobs_run(qemu, nq, workers, run_job, &pc);
+  if (rc == 0)
+    rc = mh_jobs_run(native, nn, 1, run_job, &pc);
+  mh_jobboard_free(board);
+  board = NULL;
+out:
+  if (rc == 1 && (!labels || !qemu || !native || !all))
+    fprintf(stderr, "merlin: out of memory\n");
+  mh_jobboard_free(board);
+  for (size_t i = 0; labels && i < n; i++)
+    free(labels[i]);
+  free(labels);
+  free(qemu);
+  free(native);
+  free(all);
+  return rc;
+}
+
+/* Every target with every profile (--profile a,b), and with --cc/--opt
+ * every compiler and optimisation level: one image per combination, all
+ * written into one results directory, or none when any fails. */
 int mh_cli_run(const mh_run_opts *o) {
-  size_t n_prof = 0;
+  size_t n_prof = 0, n_cc = 1, n_opt = 1;
+  char **ccs = NULL, **opts = NULL;
+  char err[1024];
+  int matrix = o->cc || o->opt;
+  if (matrix && (mh_matrix_split("--cc", o->cc ? o->cc : MH_CC_DEFAULT, &ccs,
+                                 &n_cc, err, sizeof err) != 0 ||
+                 mh_matrix_split("--opt", o->opt ? o->opt : MH_OPT_DEFAULT,
+                                 &opts, &n_opt, err, sizeof err) != 0)) {
+    fprintf(stderr, "merlin: %s\n", err);
+    mh_matrix_free(ccs, n_cc);
+    return 2;
+  }
+  for (size_t k = 0; matrix && k < n_cc; k++)
+    if (mh_matrix_check_cc(ccs[k], err, sizeof err) != 0) {
+      fprintf(stderr, "merlin: %s\n", err);
+      mh_matrix_free(ccs, n_cc);
+      mh_matrix_free(opts, n_opt);
+      return 1;
+    }
   char **profs = split_profiles(o->profile, &n_prof);
   if (!profs) {
     fprintf(stderr, "merlin: out of memory\n");
+    mh_matrix_free(ccs, n_cc);
+    mh_matrix_free(opts, n_opt);
     return 1;
   }
   if (o->from && n_prof > 1) {
     fprintf(stderr, "merlin: --from reads one stream: give one --profile\n");
-    free(profs[0]);
+    for (size_t i = 0; i < n_prof; i++)
+      free(profs[i]);
     free(profs);
+    mh_matrix_free(ccs, n_cc);
+    mh_matrix_free(opts, n_opt);
     return 2;
   }
   for (size_t p = 0; p < n_prof; p++)
@@ -936,10 +1120,13 @@ int mh_cli_run(const mh_run_opts *o) {
         for (size_t i = 0; i < n_prof; i++)
           free(profs[i]);
         free(profs);
+        mh_matrix_free(ccs, n_cc);
+        mh_matrix_free(opts, n_opt);
         return 2;
       }
+  size_t per_prof = o->n_targets * n_cc * n_opt;
   run_ctx *ctxs = calloc(n_prof, sizeof *ctxs);
-  target_run *trs = calloc(o->n_targets * n_prof, sizeof *trs);
+  target_run *trs = calloc(per_prof * n_prof, sizeof *trs);
   mh_run_opts *popts = calloc(n_prof, sizeof *popts);
   if (!trs || !ctxs || !popts) {
     fprintf(stderr, "merlin: out of memory\n");
@@ -949,23 +1136,57 @@ int mh_cli_run(const mh_run_opts *o) {
     for (size_t p = 0; p < n_prof; p++)
       free(profs[p]);
     free(profs);
+    mh_matrix_free(ccs, n_cc);
+    mh_matrix_free(opts, n_opt);
     return 1;
   }
   mh_exec_install_signal_handlers();
   int rc = 0;
   size_t done = 0;
+  unsigned workers = o->jobs ? o->jobs : mh_jobs_default();
+  int parallel = workers > 1 && per_prof * n_prof > 1 && !o->from;
   for (size_t p = 0; rc == 0 && p < n_prof; p++) {
     popts[p] = *o;
     popts[p].profile = profs[p];
+    if (parallel)
+      popts[p].quiet = 1; /* the job board reports progress instead */
     ctxs[p].o = &popts[p];
     rc = load_profile(&ctxs[p]);
-    for (size_t i = 0; rc == 0 && i < o->n_targets; i++) {
-      target_run *tr = &trs[done];
-      tr->t = mh_target_find(o->targets[i]);
-      done++;
-      rc = run_target(&ctxs[p], tr);
+    if (rc == 0 && parallel) {
+      /* Loaded here, not lazily on the worker threads. */
+      unsigned ncpu = mh_jobs_default();
+      ctxs[p].build_jobs = ncpu > workers ? ncpu / workers : 1;
+      if (!o->kat_only && !ctxs[p].ct_list_loaded) {
+        if (mh_ct_list_load(ctxs[p].root, &ctxs[p].ct_list, err, sizeof err) !=
+            0) {
+          fprintf(stderr, "merlin: %s\n", err);
+          rc = 1;
+        }
+        ctxs[p].ct_list_loaded = rc == 0;
+      }
     }
+    for (size_t i = 0; rc == 0 && i < o->n_targets; i++)
+      for (size_t k = 0; k < n_cc * n_opt; k++) {
+        target_run *tr = &trs[done++];
+        tr->t = mh_target_find(o->targets[i]);
+        tr->ctx = &ctxs[p];
+        tr->cc = matrix ? ccs[k / n_opt] : NULL;
+        tr->opt = matrix ? opts[k % n_opt] : NULL;
+        if (matrix && n_prof > 1)
+          snprintf(tr->label, sizeof tr->label, "%s (profile %s, %s -%s)",
+                   tr->t->id, ctxs[p].profile_name, tr->cc, tr->opt);
+        else if (matrix)
+          snprintf(tr->label, sizeof tr->label, "%s (%s -%s)", tr->t->id,
+                   tr->cc, tr->opt);
+        else
+          snprintf(tr->label, sizeof tr->label, "%s", tr->t->id);
+      }
   }
+  if (rc == 0 && parallel)
+    rc = run_parallel(trs, done, workers, o->quiet);
+  else
+    for (size_t i = 0; rc == 0 && i < done; i++)
+      rc = run_target(trs[i].ctx, &trs[i]);
   if (rc == 0 && o->kat_only) {
     if (!o->quiet)
       for (size_t i = 0; i < done; i++)
@@ -1001,5 +1222,7 @@ int mh_cli_run(const mh_run_opts *o) {
   free(ctxs);
   free(popts);
   free(profs);
+  mh_matrix_free(ccs, n_cc);
+  mh_matrix_free(opts, n_opt);
   return rc;
 }

@@ -155,6 +155,8 @@ char *mh_build_dir(const mh_build_spec *spec) {
                spec->inject_fault ? "-fault-" : "",
                spec->inject_fault ? spec->inject_fault : "",
                sanitized(spec) ? "-sanitize" : "");
+  if (spec->cc)
+    mh_sb_printf(&b, "-%s-%s", spec->cc, spec->opt ? spec->opt : "O2");
   return sb_take(&b);
 }
 
@@ -245,7 +247,8 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
   char *log = bdir ? mh_path_join(bdir, "build.log") : NULL;
   char *stamp = bdir ? mh_path_join(bdir, STAMP) : NULL;
   char *img = bdir ? mh_path_join(bdir, spec->target->image) : NULL;
-  mh_sb def_dir = {0}, def_kat = {0}, def_fault = {0};
+  mh_sb def_dir = {0}, def_kat = {0}, def_fault = {0}, def_cc = {0},
+        def_opt = {0};
   int rc = -1, logfd = -1, changed = 0;
   if (!bdir || !pdir || !log || !stamp || !img) {
     snprintf(err, errlen, "out of memory");
@@ -262,8 +265,10 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
     goto out;
   }
   if (!spec->quiet)
-    fprintf(stderr, "merlin: %s: building image (profile %s)%s\n",
-            spec->target->id, spec->profile_name,
+    fprintf(stderr, "merlin: %s: building image (profile %s%s%s%s%s)%s\n",
+            spec->target->id, spec->profile_name, spec->cc ? ", " : "",
+            spec->cc ? spec->cc : "", spec->cc ? " -" : "",
+            spec->cc ? (spec->opt ? spec->opt : "O2") : "",
             spec->kat_corrupt ? " with a corrupted KAT" : "");
   if (configure) {
     unlink(stamp);
@@ -272,30 +277,30 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
                  spec->kat_corrupt ? spec->kat_corrupt : "");
     mh_sb_printf(&def_fault, "-DMERLIN_TEST_FAULT=%s",
                  spec->inject_fault ? spec->inject_fault : "");
-    if (def_dir.failed || def_kat.failed || def_fault.failed) {
+    if (spec->cc) {
+      mh_sb_printf(&def_cc, "-DMERLIN_CC=%s", spec->cc);
+      mh_sb_printf(&def_opt, "-DMERLIN_OPT=-%s", spec->opt ? spec->opt : "O2");
+    }
+    if (def_dir.failed || def_kat.failed || def_fault.failed || def_cc.failed ||
+        def_opt.failed) {
       snprintf(err, errlen, "out of memory");
       goto out;
     }
-    char *argv[] = {"cmake",
-                    "--preset",
-                    (char *)spec->target->id,
-                    "-B",
-                    bdir,
-                    "-DMERLIN_IMAGE=ON",
-                    "-DMERLIN_TOOLS=OFF",
-                    sanitized(spec) ? "-DMERLIN_SANITIZE=ON"
-                                    : "-DMERLIN_SANITIZE=OFF",
-                    def_dir.s,
-                    spec->kat_corrupt ? def_kat.s : def_fault.s,
-                    spec->kat_corrupt ? def_fault.s : NULL,
-                    NULL};
+    char *argv[] = {
+        "cmake", "--preset", (char *)spec->target->id, "-B", bdir,
+        "-DMERLIN_IMAGE=ON", "-DMERLIN_TOOLS=OFF",
+        sanitized(spec) ? "-DMERLIN_SANITIZE=ON" : "-DMERLIN_SANITIZE=OFF",
+        def_dir.s, def_kat.s, def_fault.s,
+        /* outside a matrix run argv ends here */
+        spec->cc ? def_cc.s : NULL, def_opt.s, "-DMERLIN_SIZES=ON", NULL};
     if (mh_run_logged(argv, spec->root, logfd, err, errlen) != 0)
       goto fail;
     int sfd = open(stamp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (sfd >= 0)
       close(sfd);
   }
-  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  long ncpu =
+      spec->build_jobs ? (long)spec->build_jobs : sysconf(_SC_NPROCESSORS_ONLN);
   char jobs[24];
   snprintf(jobs, sizeof jobs, "%ld", ncpu > 0 ? ncpu : 1);
   char *bargv[] = {"cmake",        "--build",    bdir, "--target",
@@ -323,6 +328,8 @@ out:
   mh_sb_free(&def_dir);
   mh_sb_free(&def_kat);
   mh_sb_free(&def_fault);
+  mh_sb_free(&def_cc);
+  mh_sb_free(&def_opt);
   free(bdir);
   free(pdir);
   free(log);

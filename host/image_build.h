@@ -17,6 +17,13 @@ typedef struct {
   /* Test hook: build an image that faults ("busfault", "usagefault",
    * "hang") right after announcing its operations; NULL normally. */
   const char *inject_fault;
+  /* Matrix row (merlin run --cc/--opt): "gcc"/"clang" and "O2"/"Os"/...;
+   * NULL both outside a matrix run (the tree's defaults, old build
+   * directories). Set: build dir suffix -<cc>-<opt>, configured with
+   * MERLIN_CC, MERLIN_OPT and MERLIN_SIZES=ON (size images of the same
+   * build: mh_sizes_measure_tree). */
+  const char *cc, *opt;
+  unsigned build_jobs; /* parallel compile jobs; 0: online CPUs */
 } mh_build_spec;
 
 /* The source root: $MERLIN_ROOT when set, else the tree merlin was built
@@ -27,7 +34,7 @@ char *mh_source_root(char *err, size_t errlen);
 char *mh_profile_header(const char *name, const mh_profile *p);
 char *mh_profile_cmake(const char *name, const mh_profile *p);
 
-/* ROOT/build/img/T-P[-katfail], malloc'd. */
+/* ROOT/build/img/T-P[-katfail][-cc-opt], malloc'd. */
 char *mh_build_dir(const mh_build_spec *spec);
 
 /* Build the image; on success *image is its malloc'd path. On failure the

@@ -4,6 +4,7 @@
  * subcommands (cli.h). Documented in docs/cli.md. */
 #include "cli.h"
 #include "cycles.h"
+#include "matrix.h"
 #include "serial.h"
 #include "targets.h"
 
@@ -98,6 +99,16 @@ static const char HELP_RUN[] =
     "                     m0plus-smallmul, m3 or m4 (default: auto)\n"
     "  --flash-ws N       flash wait states the cycle model adds to every\n"
     "                     pipeline refill, 0..15 (default: 0)\n"
+    "  --cc C[,C...]      compilers of the image and its libraries: gcc, "
+    "clang\n"
+    "                     (one image per compiler x --opt level; default: "
+    "gcc)\n"
+    "  --opt L[,L...]     optimisation levels: O0, O1, O2, O3, Os, Oz "
+    "(default: O2)\n"
+    "  -j, --jobs N       build images and run QEMU images N at a time, "
+    "1..64\n"
+    "                     (default: online CPUs); host images always run "
+    "alone\n"
     "  -h, --help         this help\n";
 
 static const char HELP_BUILD[] =
@@ -264,6 +275,14 @@ static int parse(parse_state *s, int argc, char **argv) {
     for (size_t k = 0; k < s->n_opts; k++)
       if (strlen(s->opts[k].name) == nl && strncmp(s->opts[k].name, a, nl) == 0)
         d = &s->opts[k];
+    /* A one-letter option with its value attached: -j2. */
+    const char *attached = NULL;
+    for (size_t k = 0; !d && a[1] != '-' && k < s->n_opts; k++)
+      if (s->opts[k].has_arg && strlen(s->opts[k].name) == 2 &&
+          strncmp(s->opts[k].name, a, 2) == 0) {
+        d = &s->opts[k];
+        attached = a + 2;
+      }
     if (!d) {
       char valid[512];
       valid_options(s, valid, sizeof valid);
@@ -275,7 +294,7 @@ static int parse(parse_state *s, int argc, char **argv) {
       *d->flag = 1;
       continue;
     }
-    const char *v = eq ? eq + 1 : NULL;
+    const char *v = attached ? attached : eq ? eq + 1 : NULL;
     if (!v) {
       if (i + 1 >= argc)
         return usage_error(s, "option %s needs a value", d->name);
@@ -380,18 +399,30 @@ static int cmd_run(int argc, char **argv) {
   const char *profile = NULL, *runs = NULL, *warmup = NULL, *out = NULL,
              *timeout = NULL, *from = NULL, *kat = NULL, *fault = NULL,
              *repeat = NULL, *port = NULL, *baud = NULL, *cmodel = NULL,
-             *fws = NULL;
+             *fws = NULL, *cc = NULL, *opt = NULL, *jobs = NULL;
   int quiet = 0, kat_only = 0, ct = 0;
   const opt_def opts[] = {
-      {"--kat-only", 0, NULL, &kat_only, 0},  {"--ct", 0, NULL, &ct, 0},
-      {"--repeat", 1, &repeat, NULL, 0},      {"--target", 1, NULL, NULL, 1},
-      {"--profile", 1, &profile, NULL, 0},    {"--runs", 1, &runs, NULL, 0},
-      {"--warmup", 1, &warmup, NULL, 0},      {"--out", 1, &out, NULL, 0},
-      {"--timeout", 1, &timeout, NULL, 0},    {"--from", 1, &from, NULL, 0},
-      {"--kat-corrupt", 1, &kat, NULL, 0},    {"--quiet", 0, NULL, &quiet, 0},
-      {"--inject-fault", 1, &fault, NULL, 0}, {"--port", 1, &port, NULL, 0},
-      {"--baud", 1, &baud, NULL, 0},          {"--flash-ws", 1, &fws, NULL, 0},
+      {"--kat-only", 0, NULL, &kat_only, 0},
+      {"--ct", 0, NULL, &ct, 0},
+      {"--repeat", 1, &repeat, NULL, 0},
+      {"--target", 1, NULL, NULL, 1},
+      {"--profile", 1, &profile, NULL, 0},
+      {"--runs", 1, &runs, NULL, 0},
+      {"--warmup", 1, &warmup, NULL, 0},
+      {"--out", 1, &out, NULL, 0},
+      {"--timeout", 1, &timeout, NULL, 0},
+      {"--from", 1, &from, NULL, 0},
+      {"--kat-corrupt", 1, &kat, NULL, 0},
+      {"--quiet", 0, NULL, &quiet, 0},
+      {"--inject-fault", 1, &fault, NULL, 0},
+      {"--port", 1, &port, NULL, 0},
+      {"--baud", 1, &baud, NULL, 0},
+      {"--flash-ws", 1, &fws, NULL, 0},
       {"--cycle-model", 1, &cmodel, NULL, 0},
+      {"--cc", 1, &cc, NULL, 0},
+      {"--opt", 1, &opt, NULL, 0},
+      {"-j", 1, &jobs, NULL, 0},
+      {"--jobs", 1, &jobs, NULL, 0},
   };
   parse_state s = {"run", HELP_RUN, opts, sizeof opts / sizeof opts[0],
                    NULL,  0,        NULL, 0};
@@ -460,6 +491,23 @@ static int cmd_run(int argc, char **argv) {
   if (rc == 0 && (cmodel || fws) && (from || kat_only || port))
     rc = usage_error(&s, "--cycle-model/--flash-ws apply to timed QEMU runs: "
                          "not with --from, --port or --kat-only");
+  if (rc == 0 && jobs)
+    rc = parse_uint(&s, "--jobs", jobs, 1, 64, &o.jobs);
+  if (rc == 0 && (from || port) && (cc || opt))
+    rc = usage_error(&s, "--cc/--opt build images: not with --from or --port "
+                         "(the stream names its compiler)");
+  char **vals = NULL;
+  size_t nvals = 0;
+  if (rc == 0 && cc &&
+      mh_matrix_split("--cc", cc, &vals, &nvals, err, sizeof err) != 0)
+    rc = usage_error(&s, "%s", err);
+  mh_matrix_free(vals, nvals);
+  vals = NULL;
+  nvals = 0;
+  if (rc == 0 && opt &&
+      mh_matrix_split("--opt", opt, &vals, &nvals, err, sizeof err) != 0)
+    rc = usage_error(&s, "%s", err);
+  mh_matrix_free(vals, nvals);
   if (rc == 0) {
     o.cycle_model = cmodel ? cmodel : "auto";
     if (kat_only)
@@ -472,6 +520,8 @@ static int cmd_run(int argc, char **argv) {
     o.from = from;
     o.port = port;
     o.kat_corrupt = kat;
+    o.cc = cc;
+    o.opt = opt;
     o.quiet = quiet;
     rc = mh_cli_run(&o);
   }

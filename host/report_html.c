@@ -6,6 +6,7 @@
  * <g class="series">, so a browser test can count them. */
 #include "report_html.h"
 
+#include "matrix.h"
 #include "report_md.h"
 #include "report_wf.h"
 #include "stats.h"
@@ -474,6 +475,15 @@ char *mh_report_html(const mh_results *r) {
     esc(&b, x->target);
     mh_sb_puts(&b, " (profile ");
     esc(&b, x->profile);
+    if (mh_run_prov(&x->run, "compiler")) { /* the matrix row */
+      char cc[64], opt[32];
+      mh_result_cc(x, cc, sizeof cc);
+      mh_result_opt(x, opt, sizeof opt);
+      mh_sb_puts(&b, ", ");
+      esc(&b, cc);
+      mh_sb_puts(&b, " ");
+      esc(&b, opt);
+    }
     mh_sb_puts(&b, "), in ");
     esc(&b, x->run.unit ? x->run.unit : "?");
     mh_sb_puts(&b, "</h2>");

@@ -3,6 +3,7 @@
 #include "report_cycles.h"
 
 #include "ct.h"
+#include "report_matrix.h"
 #include "report_wf.h"
 #include "stats.h"
 #include "strbuf.h"
@@ -73,6 +74,7 @@ static void title(mh_sb *b, const mh_result *x) {
   cell(b, x->target);
   mh_sb_puts(b, " (profile ");
   cell(b, x->profile);
+  mh_report_md_build_suffix(b, x);
   mh_sb_puts(b, ")\n\n");
 }
 
@@ -441,10 +443,10 @@ static const char *ct_cell(const mh_op *o) {
   }
 }
 
-static void cst_row(mh_sb *b, const mh_result *x, const mh_op *const *cols,
-                    size_t nc, row_kind kind) {
+static void cst_row(mh_sb *b, const mh_results *r, const mh_result *x,
+                    const mh_op *const *cols, size_t nc, row_kind kind) {
   mh_sb_puts(b, "| ");
-  cell(b, x->target);
+  mh_report_md_run_label(b, r, x);
   if (kind == ROW_CODE || kind == ROW_SRAM) {
     /* Per algorithm, not per operation: once, in the first column. */
     const mh_alg_cost *a = mh_result_alg(x, cols[0]->alg, cols[0]->backend);
@@ -584,20 +586,20 @@ static void code_stack_time(mh_sb *b, const mh_results *r) {
           continue;
         const mh_alg_cost *ac = mh_result_alg(x, pair->alg, pair->backend);
         if (ac && ac->has_size)
-          cst_row(b, x, cols, nc, ROW_CODE);
+          cst_row(b, r, x, cols, nc, ROW_CODE);
         if (ac && ac->has_size && ac->ram_bytes)
-          cst_row(b, x, cols, nc, ROW_SRAM);
-        cst_row(b, x, cols, nc, ROW_STACK);
+          cst_row(b, r, x, cols, nc, ROW_SRAM);
+        cst_row(b, r, x, cols, nc, ROW_STACK);
         if (heap)
-          cst_row(b, x, cols, nc, ROW_HEAP);
-        cst_row(b, x, cols, nc, ROW_TIME);
+          cst_row(b, r, x, cols, nc, ROW_HEAP);
+        cst_row(b, r, x, cols, nc, ROW_TIME);
         int ct = 0;
         for (size_t k = 0; k < nc; k++) {
           const mh_op *o = find_op(&x->run, cols[k]);
           ct |= o && o->has_ct_verdict;
         }
         if (ct)
-          cst_row(b, x, cols, nc, ROW_CT);
+          cst_row(b, r, x, cols, nc, ROW_CT);
       }
       mh_sb_putc(b, '\n');
       /* Why, for every constant-time verdict that is not a plain pass. */
@@ -836,6 +838,10 @@ static void target_ratios(mh_sb *b, const mh_results *r) {
       const mh_run *a = &r->runs[i].run, *c = &r->runs[j].run;
       if (!a->unit || !c->unit || strcmp(a->unit, c->unit) != 0)
         continue;
+      /* One target and profile, two builds: the matrix section has it. */
+      if (strcmp(r->runs[i].target, r->runs[j].target) == 0 &&
+          strcmp(r->runs[i].profile, r->runs[j].profile) == 0)
+        continue;
       for (size_t k = 0; k < c->n_ops; k++) {
         const mh_op *q = &c->ops[k];
         const mh_op *p = find_op(a, q);
@@ -850,9 +856,9 @@ static void target_ratios(mh_sb *b, const mh_results *r) {
         }
         op_cells(b, q);
         mh_sb_puts(b, " | ");
-        cell(b, r->runs[j].target);
+        mh_report_md_run_label(b, r, &r->runs[j]);
         mh_sb_puts(b, " / ");
-        cell(b, r->runs[i].target);
+        mh_report_md_run_label(b, r, &r->runs[i]);
         mh_sb_printf(b, " | %.2f |\n", q->stats.median / p->stats.median);
       }
     }
@@ -1042,6 +1048,7 @@ char *mh_report_md(const mh_results *r) {
   for (size_t i = 0; i < r->n_runs; i++)
     results_table(&b, &r->runs[i]);
   mh_report_cycles_md(&b, r); /* "Cycles (estimate)", QEMU plugin */
+  mh_report_md_matrix(&b, r);
   mh_sb_puts(&b, "## Code, stack and time\n\n");
   code_stack_time(&b, r);
   int any_fits = 0;

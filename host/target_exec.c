@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#define _GNU_SOURCE /* pipe2: close-on-exec from the start (merlin run -j) */
 #include "target_exec.h"
 
 #include <errno.h>
@@ -46,8 +47,10 @@ static int set_flags(int fd, int cloexec, int nonblock) {
   return 0;
 }
 
+/* Close-on-exec atomically: with -j another thread may fork meanwhile,
+ * and a child holding our write end would delay our end of file. */
 static int make_pipe(int p[2]) {
-  if (pipe(p) != 0)
+  if (pipe2(p, O_CLOEXEC) != 0)
     return -1;
   if (set_flags(p[0], 1, 0) != 0 || set_flags(p[1], 1, 0) != 0) {
     close(p[0]);

@@ -297,14 +297,16 @@ mbedtls_psa_external_get_random(mbedtls_psa_external_random_context_t *context,
   return PSA_SUCCESS;
 }
 
-static inline int status_to_mcore(psa_status_t s) {
+/* unused in some profiles: clang warns about an unused static inline */
+__attribute__((unused)) static inline int status_to_mcore(psa_status_t s) {
   return s == PSA_SUCCESS ? MCORE_OK : MCORE_ERR;
 }
 
-/* Attributes of a volatile key. */
-static inline void key_attributes(psa_key_attributes_t *attr,
-                                  psa_key_type_t type, size_t bits,
-                                  psa_key_usage_t usage, psa_algorithm_t alg) {
+/* Attributes of a volatile key (unused in some profiles: clang warns about
+ * an unused static inline). */
+__attribute__((unused)) static inline void
+key_attributes(psa_key_attributes_t *attr, psa_key_type_t type, size_t bits,
+               psa_key_usage_t usage, psa_algorithm_t alg) {
   *attr = psa_key_attributes_init();
   psa_set_key_type(attr, type);
   psa_set_key_bits(attr, bits);

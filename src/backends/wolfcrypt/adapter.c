@@ -206,7 +206,8 @@ int merlin_wolfcrypt_seed(unsigned char *output, unsigned int sz) {
 }
 
 /* Lengths handed to wolfSSL are word32 (size_t may be wider on the host). */
-static inline int fits_word32(size_t n) {
+/* unused in some profiles: clang warns about an unused static inline */
+__attribute__((unused)) static inline int fits_word32(size_t n) {
 #if SIZE_MAX > 0xffffffffu
   return n <= 0xffffffffu;
 #else
