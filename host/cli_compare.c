@@ -46,16 +46,6 @@ static const mh_result *find_result(const mh_results *r, const mh_result *x) {
   return NULL;
 }
 
-static const mh_op *find_op(const mh_run *run, const mh_op *o) {
-  for (size_t i = 0; i < run->n_ops; i++) {
-    const mh_op *p = &run->ops[i];
-    if (same(p->alg, o->alg) && same(p->op, o->op) &&
-        same(p->backend, o->backend) && p->bytes == o->bytes)
-      return p;
-  }
-  return NULL;
-}
-
 /* Provenance that must agree for a fair comparison: the build, the
  * libraries, the routes, the unit. Prints each difference; returns their
  * number. */
@@ -150,7 +140,7 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
     if (!x)
       continue;
     for (size_t k = 0; k < y->run.n_ops; k++) {
-      const mh_op *q = &y->run.ops[k], *p = find_op(&x->run, q);
+      const mh_op *q = &y->run.ops[k], *p = mh_run_find_op(&x->run, q);
       mh_sb l = {0};
       label(&l, q);
       if (!p) {
@@ -186,7 +176,7 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
       mh_sb_free(&l);
     }
     for (size_t k = 0; k < x->run.n_ops; k++)
-      if (!find_op(&y->run, &x->run.ops[k])) {
+      if (!mh_run_find_op(&y->run, &x->run.ops[k])) {
         mh_sb l = {0};
         label(&l, &x->run.ops[k]);
         printf("%-10s %-50s removed\n", y->target, l.s ? l.s : "?");

@@ -93,6 +93,9 @@ typedef struct {
   size_t n_wfs;
 } mh_run;
 
+/* The op of run matching like's (alg, op, backend, bytes), or NULL. */
+const mh_op *mh_run_find_op(const mh_run *run, const mh_op *like);
+
 /* Whether s is "name:N[,name:N...]" with lower-case names and decimal N. */
 int mh_obj_valid(const char *s);
 /* The i-th entry of a valid obj string: name (copied, NUL-terminated, at

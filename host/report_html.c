@@ -33,21 +33,6 @@ static int same(const char *a, const char *b) {
   return a && b && strcmp(a, b) == 0;
 }
 
-static void esc(mh_sb *b, const char *s) {
-  for (; s && *s; s++) {
-    if (*s == '<')
-      mh_sb_puts(b, "&lt;");
-    else if (*s == '>')
-      mh_sb_puts(b, "&gt;");
-    else if (*s == '&')
-      mh_sb_puts(b, "&amp;");
-    else if (*s == '"')
-      mh_sb_puts(b, "&quot;");
-    else
-      mh_sb_putc(b, *s);
-  }
-}
-
 static void num(mh_sb *b, double v) {
   char t[96];
   mh_format_number(v, t, sizeof t);
@@ -81,7 +66,7 @@ static void axis_log(mh_sb *b, double lo, double hi, const char *unit) {
                "<text x='12' y='%.0f' font-size='11' transform='rotate(-90 "
                "12 %.0f)'>",
                (H - MB) / 2, (H - MB) / 2);
-  esc(b, unit);
+  mh_sb_html(b, unit);
   mh_sb_puts(b, " (log scale)</text>");
 }
 
@@ -122,7 +107,7 @@ static void plot_bars(mh_sb *b, const mh_result *x) {
   axis_log(b, lo, hi, run->unit ? run->unit : "");
   for (size_t k = 0; k < nb; k++) {
     mh_sb_printf(b, "<g class='series' data-name='");
-    esc(b, backends[k]);
+    mh_sb_html(b, backends[k]);
     mh_sb_printf(b, "' fill='%s' stroke='#222'>", COLOURS[k % NCOL]);
     for (size_t g = 0; g < ng; g++) {
       const mh_op *o = NULL;
@@ -143,11 +128,11 @@ static void plot_bars(mh_sb *b, const mh_result *x) {
                    "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f'>"
                    "<title>",
                    x0, y, bw, yb - y);
-      esc(b, o->alg);
+      mh_sb_html(b, o->alg);
       mh_sb_putc(b, ' ');
-      esc(b, o->op);
+      mh_sb_html(b, o->op);
       mh_sb_puts(b, " (");
-      esc(b, o->backend);
+      mh_sb_html(b, o->backend);
       mh_sb_puts(b, "): ");
       num(b, o->stats.median);
       mh_sb_printf(b,
@@ -163,9 +148,9 @@ static void plot_bars(mh_sb *b, const mh_result *x) {
                  "<text x='%.1f' y='%.0f' font-size='9' "
                  "transform='rotate(40 %.1f %.0f)'>",
                  xc, H - MB + 12, xc, H - MB + 12);
-    esc(b, groups[g]->alg);
+    mh_sb_html(b, groups[g]->alg);
     mh_sb_putc(b, ' ');
-    esc(b, groups[g]->op);
+    mh_sb_html(b, groups[g]->op);
     mh_sb_puts(b, "</text>");
   }
   for (size_t k = 0; k < nb; k++) {
@@ -174,7 +159,7 @@ static void plot_bars(mh_sb *b, const mh_result *x) {
                  "<text x='%.0f' y='15' font-size='11'>",
                  ML + 10 + 110.0 * (double)k, COLOURS[k % NCOL],
                  ML + 24 + 110.0 * (double)k);
-    esc(b, backends[k]);
+    mh_sb_html(b, backends[k]);
     mh_sb_puts(b, "</text>");
   }
   mh_sb_puts(b, "</svg>");
@@ -205,7 +190,7 @@ static void plot_payload(mh_sb *b, const mh_result *x) {
   mh_sb_puts(b, "); up to ");
   num(b, ymax);
   mh_sb_putc(b, ' ');
-  esc(b, run->unit ? run->unit : "");
+  mh_sb_html(b, run->unit ? run->unit : "");
   mh_sb_puts(b, "</text>");
   for (size_t i = 0; i < run->n_ops; i++) {
     const mh_op *o = &run->ops[i];
@@ -219,11 +204,11 @@ static void plot_payload(mh_sb *b, const mh_result *x) {
     if (!first)
       continue;
     mh_sb_puts(b, "<g class='series' data-name='");
-    esc(b, o->alg);
+    mh_sb_html(b, o->alg);
     mh_sb_putc(b, ' ');
-    esc(b, o->op);
+    mh_sb_html(b, o->op);
     mh_sb_puts(b, " (");
-    esc(b, o->backend);
+    mh_sb_html(b, o->backend);
     mh_sb_printf(b, ")'><polyline fill='none' stroke='%s' points='",
                  COLOURS[nseries % NCOL]);
     for (size_t j = i; j < run->n_ops; j++) {
@@ -236,11 +221,11 @@ static void plot_payload(mh_sb *b, const mh_result *x) {
                    H - MB - (H - MT - MB) * p->stats.median / ymax);
     }
     mh_sb_puts(b, "'/><title>");
-    esc(b, o->alg);
+    mh_sb_html(b, o->alg);
     mh_sb_putc(b, ' ');
-    esc(b, o->op);
+    mh_sb_html(b, o->op);
     mh_sb_puts(b, " (");
-    esc(b, o->backend);
+    mh_sb_html(b, o->backend);
     mh_sb_puts(b, ")</title></g>");
     nseries++;
   }
@@ -273,7 +258,7 @@ static void plot_cdf(mh_sb *b, const mh_result *x) {
                H - MB + 16);
   num(b, xmax);
   mh_sb_putc(b, ' ');
-  esc(b, run->unit ? run->unit : "");
+  mh_sb_html(b, run->unit ? run->unit : "");
   mh_sb_puts(b, "; fraction of samples 0 to 1</text>");
   size_t s = 0;
   for (size_t i = 0; i < run->n_ops; i++) {
@@ -288,9 +273,9 @@ static void plot_cdf(mh_sb *b, const mh_result *x) {
     memcpy(v, o->samples, o->n_samples * sizeof *v);
     qsort(v, o->n_samples, sizeof *v, cmp_d);
     mh_sb_puts(b, "<g class='series' data-name='");
-    esc(b, o->alg);
+    mh_sb_html(b, o->alg);
     mh_sb_puts(b, " (");
-    esc(b, o->backend);
+    mh_sb_html(b, o->backend);
     mh_sb_printf(b, ")'><polyline fill='none' stroke='%s' points='",
                  COLOURS[s++ % NCOL]);
     for (size_t k = 0; k < o->n_samples; k++)
@@ -299,9 +284,9 @@ static void plot_cdf(mh_sb *b, const mh_result *x) {
                        (H - MT - MB) * (double)(k + 1) / (double)o->n_samples);
     free(v);
     mh_sb_puts(b, "'/><title>");
-    esc(b, o->alg);
+    mh_sb_html(b, o->alg);
     mh_sb_puts(b, " sign (");
-    esc(b, o->backend);
+    mh_sb_html(b, o->backend);
     mh_sb_puts(b, ")</title></g>");
   }
   mh_sb_puts(b, "</svg>");
@@ -364,7 +349,7 @@ static void plot_ratios(mh_sb *b, const mh_result *x) {
                  "<text x='315' y='%.1f' font-size='10' text-anchor='end'>",
                  MT + bh * (double)i, w, bh * 0.7,
                  MT + bh * (double)i + bh * 0.5);
-    esc(b, lab[i]);
+    mh_sb_html(b, lab[i]);
     mh_sb_printf(b,
                  "</text><text x='%.1f' y='%.1f' font-size='10'>%.2f"
                  "</text>",
@@ -379,7 +364,7 @@ static void plot_ratios(mh_sb *b, const mh_result *x) {
                 "classical</th><th>ratio of medians</th></tr>");
   for (size_t i = 0; i < n; i++) {
     mh_sb_puts(b, "<tr><td>");
-    esc(b, lab[i]);
+    mh_sb_html(b, lab[i]);
     mh_sb_printf(b, "</td><td>%.2f</td></tr>", val[i]);
   }
   mh_sb_puts(b, "</table>");
@@ -402,11 +387,11 @@ static void fit_table(mh_sb *b, const mh_result *x) {
     }
     const mh_op *o = &run->ops[i];
     mh_sb_puts(b, "<tr><td>");
-    esc(b, o->alg);
+    mh_sb_html(b, o->alg);
     mh_sb_putc(b, ' ');
-    esc(b, o->op);
+    mh_sb_html(b, o->op);
     mh_sb_puts(b, "</td><td>");
-    esc(b, o->backend);
+    mh_sb_html(b, o->backend);
     mh_sb_puts(b, "</td><td>");
     num(b, fixed);
     mh_sb_puts(b, "</td><td>");
@@ -425,13 +410,13 @@ static void table(mh_sb *b, const mh_result *x) {
   for (size_t i = 0; i < run->n_ops; i++) {
     const mh_op *o = &run->ops[i];
     mh_sb_puts(b, "<tr><td>");
-    esc(b, o->alg);
+    mh_sb_html(b, o->alg);
     mh_sb_putc(b, ' ');
-    esc(b, o->op);
+    mh_sb_html(b, o->op);
     if (o->bytes >= 0)
       mh_sb_printf(b, " %ld B", o->bytes);
     mh_sb_puts(b, "</td><td>");
-    esc(b, o->backend);
+    mh_sb_html(b, o->backend);
     mh_sb_puts(b, "</td><td>");
     num(b, o->stats.median);
     mh_sb_puts(b, "</td><td>");
@@ -444,10 +429,10 @@ static void table(mh_sb *b, const mh_result *x) {
       num(b, (double)o->heap_bytes);
     mh_sb_puts(b, "</td><td>");
     if (o->has_ct_verdict)
-      esc(b, o->ct_status == 1   ? "no finding"
-             : o->ct_status == 2 ? "expected finding"
-             : o->ct_status == 3 ? "FINDING"
-                                 : "not checked");
+      mh_sb_html(b, o->ct_status == 1   ? "no finding"
+                    : o->ct_status == 2 ? "expected finding"
+                    : o->ct_status == 3 ? "FINDING"
+                                        : "not checked");
     mh_sb_puts(b, "</td></tr>");
   }
   mh_sb_puts(b, "</table>");
@@ -463,29 +448,29 @@ char *mh_report_html(const mh_results *r) {
                  "child(2){text-align:left}svg{background:#fff;border:1px "
                  "solid #eee}</style></head><body><h1>Merlin benchmark "
                  "report</h1><p>Created ");
-  esc(&b, r->created ? r->created : "?");
+  mh_sb_html(&b, r->created ? r->created : "?");
   mh_sb_puts(&b, " by merlin ");
-  esc(&b, r->merlin ? r->merlin : "?");
+  mh_sb_html(&b, r->merlin ? r->merlin : "?");
   mh_sb_puts(&b, ". Every operation passed its known-answer test before it "
                  "was timed. QEMU figures are instruction counts, not cycles. "
                  "report.md has every table; results.json every sample.</p>");
   for (size_t i = 0; i < r->n_runs; i++) {
     const mh_result *x = &r->runs[i];
     mh_sb_puts(&b, "<section><h2>");
-    esc(&b, x->target);
+    mh_sb_html(&b, x->target);
     mh_sb_puts(&b, " (profile ");
-    esc(&b, x->profile);
+    mh_sb_html(&b, x->profile);
     if (mh_run_prov(&x->run, "compiler")) { /* the matrix row */
       char cc[64], opt[32];
       mh_result_cc(x, cc, sizeof cc);
       mh_result_opt(x, opt, sizeof opt);
       mh_sb_puts(&b, ", ");
-      esc(&b, cc);
+      mh_sb_html(&b, cc);
       mh_sb_puts(&b, " ");
-      esc(&b, opt);
+      mh_sb_html(&b, opt);
     }
     mh_sb_puts(&b, "), in ");
-    esc(&b, x->run.unit ? x->run.unit : "?");
+    mh_sb_html(&b, x->run.unit ? x->run.unit : "?");
     mh_sb_puts(&b, "</h2>");
     plot_bars(&b, x);
     plot_ratios(&b, x);

@@ -68,16 +68,6 @@ static void compiler_cell(mh_sb *b, const mh_result *x) {
     cell(b, v);
 }
 
-static const mh_op *find_op(const mh_run *run, const mh_op *o) {
-  for (size_t i = 0; i < run->n_ops; i++) {
-    const mh_op *p = &run->ops[i];
-    if (same(p->alg, o->alg) && same(p->op, o->op) &&
-        same(p->backend, o->backend) && p->bytes == o->bytes)
-      return p;
-  }
-  return NULL;
-}
-
 /* The runs of r with x's target and profile, in file order. */
 static size_t group_of(const mh_results *r, const mh_result *x,
                        const mh_result **g) {
@@ -113,7 +103,7 @@ static void group_table(mh_sb *b, const mh_result *const *g, size_t n) {
   for (size_t i = 0; i < first->run.n_ops; i++) {
     const mh_op *o0 = &first->run.ops[i];
     for (size_t k = 0; k < n; k++) {
-      const mh_op *o = find_op(&g[k]->run, o0);
+      const mh_op *o = mh_run_find_op(&g[k]->run, o0);
       if (!o)
         continue;
       mh_sb_puts(b, "| ");

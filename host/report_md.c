@@ -395,17 +395,6 @@ static void comparison(mh_sb *b, const mh_result *x) {
 
 /* ---- code, stack and time ---------------------------------------------- */
 
-/* The op of run x matching (alg, backend, op, bytes), or NULL. */
-static const mh_op *find_op(const mh_run *run, const mh_op *like) {
-  for (size_t i = 0; i < run->n_ops; i++) {
-    const mh_op *o = &run->ops[i];
-    if (same(o->alg, like->alg) && same(o->backend, like->backend) &&
-        same(o->op, like->op) && o->bytes == like->bytes)
-      return o;
-  }
-  return NULL;
-}
-
 /* First occurrence, over every run, of an (alg, backend) pair / an op of
  * it: the column and table orders. */
 static int first_pair(const mh_results *r, size_t ri, size_t oi) {
@@ -466,7 +455,7 @@ static void cst_row(mh_sb *b, const mh_results *r, const mh_result *x,
     mh_sb_puts(b, " constant time");
     for (size_t c = 0; c < nc; c++) {
       mh_sb_puts(b, " | ");
-      mh_sb_puts(b, ct_cell(find_op(&x->run, cols[c])));
+      mh_sb_puts(b, ct_cell(mh_run_find_op(&x->run, cols[c])));
     }
     mh_sb_puts(b, " |\n");
     return;
@@ -479,7 +468,7 @@ static void cst_row(mh_sb *b, const mh_results *r, const mh_result *x,
     mh_sb_putc(b, ')');
   }
   for (size_t c = 0; c < nc; c++) {
-    const mh_op *o = find_op(&x->run, cols[c]);
+    const mh_op *o = mh_run_find_op(&x->run, cols[c]);
     mh_sb_puts(b, " | ");
     if (!o || (kind != ROW_TIME && !o->has_mem))
       mh_sb_puts(b, "-");
@@ -578,7 +567,7 @@ static void code_stack_time(mh_sb *b, const mh_results *r) {
         const mh_result *x = &r->runs[i];
         int has = 0, heap = 0;
         for (size_t c = 0; c < nc; c++) {
-          const mh_op *o = find_op(&x->run, cols[c]);
+          const mh_op *o = mh_run_find_op(&x->run, cols[c]);
           has |= o != NULL;
           heap |= o && o->has_mem && (o->heap_bytes || o->heap_allocs);
         }
@@ -595,7 +584,7 @@ static void code_stack_time(mh_sb *b, const mh_results *r) {
         cst_row(b, r, x, cols, nc, ROW_TIME);
         int ct = 0;
         for (size_t k = 0; k < nc; k++) {
-          const mh_op *o = find_op(&x->run, cols[k]);
+          const mh_op *o = mh_run_find_op(&x->run, cols[k]);
           ct |= o && o->has_ct_verdict;
         }
         if (ct)
@@ -605,13 +594,13 @@ static void code_stack_time(mh_sb *b, const mh_results *r) {
       /* Why, for every constant-time verdict that is not a plain pass. */
       for (size_t i = 0; i < r->n_runs; i++)
         for (size_t k = 0; k < nc; k++) {
-          const mh_op *o = find_op(&r->runs[i].run, cols[k]);
+          const mh_op *o = mh_run_find_op(&r->runs[i].run, cols[k]);
           if (!o || !o->has_ct_verdict || o->ct_status == MH_CT_NONE ||
               !o->ct_detail || !o->ct_detail[0])
             continue;
           int dup = 0; /* payload sizes share one verdict text */
           for (size_t q = 0; q < k && !dup; q++) {
-            const mh_op *p = find_op(&r->runs[i].run, cols[q]);
+            const mh_op *p = mh_run_find_op(&r->runs[i].run, cols[q]);
             dup = p && p->has_ct_verdict && same(p->op, o->op) &&
                   same(p->ct_detail, o->ct_detail);
           }
@@ -844,7 +833,7 @@ static void target_ratios(mh_sb *b, const mh_results *r) {
         continue;
       for (size_t k = 0; k < c->n_ops; k++) {
         const mh_op *q = &c->ops[k];
-        const mh_op *p = find_op(a, q);
+        const mh_op *p = mh_run_find_op(a, q);
         if (!p || !p->n_samples || !q->n_samples || p->stats.median <= 0)
           continue;
         if (!header) {

@@ -325,21 +325,6 @@ void mh_report_md_workflows(mh_sb *b, const mh_results *r) {
 
 /* ---- report.html ------------------------------------------------------ */
 
-static void html(mh_sb *b, const char *s) {
-  for (; s && *s; s++) {
-    if (*s == '<')
-      mh_sb_puts(b, "&lt;");
-    else if (*s == '>')
-      mh_sb_puts(b, "&gt;");
-    else if (*s == '&')
-      mh_sb_puts(b, "&amp;");
-    else if (*s == '\'' || *s == '"')
-      mh_sb_printf(b, "&#%d;", *s);
-    else
-      mh_sb_putc(b, *s);
-  }
-}
-
 void mh_report_html_workflows(mh_sb *b, const mh_result *x) {
   const mh_run *run = &x->run;
   int any = 0;
@@ -351,7 +336,7 @@ void mh_report_html_workflows(mh_sb *b, const mh_result *x) {
                 "stored, peak stack; docs/workflows.md)</h3><table "
                 "data-table='workflows'><tr><th>workflow</th><th>variant</th>"
                 "<th>backend</th><th>median (");
-  html(b, run->unit ? run->unit : "?");
+  mh_sb_html(b, run->unit ? run->unit : "?");
   mh_sb_puts(b, ")</th><th>p99</th><th>n</th><th>wire bytes</th><th>stored"
                 "</th><th>stack</th><th>time &#215; classical</th></tr>");
   for (size_t i = 0; i < run->n_wfs; i++) {
@@ -360,11 +345,11 @@ void mh_report_html_workflows(mh_sb *b, const mh_result *x) {
       continue;
     const mh_wf *ref = reference(run, w);
     mh_sb_puts(b, "<tr><td>");
-    html(b, w->workflow);
+    mh_sb_html(b, w->workflow);
     mh_sb_puts(b, "</td><td>");
-    html(b, w->variant);
+    mh_sb_html(b, w->variant);
     mh_sb_puts(b, "</td><td>");
-    html(b, w->backend);
+    mh_sb_html(b, w->backend);
     mh_sb_puts(b, "</td><td>");
     num(b, w->stats.median);
     mh_sb_puts(b, "</td><td>");
