@@ -16,6 +16,7 @@
 #include "stackmeter.h"
 #include "wire_out.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define MWF_SEED 0x4d65726c696e0002u
@@ -274,7 +275,9 @@ void mwf_announce(void) { for_each(announce, NULL); }
 
 /* ---- running --------------------------------------------------------- */
 
-static uint8_t msg_buf[MWF_MAX_MSGS][MWF_MSG_MAX];
+/* Message buffers: on the heap (plain malloc, outside the allocation hook),
+ * allocated once by mwf_run_all, for the reason given in mwf_provision.c. */
+static uint8_t (*msg_buf)[MWF_MSG_MAX];
 
 static void ctx_init(mwf_ctx *c, const instance *in, uint32_t frame_limit) {
   memset(c, 0, sizeof *c);
@@ -539,6 +542,13 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
 
 int mwf_run_all(uint32_t runs, uint32_t warmup) {
   run_state st = {runs, warmup, 0};
+  if (!msg_buf && !(msg_buf = malloc(MWF_MAX_MSGS * sizeof *msg_buf))) {
+    mcore_wire_start("error");
+    mcore_wire_str("id", "-");
+    mcore_wire_str("msg", "workflows: no heap for the message buffers");
+    mcore_wire_end();
+    return 1;
+  }
   for_each(run_instance, &st);
   if (corrupt_wf[0] && !corrupt_hits) {
     mcore_wire_start("error");
