@@ -136,9 +136,10 @@ static int plugin_args(run_ctx *c, target_run *tr, const mh_build_spec *bs,
   unlink(tr->side); /* never read a stale one */
   const char *model =
       mh_cycles_model_arg(tr->t->id, o->cycle_model, &tr->cyc_why);
-  *argv = mh_cycles_argv(*argv, so, image, tr->side, model, o->flash_ws);
+  char **with = mh_cycles_argv(*argv, so, image, tr->side, model, o->flash_ws);
   free(so);
-  if (!*argv) {
+  *argv = with; /* mh_cycles_argv freed the old one when it failed */
+  if (!with) {
     fprintf(stderr, "merlin: out of memory\n");
     return 1;
   }
@@ -169,6 +170,7 @@ static int execute(run_ctx *c, target_run *tr) {
   }
   char **argv = mh_target_argv(t, image, o->runs, o->warmup);
   if (argv && plugin_args(c, tr, &bs, image, &argv) != 0) {
+    mh_argv_free(argv); /* plugin_args leaves it to us when it fails */
     free(image);
     return 1;
   }
@@ -181,35 +183,56 @@ static int execute(run_ctx *c, target_run *tr) {
     fprintf(stderr, "merlin: out of memory\n");
     return 1;
   }
+  char bounds[96];
+  if (o->timeout_s)
+    snprintf(bounds, sizeof bounds,
+             "hung after %u s without a line, %u s in all", o->stall_s,
+             o->timeout_s);
+  else
+    snprintf(bounds, sizeof bounds, "hung after %u s without a line",
+             o->stall_s);
   if (!o->quiet && o->kat_only)
-    fprintf(stderr,
-            "merlin: %s: running known-answer tests only (timeout %u s)\n",
-            tr->label, o->timeout_s);
+    fprintf(stderr, "merlin: %s: running known-answer tests only (%s)\n",
+            tr->label, bounds);
   else if (!o->quiet)
-    fprintf(stderr, "merlin: %s: running (%u runs, %u warm-up, timeout %u s)\n",
-            tr->label, o->runs, o->warmup, o->timeout_s);
-  mh_exec_spec spec = {
-      .argv = argv,
-      .cwd = c->root,
-      .timeout_s = o->timeout_s,
-      .stdout_fd = -1,
-      .stderr_fd = -1,
-      .max_capture = MAX_CONSOLE_BYTES,
-      .hooks = {pr, mh_progress_console_hook, mh_progress_stderr_hook}};
+    fprintf(stderr, "merlin: %s: running (%u runs, %u warm-up; %s)\n",
+            tr->label, o->runs, o->warmup, bounds);
+  /* The recorded durations of this image with these options (what to
+   * expect next time; docs/cli.md, "Progress"). */
+  char *bdir = mh_build_dir(&bs), key[96];
+  char *rec = bdir ? mh_path_join(bdir, "durations.txt") : NULL;
+  snprintf(key, sizeof key, "runs=%u warmup=%u kat-only=%d plugin=%d",
+           o->kat_only ? 0 : o->runs, o->kat_only ? 0 : o->warmup, o->kat_only,
+           tr->side != NULL);
+  if (rec)
+    mh_progress_record(pr, rec, key);
+  free(rec);
+  mh_exec_spec spec = {.argv = argv,
+                       .cwd = c->root,
+                       .timeout_s = o->timeout_s,
+                       .stall_s = o->stall_s,
+                       .stdout_fd = -1,
+                       .stderr_fd = -1,
+                       .max_capture = MAX_CONSOLE_BYTES,
+                       .hooks = {pr, mh_progress_console_hook,
+                                 mh_progress_stderr_hook,
+                                 mh_progress_tick_hook}};
   mh_exec_result res;
   int rc = mh_exec(&spec, &res, err, sizeof err);
   mh_progress_clear(pr);
+  if (rc == 0 && res.exited && res.exit_code == 0)
+    mh_progress_save(pr); /* best effort: only a guide for the next run */
   mh_progress_free(pr);
   mh_argv_free(argv);
   if (rc != 0) {
     fprintf(stderr, "merlin: %s: %s\n", tr->label, err);
+    free(bdir);
     return 1;
   }
   tr->console = res.out;
   tr->console_len = res.out_len;
   res.out = NULL;
   /* Keep the last raw console next to the build, for diagnosis. */
-  char *bdir = mh_build_dir(&bs);
   char *clog = bdir ? mh_path_join(bdir, "console.log") : NULL;
   if (clog && mh_write_atomic(clog, tr->console, tr->console_len, err,
                               sizeof err) == 0) {
@@ -221,8 +244,15 @@ static int execute(run_ctx *c, target_run *tr) {
     fprintf(stderr, "merlin: %s: interrupted\n", tr->label);
     rc = 130;
   } else if (res.timed_out) {
-    fprintf(stderr, "merlin: %s: target did not finish within %u s (hung?)\n",
+    fprintf(stderr,
+            "merlin: %s: target did not finish within %u s (--timeout)\n",
             tr->label, o->timeout_s);
+    rc = 1;
+  } else if (res.stalled) {
+    fprintf(stderr,
+            "merlin: %s: target hung: no console line for %u s (--stall; "
+            "raise it for an operation whose single call runs longer)\n",
+            tr->label, o->stall_s);
     rc = 1;
   } else if (res.overflow) {
     fprintf(stderr,
@@ -601,6 +631,7 @@ static int valgrind_pass(run_ctx *c, target_run *tr) {
   mh_exec_spec spec = {.argv = argv,
                        .cwd = c->root,
                        .timeout_s = c->o->timeout_s,
+                       .stall_s = c->o->stall_s,
                        .stdout_fd = -1,
                        .stderr_fd = -1,
                        .max_capture = MAX_CONSOLE_BYTES};

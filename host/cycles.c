@@ -119,6 +119,7 @@ char **mh_cycles_argv(char **argv, const char *plugin, const char *image,
   a[n + 1] = b.s;
   a[n + 2] = NULL;
   if (!a[n]) {
+    free(b.s); /* mh_argv_free stops at the NULL in a[n] */
     mh_argv_free(a);
     return NULL;
   }

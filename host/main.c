@@ -58,8 +58,12 @@ static const char HELP_RUN[] =
     "101)\n"
     "  --warmup W         warm-up runs per operation, 0..10000 (default: 5)\n"
     "  --out DIR          results directory (default: results)\n"
-    "  --timeout SEC      kill a target after SEC seconds, 1..604800 "
-    "(default: 900)\n"
+    "  --timeout SEC      kill a target after SEC seconds in all, 1..604800 "
+    "(default:\n"
+    "                     none)\n"
+    "  --stall SEC        a target that prints no console line for SEC "
+    "seconds is\n"
+    "                     hung: kill it, 1..604800 (default: 600)\n"
     "  --from FILE        parse a captured console stream instead of "
     "building and\n"
     "                     running (exactly one --target)\n"
@@ -399,7 +403,7 @@ static int cmd_run(int argc, char **argv) {
   const char *profile = NULL, *runs = NULL, *warmup = NULL, *out = NULL,
              *timeout = NULL, *from = NULL, *kat = NULL, *fault = NULL,
              *repeat = NULL, *port = NULL, *baud = NULL, *cmodel = NULL,
-             *fws = NULL, *cc = NULL, *opt = NULL, *jobs = NULL;
+             *fws = NULL, *cc = NULL, *opt = NULL, *jobs = NULL, *stall = NULL;
   int quiet = 0, kat_only = 0, ct = 0;
   const opt_def opts[] = {
       {"--kat-only", 0, NULL, &kat_only, 0},
@@ -411,6 +415,7 @@ static int cmd_run(int argc, char **argv) {
       {"--warmup", 1, &warmup, NULL, 0},
       {"--out", 1, &out, NULL, 0},
       {"--timeout", 1, &timeout, NULL, 0},
+      {"--stall", 1, &stall, NULL, 0},
       {"--from", 1, &from, NULL, 0},
       {"--kat-corrupt", 1, &kat, NULL, 0},
       {"--quiet", 0, NULL, &quiet, 0},
@@ -430,6 +435,7 @@ static int cmd_run(int argc, char **argv) {
                    .runs = MH_RUNS_DEFAULT,
                    .warmup = MH_WARMUP_DEFAULT,
                    .timeout_s = MH_TIMEOUT_DEFAULT,
+                   .stall_s = MH_STALL_DEFAULT,
                    .out = MH_OUT_DEFAULT};
   char *store = NULL;
   int rc = parse(&s, argc, argv);
@@ -443,6 +449,8 @@ static int cmd_run(int argc, char **argv) {
     rc = parse_uint(&s, "--warmup", warmup, 0, MH_WARMUP_MAX, &o.warmup);
   if (rc == 0 && timeout)
     rc = parse_uint(&s, "--timeout", timeout, 1, MH_TIMEOUT_MAX, &o.timeout_s);
+  if (rc == 0 && stall)
+    rc = parse_uint(&s, "--stall", stall, 1, MH_TIMEOUT_MAX, &o.stall_s);
   if (rc == 0 && from && o.n_targets != 1)
     rc = usage_error(&s, "--from %s needs exactly one --target", from);
   if (rc == 0 && from && kat)
