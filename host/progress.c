@@ -267,7 +267,10 @@ int mh_progress_save(const mh_progress *p) {
   return fclose(f) == 0 ? 0 : -1;
 }
 
-static double load(mh_progress *p, const char *path, const char *key) {
+/* The recorded total and the options it holds for (held); per-operation
+ * times only when those are the options of this run. 0: no record. */
+static double load(mh_progress *p, const char *path, const char *key,
+                   char *held, size_t held_len) {
   FILE *f = fopen(path, "r");
   if (!f)
     return 0;
@@ -275,12 +278,14 @@ static double load(mh_progress *p, const char *path, const char *key) {
   double total = 0;
   int ok = fgets(line, sizeof line, f) &&
            strcmp(line, "merlin-durations 1\n") == 0 &&
-           fgets(line, sizeof line, f) && strncmp(line, "key ", 4) == 0 &&
-           strlen(line + 4) == strlen(key) + 1 &&
-           strncmp(line + 4, key, strlen(key)) == 0 &&
-           fgets(line, sizeof line, f) &&
-           sscanf(line, "total %lf", &total) == 1;
-  while (ok && fgets(line, sizeof line, f)) {
+           fgets(line, sizeof line, f) && strncmp(line, "key ", 4) == 0;
+  if (ok) {
+    line[strcspn(line, "\n")] = '\0';
+    snprintf(held, held_len, "%s", line + 4);
+  }
+  ok = ok && fgets(line, sizeof line, f) &&
+       sscanf(line, "total %lf", &total) == 1 && total > 0;
+  while (ok && strcmp(held, key) == 0 && fgets(line, sizeof line, f)) {
     double sec;
     int at = 0;
     if (sscanf(line, "op %lf %n", &sec, &at) != 1 || !at)
@@ -291,7 +296,7 @@ static double load(mh_progress *p, const char *path, const char *key) {
         p->ops[i].before = sec;
   }
   fclose(f);
-  return ok && total > 0 ? total : 0;
+  return ok ? total : 0;
 }
 
 void mh_progress_stderr(mh_progress *p, const char *line, size_t len) {
@@ -316,20 +321,28 @@ void mh_progress_tick_hook(void *ctx) { mh_progress_tick(ctx); }
 /* Once the operations are announced: what to expect (docs/cli.md,
  * "Progress"). */
 static void announce(mh_progress *p) {
-  double total = p->rec_path ? load(p, p->rec_path, p->rec_key) : 0;
+  char held[128] = "";
+  double total =
+      p->rec_path ? load(p, p->rec_path, p->rec_key, held, sizeof held) : 0;
   if (p->quiet)
     return;
   mh_progress_clear(p);
-  if (total > 0)
+  if (total > 0 && strcmp(held, p->rec_key) == 0)
     fprintf(stderr,
-            "merlin: %s: %zu operations; expected about %.0f s (the recorded "
+            "merlin: %s: %zu operations; expected about %.*f s (the recorded "
             "run of this image with these options)\n",
-            p->target, p->n_ops, total);
+            p->target, p->n_ops, total < 10 ? 1 : 0, total);
+  else if (total > 0)
+    fprintf(
+        stderr,
+        "merlin: %s: %zu operations; the recorded run of this image took "
+        "%.0f s with other options (%s), so no expectation for these (%s)\n",
+        p->target, p->n_ops, total, held, p->rec_key);
   else
     fprintf(stderr,
-            "merlin: %s: %zu operations; no recorded run of this image with "
-            "these options, so no expected duration; an operation running "
-            "over %d s is named while it runs\n",
+            "merlin: %s: %zu operations; no recorded run of this image, so "
+            "no expected duration; an operation running over %d s is named "
+            "while it runs\n",
             p->target, p->n_ops, SLOW_S);
   fflush(stderr);
 }
