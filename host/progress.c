@@ -184,7 +184,7 @@ void mh_progress_console(mh_progress *p, const char *s, size_t n) {
     snprintf(p->phase, sizeof p->phase, "known-answer test");
     announce(p);
   } else if (IS("kat") && o) {
-    snprintf(p->phase, sizeof p->phase, "first call");
+    snprintf(p->phase, sizeof p->phase, "inputs and first call");
   } else if (IS("plan") && o) {
     size_t nl;
     const char *nv = field(t, rest, "n", &nl);
