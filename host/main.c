@@ -197,9 +197,11 @@ static const char HELP_LIST[] =
     "\n"
     "List what merlin knows; without an argument, everything. coverage\n"
     "prints algorithm x backend: offered by the adapter, and KAT-passing in\n"
-    "the results in DIR (default results/latest).\n"
+    "the results in DIR (default results/latest); a DIR that is missing or\n"
+    "unreadable is an error (exit 1).\n"
     "\n"
     "options:\n"
+    "  --coverage [DIR]   the same as coverage [DIR]\n"
     "  -h, --help         this help\n";
 
 static const char *const LISTS[] = {"targets", "profiles", "algorithms",
