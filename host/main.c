@@ -365,7 +365,8 @@ static int split_targets(const parse_state *s, const char ***out, size_t *n,
           return usage_error(s, "target '%s' given twice", t);
       list[(*n)++] = t;
     }
-    p += strlen(p) + 1;
+    /* Past this value's copy: strtok_r cut it at its first comma. */
+    p += strlen(s->targets[i]) + 1;
   }
   if (*n == 0)
     return usage_error(s, "--target is empty; valid: %s", valid);

@@ -13,6 +13,8 @@
 #   robust2.sh MERLIN long-out        a 5000-byte --out keeps the reason
 #   robust2.sh MERLIN stdout          a full or closed stdout fails
 #   robust2.sh MERLIN stale-tmp       a dead run's OUT/.tmp-* is removed
+#   robust2.sh MERLIN target-list     --target lists after a comma list
+#                                     (found by fuzz_cli)
 set -euo pipefail
 merlin=$1 mode=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-robust2.XXXXXX")
@@ -185,6 +187,19 @@ stale-tmp)
   [ -d "$work/out/.tmp-keep-$dead/sub" ] ||
     fail "a directory holding a subdirectory was removed"
   [ -s "$work/out/latest/results.json" ] || fail "latest is not complete"
+  ;;
+target-list)
+  # A second --target after a comma list: each target once, none garbled
+  # (the checks go on to the profile, which is what fails here).
+  for t in "host,qemu-m3 --target qemu-m4" "host,,qemu-m3 --target qemu-m4" \
+    "qemu-m3,host --target qemu-m4,qemu-m7 --target qemu-m33"; do
+    # shellcheck disable=SC2086
+    expect 2 "unknown profile 'nosuch'" \
+      "$merlin" build --target $t --profile nosuch
+    lacks "given twice"
+  done
+  expect 2 "target 'host' given twice" \
+    "$merlin" build --target qemu-m3,host --target host --profile nosuch
   ;;
 *)
   fail "unknown mode $mode"
