@@ -62,6 +62,11 @@ typedef struct {
 } mh_sizes_opts;
 
 int mh_cli_run(const mh_run_opts *o);
+/* main.c: parse and check a command line (argv[0] is the program name) as
+ * `merlin` does, run nothing, and return the exit status it would give
+ * on a usage error (2), --help (0), or 0 when it would go on to run. For
+ * the option-parser fuzzer (tests/fuzz/fuzz_cli.c). */
+int mh_main_parse(int argc, char **argv);
 /* `merlin sizes`: flash and static RAM per (algorithm, backend) of each
  * target (docs/sizes.md). */
 int mh_cli_sizes(const mh_sizes_opts *o);

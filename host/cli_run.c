@@ -23,6 +23,7 @@
 #include "wire.h"
 #include "workflow.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -833,6 +834,59 @@ static void remove_tree(const char *dir, const target_run *trs, size_t n) {
   rmdir(dir);
 }
 
+/* The pid in a temporary name of write_results: ".tmp-<stamp>-<pid>"
+ * (a results directory being written) or ".latest.tmp-<pid>" (the
+ * symbolic link being swapped in); 0 for any other name. */
+static long tmp_owner(const char *name) {
+  const char *dash = strrchr(name, '-');
+  int ours =
+      strncmp(name, ".tmp-", 5) == 0 || strncmp(name, ".latest.tmp-", 12) == 0;
+  if (!ours || !dash || !dash[1])
+    return 0;
+  char *end = NULL;
+  errno = 0;
+  long pid = strtol(dash + 1, &end, 10);
+  return errno || *end || pid <= 1 ? 0 : pid;
+}
+
+/* Remove what a killed run (SIGKILL, SIGXFSZ, a power cut) left in OUT:
+ * temporary entries whose owning process no longer exists. One of a live
+ * run (another merlin writing into OUT right now) is never touched; inside
+ * a directory only regular files are removed, and a directory holding
+ * anything else stays. */
+static void remove_stale_tmp(const char *out) {
+  DIR *d = opendir(out);
+  if (!d)
+    return;
+  struct dirent *de;
+  while ((de = readdir(d)) != NULL) {
+    long pid = tmp_owner(de->d_name);
+    if (pid == 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 ||
+        errno != ESRCH)
+      continue;
+    char *p = mh_path_join(out, de->d_name);
+    struct stat st;
+    if (p && lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+      DIR *sub = opendir(p);
+      struct dirent *se;
+      while (sub && (se = readdir(sub)) != NULL) {
+        char *f = mh_path_join(p, se->d_name);
+        struct stat fst;
+        if (f && lstat(f, &fst) == 0 && S_ISREG(fst.st_mode))
+          unlink(f);
+        free(f);
+      }
+      if (sub)
+        closedir(sub);
+      rmdir(p);
+    } else if (p && lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) {
+      unlink(p);
+    }
+    free(p);
+  }
+  closedir(d);
+}
+
 /* Write everything into a hidden directory, then rename it into place as
  * OUT/<UTC timestamp>[-N] and repoint OUT/latest. */
 static int write_results(const mh_run_opts *o, target_run *trs, size_t n) {
@@ -868,11 +922,15 @@ static int write_results(const mh_run_opts *o, target_run *trs, size_t n) {
     fprintf(stderr, "merlin: %s\n", err);
     goto out;
   }
+  remove_stale_tmp(o->out);
   snprintf(tmpname, sizeof tmpname, ".tmp-%s-%ld", stamp, (long)getpid());
   tmp = mh_path_join(o->out, tmpname);
+  char brief[MH_PATH_BRIEF];
   if (!tmp || mkdir(tmp, 0755) != 0) {
-    fprintf(stderr, "merlin: cannot create %s: %s\n", tmp ? tmp : tmpname,
-            strerror(errno));
+    int e = errno;
+    fprintf(stderr, "merlin: cannot create %s: %s\n",
+            tmp ? mh_path_brief(tmp, brief, sizeof brief) : tmpname,
+            strerror(e));
     goto out;
   }
   int bad = write_file(tmp, "results.json", json, strlen(json)) ||
@@ -906,8 +964,9 @@ static int write_results(const mh_run_opts *o, target_run *trs, size_t n) {
       break;
   }
   if (rc != 0) {
-    fprintf(stderr, "merlin: cannot move results into %s: %s\n", o->out,
-            strerror(errno));
+    int e = errno;
+    fprintf(stderr, "merlin: cannot move results into %s: %s\n",
+            mh_path_brief(o->out, brief, sizeof brief), strerror(e));
     remove_tree(tmp, trs, n);
     goto out;
   }
@@ -945,9 +1004,14 @@ static int load_profile(run_ctx *c) {
   if ((o->from || o->port) && !o->profile)
     return 0; /* taken from the stream */
   if (o->from || o->port) {
-    /* Only the name matters: the stream is compared against it. */
-    if (mh_profile_locate("", o->profile, &c->profile_path, &c->profile_name,
-                          err, sizeof err) != 0) {
+    /* Only the name matters: the stream is compared against it. A name
+     * must still be one of profiles/ (as without --from), so that a typo
+     * is a usage error naming the valid ones. */
+    char *root = mh_source_root(err, sizeof err);
+    int bad = mh_profile_locate(root ? root : "", o->profile, &c->profile_path,
+                                &c->profile_name, err, sizeof err) != 0;
+    free(root);
+    if (bad) {
       fprintf(stderr, "merlin: %s\n", err);
       return 2;
     }
@@ -1229,12 +1293,38 @@ int mh_cli_run(const mh_run_opts *o) {
     if (!o->quiet)
       for (size_t i = 0; i < done; i++)
         print_summary(&trs[i]);
-    rc = write_results(o, trs, done);
-  } else if (rc != 2 && o->kat_only) {
-    fprintf(stderr, "merlin: known-answer tests failed\n");
+    /* The summary must have reached stdout before anything is written. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+      fprintf(stderr, "merlin: cannot write the summary to stdout: %s\n",
+              strerror(errno));
+      rc = 1;
+    } else {
+      rc = write_results(o, trs, done);
+    }
+    if (rc != 0)
+      fprintf(stderr, "merlin: no results written\n");
   } else if (rc != 2) {
-    fprintf(stderr, "merlin: run failed; no results written\n");
+    /* Interrupted anywhere (a build, a target, a read): 130, as
+     * documented, whatever the interrupted call returned. */
+    if (mh_exec_signal_received())
+      rc = 130;
+    size_t kat_failed = 0;
+    for (size_t i = 0; i < done; i++)
+      for (size_t k = 0; k < trs[i].res.run.n_ops; k++)
+        kat_failed += trs[i].res.run.ops[k].kat == MH_KAT_FAIL;
+    if (rc == 130)
+      fprintf(stderr, "merlin: interrupted; no results written\n");
+    else if (o->kat_only && kat_failed)
+      fprintf(stderr,
+              "merlin: known-answer tests failed (%zu operation(s)); no "
+              "results written\n",
+              kat_failed);
+    else
+      fprintf(stderr, "merlin: %s failed; no results written\n",
+              o->kat_only ? "known-answer run" : "run");
   }
+  if (rc == 2 && mh_exec_signal_received())
+    rc = 130;
   for (size_t i = 0; i < done; i++) {
     free(trs[i].console);
     free(trs[i].console_copy);

@@ -66,7 +66,7 @@ paths)
     # Placeholders (profiles/NAME.profile, boards/x.board) name no file.
     base=$(basename "$p")
     if [[ $p =~ /[A-Z]+[./] ]] || [[ ${base%%.*} =~ ^[a-z]$ ]]; then continue; fi
-    # A library's own path (src/ssl.c of wolfSSL) in a backend's notes.
+    # A library's own path (wolfSSL's ssl.c under its src) in a backend's notes.
     if [[ $file == src/backends/* ]] && compgen -G "third_party/*/$p" >/dev/null; then
       continue
     fi
