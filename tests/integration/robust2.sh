@@ -122,6 +122,9 @@ from-options)
   expect 0 "results written" \
     "$merlin" run --target host --from "$cap" --profile "$work/r2.profile" \
     "${out[@]}" --quiet
+  # What such a run lacks is marked absent in report.md, not left out.
+  grep -q '^| not in this run | .*sizes and board fits .*valgrind' \
+    "$work/out/latest/report.md" || fail "report.md does not mark the absent figures"
   ;;
 unknown-command)
   expect 2 "unknown command 'frobnicate'" "$merlin" frobnicate
