@@ -167,11 +167,44 @@ static void test_errors(void) {
   memcpy(off, good, sizeof good);
   memcpy(strstr(off, "insns=2049"), "insns=2050", 10);
   expect_error("offset", off, "differs");
-  /* with an exception in the sample: beyond the wrap slack is an error */
+  /* with an exception in the sample: beyond what it accounts for (the
+   * per-exception difference, at most MH_CYC_WRAP_SLACK) is an error */
   char *e = strstr(strstr(off, "sample 2 "), "exc=0");
   e[4] = '1';
   memcpy(strstr(off, "insns=2050"), "insns=2080", 10);
-  expect_error("offset beyond slack", off, "wrap slack");
+  expect_error("offset beyond slack", off, "exceptions account for");
+  /* many wraps: a second sample that breaks the derived per-wrap rule by
+   * more than the once-per-sample allowance */
+  char many[sizeof good];
+  memcpy(many, good, sizeof good);
+  memcpy(strstr(many, "insns=2049"), "insns=2069", 10);
+  strstr(strstr(many, "sample 2 "), "exc=0")[4] = '5';
+  memcpy(strstr(many, "insns=3049"), "insns=3078", 10);
+  strstr(strstr(many, "sample 3 "), "exc=0")[4] = '3';
+  expect_error("many wraps, inconsistent", many, "exceptions account for");
+}
+
+/* Samples spanning many timer wraps (issue 20): 5 wraps add 20
+ * instructions, 3 wraps 12: the per-wrap difference (4) is derived from
+ * the first and required of the second, however many wraps each spans. */
+static void test_many_wraps(void) {
+  uint64_t raw[3] = {3200, 6400, 9600};
+  mh_run run;
+  make_run(&run, raw);
+  char w[sizeof good];
+  memcpy(w, good, sizeof good);
+  memcpy(strstr(w, "insns=2049"), "insns=2069", 10);
+  strstr(strstr(w, "sample 2 "), "exc=0")[4] = '5';
+  memcpy(strstr(w, "insns=3049"), "insns=3061", 10);
+  strstr(strstr(w, "sample 3 "), "exc=0")[4] = '3';
+  write_side(w);
+  char err[512] = "";
+  CHECK(mh_cycles_attach(&run, side, NULL, err, sizeof err) == 0);
+  if (err[0])
+    fprintf(stderr, "many wraps: %s\n", err);
+  CHECK(run.cyc && run.cyc->offset == 49 && run.cyc->wrap_samples == 2 &&
+        run.cyc->wrap_insns == 4);
+  clear_run(&run);
 }
 
 /* A timer wrap in sample 2 moves the counter's start by 4 instructions. */
@@ -213,6 +246,7 @@ int main(void) {
   test_good();
   test_errors();
   test_wrap();
+  test_many_wraps();
   test_models();
   unlink(side);
   return check_report();
