@@ -117,8 +117,8 @@ int mh_elf_parse(const uint8_t *buf, size_t len, mh_elf *e, char *err,
                  size_t errlen) {
   if (start(e, err, errlen) != 0)
     return -1;
-  /* elf_memory reads the image in place (ELF_C_READ_MMAP_PRIVATE): it
-   * writes nothing there when, as here, nothing is updated. */
+  /* elf_memory reads the image in place; nothing here asks libelf to
+   * update it. */
   e->elf = elf_memory((char *)(uintptr_t)buf, len);
   if (load(e, "truncated or damaged ELF file", err, errlen) != 0) {
     mh_elf_free(e);
