@@ -12,12 +12,16 @@
  * of an image comes from.
  *
  * The lower layers are pure (a buffer in, records out) so that the tests can
- * feed them fixtures: mh_elf_parse reads ELF32/ELF64 section headers and
- * symbols, mh_map_parse the input sections of a GNU ld map, and
- * mh_sizes_attribute combines the two. */
+ * feed them fixtures: mh_elf_parse (host/elffile.c, on libelf) reads ELF32/
+ * ELF64 section headers and symbols, mh_map_parse (host/linkmap.c) the
+ * input sections of a GNU ld map, and mh_sizes_attribute (host/sizes.c)
+ * combines the two; host/sizes_build.c builds the images and measures
+ * them. */
 #ifndef MERLIN_HOST_SIZES_H
 #define MERLIN_HOST_SIZES_H
 
+#include "elffile.h"
+#include "linkmap.h"
 #include "profile.h"
 #include "targets.h"
 
@@ -25,39 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---- ELF section headers ---------------------------------------------- */
-
-typedef struct {
-  char *name;
-  uint32_t type; /* SHT_* */
-  uint64_t flags, addr, offset, size;
-  uint32_t link;
-} mh_elf_section;
-
-typedef struct {
-  int is64, big_endian;
-  uint16_t machine, type;
-  mh_elf_section *sec;
-  size_t n_sec;
-  /* The image itself (not owned): symbols and data are read from it. */
-  const uint8_t *buf;
-  size_t len;
-} mh_elf;
-
-/* Parse the section headers of an ELF32 or ELF64 file held in buf, which
- * must outlive e. Returns 0, or -1 with a message. */
-int mh_elf_parse(const uint8_t *buf, size_t len, mh_elf *e, char *err,
-                 size_t errlen);
-void mh_elf_free(mh_elf *e);
-/* Value (address) and size (NULL: not wanted) of the symbol called name
- * in .symtab; 0 or -1. */
-int mh_elf_symbol(const mh_elf *e, const char *name, uint64_t *value,
-                  uint64_t *size);
-/* Size of a symbol of nonzero size at address value; 0 or -1. */
-int mh_elf_symbol_at(const mh_elf *e, uint64_t value, uint64_t *size);
-/* n bytes at virtual address addr of an allocated section with contents;
- * 0 or -1. */
-int mh_elf_read(const mh_elf *e, uint64_t addr, void *out, size_t n);
+/* ---- sections (host/sizes.c) ----------------------------------------------
+ */
 
 /* What an allocated section holds. RESERVED: the stack and heap the
  * linker script reserves in NOBITS sections (.heap, .stack), which are not
@@ -81,38 +54,8 @@ void mh_elf_sections(const mh_elf *e, mh_sections *out);
 uint64_t mh_sections_flash(const mh_sections *s);
 uint64_t mh_sections_ram(const mh_sections *s);
 
-/* ---- GNU ld map files -------------------------------------------------- */
-
-typedef struct {
-  char *output; /* output section, ".text" */
-  char *input;  /* input section, ".text.foo", or "*fill*" for padding */
-  char *file;   /* "libwolfssl_lib.a(sha256.c.obj)", an object path, "" */
-  uint64_t addr, size; /* size as listed: before SHF_MERGE merging */
-} mh_map_input;
-
-typedef struct {
-  mh_map_input *v;
-  size_t n, cap;
-} mh_map;
-
-/* The input sections of the "Linker script and memory map" part of a GNU
- * ld -Map file (sections of size 0 are left out). Pure. Returns 0, or -1
- * with a message. */
-int mh_map_parse(const char *text, size_t len, mh_map *m, char *err,
-                 size_t errlen);
-void mh_map_free(mh_map *m);
-
-/* The library an input section comes from: "wolfcrypt", "mbedtls",
- * "pqclean", "mlkem-native", "mldsa-native", "aws-lc-fips202",
- * "libsodium", "bearssl", "merlin" (harness: core, ops, port), "adapter"
- * (the backend's Merlin adapter), "libc", "libgcc", "crt", "(linker)"
- * (sections the linker makes: PLT, GOT, dynamic symbols...), "(padding)"
- * (alignment fill); otherwise the archive or object name. Writes at most
- * outlen bytes. */
-void mh_map_library(const char *input, const char *file, char *out,
-                    size_t outlen);
-
-/* ---- one image ---------------------------------------------------------- */
+/* ---- one image (host/sizes.c) ----------------------------------------------
+ */
 
 typedef struct {
   char *library;
@@ -156,7 +99,8 @@ int mh_sizes_image(const char *elf_path, const char *map_path, const char *alg,
                    size_t errlen);
 void mh_alg_size_free(mh_alg_size *s);
 
-/* ---- a target and profile ------------------------------------------------ */
+/* ---- a target and profile (host/sizes_build.c) ------------------------------
+ */
 
 typedef struct {
   char *target, *profile;
@@ -190,8 +134,8 @@ void mh_sizes_free(mh_sizes *s);
 char *mh_sizes_build_dir(const char *root, const char *target,
                          const char *profile_name);
 
-/* The records of one target as a JSON object (docs/sizes.md); NULL on
- * allocation failure. */
+/* The records of one target as a JSON object (docs/sizes.md; host/sizes.c,
+ * next to the section roles it lists); NULL on allocation failure. */
 json_t *mh_sizes_json(const mh_sizes *s);
 
 #endif

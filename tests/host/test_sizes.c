@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* host/sizes.c: the ELF section reader (ELF32 and ELF64 images built in
- * memory), the GNU ld map parser and the attribution of bytes to libraries
+/* host/elffile.c, host/linkmap.c, host/sizes.c: the ELF reader (ELF32 and
+ * ELF64 images built in memory, files that are not ELF or are cut short),
+ * the GNU ld map parser and the attribution of bytes to libraries
  * (a map fixture in ld's format), and, when the host compiler is known, a
  * real link of a small program with an archive. */
 #include "check.h"
@@ -205,10 +206,58 @@ static void test_elf(int is64, size_t enum_size) {
 
   /* Damaged files are refused, not read out of bounds. */
   CHECK(mh_elf_parse(img, 40, &e, err, sizeof err) != 0);
+  CHECK_CONTAINS(err, "truncated");
   CHECK(mh_elf_parse(img, len - 8, &e, err, sizeof err) != 0);
+  CHECK_CONTAINS(err, "truncated ELF file");
   memcpy(img, "\177ELG", 4);
   CHECK(mh_elf_parse(img, len, &e, err, sizeof err) != 0);
   CHECK_CONTAINS(err, "not an ELF");
+}
+
+/* Files that are not ELF, or cut short, give an error naming them. */
+static void test_bad_files(void) {
+  char dir[] = "/tmp/merlin-test-elf.XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char text[512], cut[512], map[512], missing[512];
+  snprintf(text, sizeof text, "%s/notes.txt", dir);
+  snprintf(cut, sizeof cut, "%s/cut.elf", dir);
+  snprintf(map, sizeof map, "%s/prog.map", dir);
+  snprintf(missing, sizeof missing, "%s/missing.elf", dir);
+  static uint8_t img[8192];
+  size_t len = test_image(img, sizeof img, 0, 1);
+  FILE *f = fopen(text, "w");
+  CHECK(f && fputs("this is a text file, not an image\n", f) >= 0);
+  if (f)
+    fclose(f);
+  CHECK((f = fopen(cut, "wb")) != NULL);
+  if (f) {
+    CHECK(fwrite(img, 1, len / 2, f) == len / 2);
+    fclose(f);
+  }
+  CHECK((f = fopen(map, "w")) != NULL);
+  if (f) {
+    fputs("Linker script and memory map\n", f);
+    fclose(f);
+  }
+  mh_elf e;
+  char err[1024];
+  CHECK(mh_elf_open(text, &e, err, sizeof err) != 0);
+  CHECK_CONTAINS(err, text);
+  CHECK_CONTAINS(err, "not an ELF file");
+  CHECK(mh_elf_open(cut, &e, err, sizeof err) != 0);
+  CHECK_CONTAINS(err, cut);
+  CHECK_CONTAINS(err, "truncated ELF file");
+  CHECK(mh_elf_open(missing, &e, err, sizeof err) != 0);
+  CHECK_CONTAINS(err, "cannot open");
+  mh_alg_size s;
+  CHECK(mh_sizes_image(text, map, NULL, NULL, &s, err, sizeof err) != 0);
+  CHECK_CONTAINS(err, "not an ELF file");
+  CHECK(mh_sizes_image(cut, map, NULL, NULL, &s, err, sizeof err) != 0);
+  CHECK_CONTAINS(err, "truncated ELF file");
+  unlink(text);
+  unlink(cut);
+  unlink(map);
+  rmdir(dir);
 }
 
 /* ---- the map ------------------------------------------------------------ */
@@ -498,6 +547,12 @@ static void test_real_link(void) {
                 (long long)s.unattributed_flash);
       mh_alg_size_free(&s);
     }
+    /* The host's own ELF64 through the same reader. */
+    mh_elf e;
+    uint64_t v = 0, sz = 0;
+    CHECK(mh_elf_open(elf, &e, err, sizeof err) == 0);
+    CHECK(e.is64 && mh_elf_symbol(&e, "lib_sum", &v, &sz) == 0 && v && sz);
+    mh_elf_free(&e);
   }
   sh("rm -rf %s", dir);
 }
@@ -507,6 +562,7 @@ int main(void) {
   test_elf(0, 1); /* ELF32, short enums (arm-none-eabi) */
   test_elf(0, 4); /* ELF32, int enums */
   test_elf(1, 4); /* ELF64 */
+  test_bad_files();
   test_map();
   test_labels();
 #ifdef MH_TEST_CC

@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "elfsyms.h"
 
+#include "elffile.h"
+
+#include <elf.h> /* SHT_SYMTAB, STT_FUNC */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint32_t rd32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-         (uint32_t)p[3] << 24;
-}
-static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 static int cmp_sym(const void *a, const void *b) {
   const es_sym *x = a, *y = b;
@@ -18,82 +15,71 @@ static int cmp_sym(const void *a, const void *b) {
   return strcmp(x->name, y->name);
 }
 
+/* Two passes over the functions: count them and their names' bytes, then
+ * copy them into t. */
+typedef struct {
+  es_table *t;
+  size_t n, bytes;
+} collect;
+
+static int count_fn(void *ctx, const mh_elf_sym *s) {
+  collect *c = ctx;
+  if (s->type == STT_FUNC && s->size != 0) {
+    c->n++;
+    c->bytes += strlen(s->name) + 1;
+  }
+  return 0;
+}
+
+static int copy_fn(void *ctx, const mh_elf_sym *s) {
+  collect *c = ctx;
+  if (s->type != STT_FUNC || s->size == 0)
+    return 0;
+  size_t len = strlen(s->name) + 1;
+  es_sym *d = &c->t->sym[c->t->n++];
+  d->addr = (uint32_t)s->value & ~1u;
+  d->size = (uint32_t)s->size;
+  d->name = memcpy(c->t->strings + c->bytes, s->name, len);
+  c->bytes += len;
+  return 0;
+}
+
 int es_load(const char *path, es_table *t, char *err, size_t errlen) {
   memset(t, 0, sizeof *t);
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    snprintf(err, errlen, "cannot open %s", path);
+  mh_elf e;
+  if (mh_elf_open(path, &e, err, errlen) != 0)
     return -1;
-  }
-  uint8_t *buf = NULL;
-  long len = -1;
-  if (fseek(f, 0, SEEK_END) == 0)
-    len = ftell(f);
-  if (len > 52 && fseek(f, 0, SEEK_SET) == 0) {
-    buf = malloc((size_t)len);
-    if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-      free(buf);
-      buf = NULL;
-    }
-  }
-  fclose(f);
-  if (!buf) {
-    snprintf(err, errlen, "cannot read %s", path);
-    return -1;
-  }
-  size_t size = (size_t)len;
-  if (memcmp(buf, "\177ELF", 4) != 0 || buf[4] != 1 || buf[5] != 1) {
+  int rc = -1, has_symtab = 0;
+  for (size_t i = 0; i < e.n_sec; i++)
+    has_symtab |= e.sec[i].type == SHT_SYMTAB;
+  collect c = {.t = t};
+  if (e.is64 || e.big_endian) {
     snprintf(err, errlen, "%s is not a 32-bit little-endian ELF file", path);
-    free(buf);
-    return -1;
+    goto out;
   }
-  uint32_t shoff = rd32(buf + 32);
-  uint16_t shentsize = rd16(buf + 46), shnum = rd16(buf + 48);
-  if (shentsize < 40 || (uint64_t)shoff + (uint64_t)shnum * shentsize > size) {
-    snprintf(err, errlen, "%s: bad section header table", path);
-    free(buf);
-    return -1;
+  if (!has_symtab) {
+    snprintf(err, errlen, "%s has no symbol table (stripped image?)", path);
+    goto out;
   }
-  for (uint16_t s = 0; s < shnum; s++) {
-    const uint8_t *sh = buf + shoff + (size_t)s * shentsize;
-    if (rd32(sh + 4) != 2) /* SHT_SYMTAB */
-      continue;
-    uint32_t off = rd32(sh + 16), sz = rd32(sh + 20), link = rd32(sh + 24);
-    uint32_t ent = rd32(sh + 36);
-    if (link >= shnum || ent < 16 || (uint64_t)off + sz > size)
-      break;
-    const uint8_t *lh = buf + shoff + (size_t)link * shentsize;
-    uint32_t soff = rd32(lh + 16), ssz = rd32(lh + 20);
-    if ((uint64_t)soff + ssz > size || ssz == 0)
-      break;
-    t->strings = malloc(ssz + 1u);
-    t->sym = calloc(sz / ent + 1u, sizeof *t->sym);
-    if (!t->strings || !t->sym)
-      break;
-    memcpy(t->strings, buf + soff, ssz);
-    t->strings[ssz] = '\0';
-    for (uint32_t k = 0; k + ent <= sz; k += ent) {
-      const uint8_t *e = buf + off + k;
-      uint32_t name = rd32(e), value = rd32(e + 4), fsz = rd32(e + 8);
-      if ((e[12] & 0xf) != 2 || fsz == 0 || name >= ssz) /* STT_FUNC */
-        continue;
-      t->sym[t->n].addr = value & ~1u;
-      t->sym[t->n].size = fsz;
-      t->sym[t->n].name = t->strings + name;
-      t->n++;
-    }
-    break;
-  }
-  free(buf);
+  mh_elf_each_symbol(&e, count_fn, &c);
+  t->sym = calloc(c.n + 1, sizeof *t->sym);
+  t->strings = malloc(c.bytes + 1);
   if (!t->sym || !t->strings) {
+    snprintf(err, errlen, "out of memory");
+    goto out;
+  }
+  c.bytes = 0;
+  mh_elf_each_symbol(&e, copy_fn, &c);
+  qsort(t->sym, t->n, sizeof *t->sym, cmp_sym);
+  rc = 0;
+out:
+  if (rc != 0) {
     free(t->sym);
     free(t->strings);
     memset(t, 0, sizeof *t);
-    snprintf(err, errlen, "%s has no symbol table (stripped image?)", path);
-    return -1;
   }
-  qsort(t->sym, t->n, sizeof *t->sym, cmp_sym);
-  return 0;
+  mh_elf_free(&e);
+  return rc;
 }
 
 int32_t es_find(const es_table *t, uint64_t addr) {
