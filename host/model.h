@@ -24,6 +24,10 @@ typedef struct {
 
 /* One operation of a run. */
 #define MH_CT_MAX 16 /* secrets per constant-time check (src/core/runner.c) */
+/* Largest count (bytes, allocations, ticks) a run may carry: results.json
+ * holds counts as JSON integers, which jansson reads as signed 64-bit
+ * (json_int_t). The wire reader rejects larger ones, naming the line. */
+#define MH_COUNT_MAX INT64_MAX
 
 typedef struct {
   int id;

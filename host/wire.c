@@ -10,6 +10,7 @@
 #include "wire.h"
 
 #include "crc32.h"
+#include "profile.h"
 #include "workflow.h"
 
 #include <inttypes.h>
@@ -418,6 +419,15 @@ static int rec_begin(wparser *p) {
     kv->key[f->klen] = '\0';
     if (field_str(p, f, "begin", &kv->value) != 0)
       return -1;
+    /* Both end up in file names (console-<target>-<profile>.log, image
+     * directories): the CLI's rule for profile names, here at the line. */
+    if ((key_is(f, "target") || key_is(f, "profile")) &&
+        !mh_profile_name_ok(kv->value))
+      return fail(p,
+                  "begin record: %s=%s is not a valid name (1 to %d letters, "
+                  "digits, '-', '_' or '.', not starting with '.')",
+                  kv->key, ex(p, 0, kv->value, strlen(kv->value)),
+                  MH_PROFILE_NAME_MAX);
   }
   return 0;
 }
@@ -485,7 +495,8 @@ static int rec_overhead(wparser *p) {
   if (p->overhead_line)
     return fail(p, "second overhead record (first on line %zu)",
                 p->overhead_line);
-  if (field_u64(p, f[0], "overhead", UINT64_MAX, &p->run->overhead_ticks) != 0)
+  if (field_u64(p, f[0], "overhead", MH_COUNT_MAX, &p->run->overhead_ticks) !=
+      0)
     return -1;
   p->overhead_line = p->line;
   return 0;
@@ -722,9 +733,10 @@ static int rec_opend(wparser *p) {
                 "(stack, heap, allocs)",
                 op->id, op->alg, op->op);
   if (any_mem) {
-    if (field_u64(p, f[2], "opend", UINT64_MAX, &op->stack_bytes) != 0 ||
-        field_u64(p, f[3], "opend", UINT64_MAX, &op->heap_bytes) != 0 ||
-        field_u64(p, f[4], "opend", UINT64_MAX, &op->heap_allocs) != 0)
+    /* Counts go into results.json as JSON integers (MH_COUNT_MAX). */
+    if (field_u64(p, f[2], "opend", MH_COUNT_MAX, &op->stack_bytes) != 0 ||
+        field_u64(p, f[3], "opend", MH_COUNT_MAX, &op->heap_bytes) != 0 ||
+        field_u64(p, f[4], "opend", MH_COUNT_MAX, &op->heap_allocs) != 0)
       return -1;
     op->has_mem = 1;
   }
