@@ -842,6 +842,20 @@ static int read_run(rctx *c, json_t *r, mh_result *x) {
     if (read_op(c, json_array_get(ops, i), op, x->run.unit) != 0)
       return -1;
   }
+  size_t d0, d1;
+  int dup = mh_run_dup_op(&x->run, &d0, &d1);
+  if (dup < 0)
+    return rfail(c, "out of memory");
+  if (dup) {
+    const mh_op *o = &x->run.ops[d1];
+    char b[24] = "-";
+    if (o->bytes >= 0)
+      snprintf(b, sizeof b, "%ld", o->bytes);
+    snprintf(c->path + base, sizeof c->path - base, ".ops[%zu]", d1);
+    return rfail(c, "%s %s (%s %s, bytes %s) a second time (first in ops[%zu])",
+                 o->alg, o->op, o->backend, o->variant ? o->variant : "", b,
+                 d0);
+  }
   c->path[base] = '\0';
   char wf_err[200];
   if (mh_wf_from_json(json_object_get(r, "workflows"), &x->run, wf_err,

@@ -835,6 +835,22 @@ static int rec_end(wparser *p, uint64_t seq) {
     return fail(p, "end record says status=%s, expected ok or fail",
                 ex(p, 0, f[1]->val, f[1]->vlen));
   mh_run *run = p->run;
+  size_t d0, d1;
+  int dup = mh_run_dup_op(run, &d0, &d1);
+  if (dup < 0)
+    return oom(p);
+  if (dup) {
+    const mh_op *o = &run->ops[d1];
+    char b[24] = "-";
+    if (o->bytes >= 0)
+      snprintf(b, sizeof b, "%ld", o->bytes);
+    p->line = p->ox[d1].line; /* the message names the second op record */
+    return fail(p,
+                "op record for id %d announces %s %s (%s %s, bytes %s) a "
+                "second time (first as id %d on line %zu)",
+                o->id, o->alg, o->op, o->backend, o->variant, b,
+                run->ops[d0].id, p->ox[d0].line);
+  }
   int any_samples = 0;
   for (size_t i = 0; i < run->n_ops; i++) {
     if (check_complete(p, i, "end") != 0)
