@@ -242,14 +242,44 @@ static int field_u64(wparser *p, const wfield *f, const char *type,
   return 0;
 }
 
+/* Well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code points
+ * past U+10FFFF), as JSON strings must be. */
+static int utf8_ok(const unsigned char *s, size_t n) {
+  for (size_t i = 0; i < n;) {
+    unsigned c = s[i];
+    size_t len = c < 0x80                 ? 1
+                 : c >= 0xc2 && c <= 0xdf ? 2
+                 : c >= 0xe0 && c <= 0xef ? 3
+                 : c >= 0xf0 && c <= 0xf4 ? 4
+                                          : 0;
+    if (!len || n - i < len)
+      return 0;
+    for (size_t k = 1; k < len; k++)
+      if ((s[i + k] & 0xc0) != 0x80)
+        return 0;
+    if ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] > 0x9f) ||
+        (c == 0xf0 && s[i + 1] < 0x90) || (c == 0xf4 && s[i + 1] > 0x8f))
+      return 0;
+    i += len;
+  }
+  return 1;
+}
+
+/* A value kept as text: it goes into results.json, so it must be UTF-8. */
 static int field_str(wparser *p, const wfield *f, const char *type,
                      char **out) {
   char *s = malloc(f->vlen + 1);
   if (!s)
     return oom(p);
-  if (pct_decode(f->val, f->vlen, s, NULL) != 0) {
+  size_t n;
+  if (pct_decode(f->val, f->vlen, s, &n) != 0) {
     free(s);
     return fail(p, "bad percent escape in field '%s' of %s record: '%s'",
+                fkey(p, 0, f), type, ex(p, 1, f->val, f->vlen));
+  }
+  if (!utf8_ok((const unsigned char *)s, n)) {
+    free(s);
+    return fail(p, "field '%s' of %s record is not valid UTF-8: '%s'",
                 fkey(p, 0, f), type, ex(p, 1, f->val, f->vlen));
   }
   *out = s;

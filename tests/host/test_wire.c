@@ -932,22 +932,47 @@ static void test_decode(void) {
   CHECK(d && strcmp(d, all) == 0);
   free(d);
 
-  /* ... and through the reader, as a provenance value. */
+  /* ... and through the reader, as a provenance value: every byte but
+   * 0x80..0xff alone (a value goes into results.json, so it must be UTF-8),
+   * and a UTF-8 "é". */
+  char text[130];
+  for (int i = 1; i < 128; i++)
+    text[i - 1] = (char)i;
+  memcpy(text + 127, "\xc3\xa9", 3);
+  char *tenc = encode(text, strlen(text));
   recs r = good();
   size_t n = strlen(enc) + 64;
   char *line = xmalloc(n + sizeof BEGIN_FIELDS);
   snprintf(line, n + sizeof BEGIN_FIELDS, "begin v=1 %s lib.x=%s", BEGIN_FIELDS,
-           enc);
+           tenc);
   r_set(&r, 2, line);
-  free(line);
   mh_run run;
   mh_wire_error e;
   CHECK(parse_recs(&r, "\n", &run, &e) == 0);
   const char *v = mh_run_prov(&run, "lib.x");
-  CHECK(v && strcmp(v, all) == 0);
+  CHECK(v && strcmp(v, text) == 0);
   mh_run_free(&run);
+  snprintf(line, n + sizeof BEGIN_FIELDS, "begin v=1 %s lib.x=%s", BEGIN_FIELDS,
+           enc);
+  r_set(&r, 2, line);
+  CHECK(parse_recs(&r, "\n", &run, &e) != 0);
+  CHECK(strstr(e.msg, "field 'lib.x' of begin record is not valid UTF-8") !=
+        NULL);
+  CHECK(e.line == 2);
+  /* overlong, surrogate, past U+10FFFF, truncated */
+  static const char *const bad_utf8[] = {"%C0%AF", "%ED%A0%80", "%F4%90%80%80",
+                                         "%E2%82", "%FF"};
+  for (size_t k = 0; k < sizeof bad_utf8 / sizeof *bad_utf8; k++) {
+    snprintf(line, n + sizeof BEGIN_FIELDS, "begin v=1 %s lib.x=a%s",
+             BEGIN_FIELDS, bad_utf8[k]);
+    r_set(&r, 2, line);
+    CHECK(parse_recs(&r, "\n", &run, &e) != 0);
+    CHECK(strstr(e.msg, "not valid UTF-8") != NULL);
+  }
+  free(line);
   r_free(&r);
   free(enc);
+  free(tenc);
 }
 
 /* ---- mh_run_finish --------------------------------------------------- */
