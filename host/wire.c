@@ -528,6 +528,14 @@ static int rec_overhead(wparser *p) {
   if (field_u64(p, f[0], "overhead", MH_COUNT_MAX, &p->run->overhead_ticks) !=
       0)
     return -1;
+  for (size_t i = 0; i < p->run->n_ops; i++)
+    for (size_t k = 0; k < p->run->ops[i].n_raw; k++)
+      if (p->run->ops[i].raw[k] < p->run->overhead_ticks)
+        return fail(p,
+                    "overhead record says ticks=%" PRIu64
+                    ", above sample %zu of op %d (%" PRIu64 " ticks)",
+                    p->run->overhead_ticks, k, p->run->ops[i].id,
+                    p->run->ops[i].raw[k]);
   p->overhead_line = p->line;
   return 0;
 }
@@ -625,6 +633,15 @@ static int rec_samples(wparser *p) {
     nv++;
     start = k + 1;
   }
+  /* The overhead is the minimum of back-to-back counter reads, so a
+   * sample below it means a broken counter, not a fast operation. */
+  for (size_t k = 0; p->overhead_line && k < nv; k++)
+    if (v[k] < p->run->overhead_ticks)
+      return fail(p,
+                  "samples record for op %d: value %zu (%" PRIu64
+                  " ticks) is below the counter overhead %" PRIu64
+                  " (line %zu)",
+                  op->id, k, v[k], p->run->overhead_ticks, p->overhead_line);
   if (op->n_raw + nv > op->n)
     return fail(p,
                 "samples record for op %d brings it to %zu samples, more "

@@ -1019,9 +1019,17 @@ static void test_finish(void) {
   CHECK(mh_run_finish(&run, 1.0, NULL, 0, NULL, 0) == -1);
   mh_run_free(&run);
 
-  /* A raw value below the overhead is a broken counter. */
+  /* A raw value below the overhead is a broken counter: the reader names
+   * the samples line (or the overhead line, when the samples came first);
+   * mh_run_finish checks again. */
   r_set(&r, 7, "overhead ticks=1015");
+  CHECK(parse_recs(&r, "\n", &run, &e) != 0);
+  CHECK_CONTAINS(e.msg, "samples record for op 0: value 0 (110 ticks) is "
+                        "below the counter overhead 1015 (line 7)");
+  CHECK(e.line > 7);
+  r_set(&r, 7, "overhead ticks=10");
   CHECK(parse_recs(&r, "\n", &run, &e) == 0);
+  run.overhead_ticks = 1015;
   CHECK(mh_run_finish(&run, 1.0, "ticks", -1, msg, sizeof msg) == -1);
   CHECK_CONTAINS(msg, "op 0 (sha256 hash) sample 0: raw 110 ticks is below "
                       "the counter overhead 1015");
