@@ -536,6 +536,15 @@ static int rec_overhead(wparser *p) {
                     ", above sample %zu of op %d (%" PRIu64 " ticks)",
                     p->run->overhead_ticks, k, p->run->ops[i].id,
                     p->run->ops[i].raw[k]);
+  for (size_t i = 0; i < p->run->n_wfs; i++) {
+    const mh_wf *w = &p->run->wfs[i];
+    for (size_t k = 0; k < w->n_raw * w->n_steps; k++)
+      if (w->raw[k] < p->run->overhead_ticks)
+        return fail(p,
+                    "overhead record says ticks=%" PRIu64
+                    ", above a step of workflow %d (%" PRIu64 " ticks)",
+                    p->run->overhead_ticks, w->id, w->raw[k]);
+  }
   p->overhead_line = p->line;
   return 0;
 }

@@ -324,9 +324,17 @@ static int rec_sample(mh_run *run, const mh_kv *f, size_t n, char *msg,
                "wfsample record for workflow %d: sample %" PRIu64
                ", expected %zu of %" PRIu32,
                w->id, i, w->n_raw, w->n);
-  if (num_list("wfsample", "v", v[2], w->n_steps, UINT64_MAX,
-               &w->raw[w->n_raw * w->n_steps], msg, len) != 0)
+  uint64_t *raw = &w->raw[w->n_raw * w->n_steps];
+  if (num_list("wfsample", "v", v[2], w->n_steps, UINT64_MAX, raw, msg, len) !=
+      0)
     return -1;
+  /* As for op samples (overhead_ticks is 0 until the overhead record). */
+  for (size_t k = 0; k < w->n_steps; k++)
+    if (raw[k] < run->overhead_ticks)
+      return bad(msg, len,
+                 "wfsample record for workflow %d: step %zu (%" PRIu64
+                 " ticks) is below the counter overhead %" PRIu64,
+                 w->id, k, raw[k], run->overhead_ticks);
   w->n_raw++;
   return 0;
 }
@@ -382,6 +390,11 @@ static int rec_end(mh_run *run, const mh_kv *f, size_t n, char *msg,
                      num("wfend", names[7 + k], v[7 + k], UINT32_MAX, &batch,
                          msg, len) != 0))
       return -1;
+    if (v[5 + k] && w->ctl_raw[k] < run->overhead_ticks)
+      return bad(msg, len,
+                 "wfend record for workflow %d: %s=%" PRIu64
+                 " is below the counter overhead %" PRIu64,
+                 w->id, names[5 + k], w->ctl_raw[k], run->overhead_ticks);
     if (v[5 + k] && batch == 0)
       return bad(msg, len, "wfend record for workflow %d: %s is 0", w->id,
                  names[7 + k]);
