@@ -220,13 +220,13 @@ static int read_one(json_t *o, mh_wf *w, char *err, size_t errlen) {
     if (str(s, "name", &w->steps[k]) || real(s, "median", &w->step_median[k]))
       goto fail;
   }
-  what = "control";
+  what = "control (numbers, none negative)";
   json_t *ctl = json_object_get(o, "control");
   if (ctl && !json_is_object(ctl))
     goto fail;
   for (int k = 0; ctl && k < 2; k++)
     if (json_object_get(ctl, mh_wf_ctl_alg[k])) {
-      if (real(ctl, mh_wf_ctl_alg[k], &w->ctl[k]))
+      if (real(ctl, mh_wf_ctl_alg[k], &w->ctl[k]) || w->ctl[k] < 0)
         goto fail;
       w->has_ctl[k] = 1;
     }
