@@ -8,13 +8,14 @@ TARGETS ?= host,qemu-m4
 PROFILE ?= default
 OUT ?= results
 
-.PHONY: all bench test test-sanitize fuzz setup deps tools boards clean distclean help
+.PHONY: all bench bench-profiles test test-sanitize fuzz setup deps tools boards clean distclean help
 
 all: tools
 
 help:
 	@echo "make bench   build and run every benchmark on $(TARGETS) -> $(OUT)/latest/"
 	@echo "make test    build and run the test suite (unit, KATs on host and QEMU, end to end)"
+	@echo "make bench-profiles  every shipped profile on every QEMU target (hours)"
 	@echo "make test-sanitize  the host tests with ASan and UBSan (CLI, tests and host images)"
 	@echo "make fuzz    the parsers under libFuzzer, FUZZ_SECONDS (default 300) each"
 	@echo "make tools   build the merlin CLI only (build/host/merlin)"
@@ -38,6 +39,12 @@ boards: tools
 
 bench: tools
 	$(MERLIN) run --target $(TARGETS) --profile $(PROFILE) --ct --out $(OUT)
+
+# Every shipped profile on every QEMU target (or PROFILE_TARGETS), default
+# options: hours on 2 cores; prints the README's "Long runs" table.
+PROFILE_TARGETS ?=
+bench-profiles: tools
+	TARGETS="$(PROFILE_TARGETS)" scripts/bench-profiles $(MERLIN) $(OUT)/bench-profiles
 
 test: tools
 	ctest --test-dir $(HOST_BUILD) --output-on-failure -j2

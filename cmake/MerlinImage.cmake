@@ -136,6 +136,13 @@ if(MERLIN_TEST_FAULT)
   target_compile_definitions(merlin_core PRIVATE
                              MERLIN_TEST_FAULT="${MERLIN_TEST_FAULT}")
 endif()
+set(MERLIN_TEST_TIMER_BITS "" CACHE STRING
+    "test hook (qemu-mps2 ports): period of the counter's timer in bits")
+if(MERLIN_TEST_TIMER_BITS)
+  set_property(SOURCE ${CMAKE_SOURCE_DIR}/src/ports/qemu-mps2/board_mps2.c
+               APPEND PROPERTY COMPILE_DEFINITIONS
+               MPS2_TIMER_BITS=${MERLIN_TEST_TIMER_BITS})
+endif()
 if(MERLIN_KAT_CORRUPT)
   target_compile_definitions(merlin_core PRIVATE
                              MERLIN_KAT_CORRUPT="${MERLIN_KAT_CORRUPT}")

@@ -13,8 +13,11 @@
 #define MH_RUNS_MAX 100000u
 #define MH_WARMUP_DEFAULT 5u
 #define MH_WARMUP_MAX 10000u
-#define MH_TIMEOUT_DEFAULT 900u
+#define MH_TIMEOUT_DEFAULT                                                     \
+  0u /* no bound on the whole run: --stall finds hangs */
 #define MH_TIMEOUT_MAX 604800u
+/* No console line for this long is a hang (docs/cli.md, "Hangs"). */
+#define MH_STALL_DEFAULT 600u
 #define MH_PROFILE_DEFAULT "default"
 #define MH_OUT_DEFAULT "results"
 
@@ -22,7 +25,7 @@ typedef struct {
   const char **targets; /* target ids, already checked */
   size_t n_targets;
   const char *profile; /* NULL: default (with --from: the stream's) */
-  unsigned runs, warmup, timeout_s;
+  unsigned runs, warmup, timeout_s, stall_s;
   const char *out;
   const char *from;        /* parse this captured stream instead */
   const char *port;        /* or read it from this serial port (boards) */
@@ -59,6 +62,11 @@ typedef struct {
 } mh_sizes_opts;
 
 int mh_cli_run(const mh_run_opts *o);
+/* main.c: parse and check a command line (argv[0] is the program name) as
+ * `merlin` does, run nothing, and return the exit status it would give
+ * on a usage error (2), --help (0), or 0 when it would go on to run. For
+ * the option-parser fuzzer (tests/fuzz/fuzz_cli.c). */
+int mh_main_parse(int argc, char **argv);
 /* `merlin sizes`: flash and static RAM per (algorithm, backend) of each
  * target (docs/sizes.md). */
 int mh_cli_sizes(const mh_sizes_opts *o);

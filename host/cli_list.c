@@ -10,6 +10,7 @@
 #include "targets.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,33 +107,41 @@ static int list_coverage(const char *dir) {
   static unsigned char cell_state[MH_N_ALGS][MH_N_BACKENDS];
   mh_results r;
   char err[1024];
-  int have = 0;
   memset(&r, 0, sizeof r);
   for (size_t a = 0; a < MH_N_ALGS; a++)
     for (size_t b = 0; b < MH_N_BACKENDS; b++)
       cell_state[a][b] = mh_backend_offers(b, a) ? OFFERED : NOT_OFFERED;
   char *json = mh_path_join(dir, "results.json");
   struct stat st;
-  const char *file = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? json : dir;
-  if (file && mh_results_load(file, &r, err, sizeof err) == 0) {
-    have = 1;
-    for (size_t i = 0; i < r.n_runs; i++)
-      for (size_t k = 0; k < r.runs[i].run.n_ops; k++) {
-        const mh_op *op = &r.runs[i].run.ops[k];
-        int a = op->alg ? mh_alg_find(op->alg) : -1;
-        int b = op->backend ? mh_backend_find(op->backend) : -1;
-        if (a < 0 || b < 0)
-          continue;
-        if (op->kat == MH_KAT_FAIL)
-          cell_state[a][b] = FAIL;
-        else if (op->kat == MH_KAT_PASS && cell_state[a][b] != FAIL)
-          cell_state[a][b] = PASS;
-      }
-    mh_results_free(&r);
-  } else {
-    fprintf(stderr, "merlin: coverage without KAT results: %s\n",
-            file ? err : "out of memory");
+  if (stat(dir, &st) != 0) {
+    fprintf(stderr,
+            "merlin: list coverage: %s: %s; give a results directory or "
+            "its results.json (default: results/latest, written by merlin "
+            "run)\n",
+            dir, strerror(errno));
+    free(json);
+    return 1;
   }
+  const char *file = S_ISDIR(st.st_mode) ? json : dir;
+  if (!file || mh_results_load(file, &r, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: list coverage: %s\n",
+            file ? err : "out of memory");
+    free(json);
+    return 1;
+  }
+  for (size_t i = 0; i < r.n_runs; i++)
+    for (size_t k = 0; k < r.runs[i].run.n_ops; k++) {
+      const mh_op *op = &r.runs[i].run.ops[k];
+      int a = op->alg ? mh_alg_find(op->alg) : -1;
+      int b = op->backend ? mh_backend_find(op->backend) : -1;
+      if (a < 0 || b < 0)
+        continue;
+      if (op->kat == MH_KAT_FAIL)
+        cell_state[a][b] = FAIL;
+      else if (op->kat == MH_KAT_PASS && cell_state[a][b] != FAIL)
+        cell_state[a][b] = PASS;
+    }
+  mh_results_free(&r);
   free(json);
   printf("| algorithm |");
   for (size_t b = 0; b < MH_N_BACKENDS; b++)
@@ -150,7 +159,7 @@ static int list_coverage(const char *dir) {
   }
   printf("\n✓ served and KAT-passing in %s, ✗ KAT failed there, · offered "
          "but not measured there, — not offered by the library.\n",
-         have ? dir : "(no results found)");
+         dir);
   return 0;
 }
 

@@ -23,6 +23,7 @@
 #include "wire.h"
 #include "workflow.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -136,9 +137,10 @@ static int plugin_args(run_ctx *c, target_run *tr, const mh_build_spec *bs,
   unlink(tr->side); /* never read a stale one */
   const char *model =
       mh_cycles_model_arg(tr->t->id, o->cycle_model, &tr->cyc_why);
-  *argv = mh_cycles_argv(*argv, so, image, tr->side, model, o->flash_ws);
+  char **with = mh_cycles_argv(*argv, so, image, tr->side, model, o->flash_ws);
   free(so);
-  if (!*argv) {
+  *argv = with; /* mh_cycles_argv freed the old one when it failed */
+  if (!with) {
     fprintf(stderr, "merlin: out of memory\n");
     return 1;
   }
@@ -169,6 +171,7 @@ static int execute(run_ctx *c, target_run *tr) {
   }
   char **argv = mh_target_argv(t, image, o->runs, o->warmup);
   if (argv && plugin_args(c, tr, &bs, image, &argv) != 0) {
+    mh_argv_free(argv); /* plugin_args leaves it to us when it fails */
     free(image);
     return 1;
   }
@@ -181,35 +184,56 @@ static int execute(run_ctx *c, target_run *tr) {
     fprintf(stderr, "merlin: out of memory\n");
     return 1;
   }
+  char bounds[96];
+  if (o->timeout_s)
+    snprintf(bounds, sizeof bounds,
+             "hung after %u s without a line, %u s in all", o->stall_s,
+             o->timeout_s);
+  else
+    snprintf(bounds, sizeof bounds, "hung after %u s without a line",
+             o->stall_s);
   if (!o->quiet && o->kat_only)
-    fprintf(stderr,
-            "merlin: %s: running known-answer tests only (timeout %u s)\n",
-            tr->label, o->timeout_s);
+    fprintf(stderr, "merlin: %s: running known-answer tests only (%s)\n",
+            tr->label, bounds);
   else if (!o->quiet)
-    fprintf(stderr, "merlin: %s: running (%u runs, %u warm-up, timeout %u s)\n",
-            tr->label, o->runs, o->warmup, o->timeout_s);
-  mh_exec_spec spec = {
-      .argv = argv,
-      .cwd = c->root,
-      .timeout_s = o->timeout_s,
-      .stdout_fd = -1,
-      .stderr_fd = -1,
-      .max_capture = MAX_CONSOLE_BYTES,
-      .hooks = {pr, mh_progress_console_hook, mh_progress_stderr_hook}};
+    fprintf(stderr, "merlin: %s: running (%u runs, %u warm-up; %s)\n",
+            tr->label, o->runs, o->warmup, bounds);
+  /* The recorded durations of this image with these options (what to
+   * expect next time; docs/cli.md, "Progress"). */
+  char *bdir = mh_build_dir(&bs), key[96];
+  char *rec = bdir ? mh_path_join(bdir, "durations.txt") : NULL;
+  snprintf(key, sizeof key, "runs=%u warmup=%u kat-only=%d plugin=%d",
+           o->kat_only ? 0 : o->runs, o->kat_only ? 0 : o->warmup, o->kat_only,
+           tr->side != NULL);
+  if (rec)
+    mh_progress_record(pr, rec, key);
+  free(rec);
+  mh_exec_spec spec = {.argv = argv,
+                       .cwd = c->root,
+                       .timeout_s = o->timeout_s,
+                       .stall_s = o->stall_s,
+                       .stdout_fd = -1,
+                       .stderr_fd = -1,
+                       .max_capture = MAX_CONSOLE_BYTES,
+                       .hooks = {pr, mh_progress_console_hook,
+                                 mh_progress_stderr_hook,
+                                 mh_progress_tick_hook}};
   mh_exec_result res;
   int rc = mh_exec(&spec, &res, err, sizeof err);
   mh_progress_clear(pr);
+  if (rc == 0 && res.exited && res.exit_code == 0)
+    mh_progress_save(pr); /* best effort: only a guide for the next run */
   mh_progress_free(pr);
   mh_argv_free(argv);
   if (rc != 0) {
     fprintf(stderr, "merlin: %s: %s\n", tr->label, err);
+    free(bdir);
     return 1;
   }
   tr->console = res.out;
   tr->console_len = res.out_len;
   res.out = NULL;
   /* Keep the last raw console next to the build, for diagnosis. */
-  char *bdir = mh_build_dir(&bs);
   char *clog = bdir ? mh_path_join(bdir, "console.log") : NULL;
   if (clog && mh_write_atomic(clog, tr->console, tr->console_len, err,
                               sizeof err) == 0) {
@@ -221,8 +245,15 @@ static int execute(run_ctx *c, target_run *tr) {
     fprintf(stderr, "merlin: %s: interrupted\n", tr->label);
     rc = 130;
   } else if (res.timed_out) {
-    fprintf(stderr, "merlin: %s: target did not finish within %u s (hung?)\n",
+    fprintf(stderr,
+            "merlin: %s: target did not finish within %u s (--timeout)\n",
             tr->label, o->timeout_s);
+    rc = 1;
+  } else if (res.stalled) {
+    fprintf(stderr,
+            "merlin: %s: target hung: no console line for %u s (--stall; "
+            "raise it for an operation whose single call runs longer)\n",
+            tr->label, o->stall_s);
     rc = 1;
   } else if (res.overflow) {
     fprintf(stderr,
@@ -601,6 +632,7 @@ static int valgrind_pass(run_ctx *c, target_run *tr) {
   mh_exec_spec spec = {.argv = argv,
                        .cwd = c->root,
                        .timeout_s = c->o->timeout_s,
+                       .stall_s = c->o->stall_s,
                        .stdout_fd = -1,
                        .stderr_fd = -1,
                        .max_capture = MAX_CONSOLE_BYTES};
@@ -810,6 +842,59 @@ static void remove_tree(const char *dir, const target_run *trs, size_t n) {
   rmdir(dir);
 }
 
+/* The pid in a temporary name of write_results: ".tmp-<stamp>-<pid>"
+ * (a results directory being written) or ".latest.tmp-<pid>" (the
+ * symbolic link being swapped in); 0 for any other name. */
+static long tmp_owner(const char *name) {
+  const char *dash = strrchr(name, '-');
+  int ours =
+      strncmp(name, ".tmp-", 5) == 0 || strncmp(name, ".latest.tmp-", 12) == 0;
+  if (!ours || !dash || !dash[1])
+    return 0;
+  char *end = NULL;
+  errno = 0;
+  long pid = strtol(dash + 1, &end, 10);
+  return errno || *end || pid <= 1 ? 0 : pid;
+}
+
+/* Remove what a killed run (SIGKILL, SIGXFSZ, a power cut) left in OUT:
+ * temporary entries whose owning process no longer exists. One of a live
+ * run (another merlin writing into OUT right now) is never touched; inside
+ * a directory only regular files are removed, and a directory holding
+ * anything else stays. */
+static void remove_stale_tmp(const char *out) {
+  DIR *d = opendir(out);
+  if (!d)
+    return;
+  struct dirent *de;
+  while ((de = readdir(d)) != NULL) {
+    long pid = tmp_owner(de->d_name);
+    if (pid == 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 ||
+        errno != ESRCH)
+      continue;
+    char *p = mh_path_join(out, de->d_name);
+    struct stat st;
+    if (p && lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+      DIR *sub = opendir(p);
+      struct dirent *se;
+      while (sub && (se = readdir(sub)) != NULL) {
+        char *f = mh_path_join(p, se->d_name);
+        struct stat fst;
+        if (f && lstat(f, &fst) == 0 && S_ISREG(fst.st_mode))
+          unlink(f);
+        free(f);
+      }
+      if (sub)
+        closedir(sub);
+      rmdir(p);
+    } else if (p && lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) {
+      unlink(p);
+    }
+    free(p);
+  }
+  closedir(d);
+}
+
 /* Write everything into a hidden directory, then rename it into place as
  * OUT/<UTC timestamp>[-N] and repoint OUT/latest. */
 static int write_results(const mh_run_opts *o, target_run *trs, size_t n) {
@@ -845,11 +930,15 @@ static int write_results(const mh_run_opts *o, target_run *trs, size_t n) {
     fprintf(stderr, "merlin: %s\n", err);
     goto out;
   }
+  remove_stale_tmp(o->out);
   snprintf(tmpname, sizeof tmpname, ".tmp-%s-%ld", stamp, (long)getpid());
   tmp = mh_path_join(o->out, tmpname);
+  char brief[MH_PATH_BRIEF];
   if (!tmp || mkdir(tmp, 0755) != 0) {
-    fprintf(stderr, "merlin: cannot create %s: %s\n", tmp ? tmp : tmpname,
-            strerror(errno));
+    int e = errno;
+    fprintf(stderr, "merlin: cannot create %s: %s\n",
+            tmp ? mh_path_brief(tmp, brief, sizeof brief) : tmpname,
+            strerror(e));
     goto out;
   }
   int bad = write_file(tmp, "results.json", json, strlen(json)) ||
@@ -883,8 +972,9 @@ static int write_results(const mh_run_opts *o, target_run *trs, size_t n) {
       break;
   }
   if (rc != 0) {
-    fprintf(stderr, "merlin: cannot move results into %s: %s\n", o->out,
-            strerror(errno));
+    int e = errno;
+    fprintf(stderr, "merlin: cannot move results into %s: %s\n",
+            mh_path_brief(o->out, brief, sizeof brief), strerror(e));
     remove_tree(tmp, trs, n);
     goto out;
   }
@@ -922,9 +1012,14 @@ static int load_profile(run_ctx *c) {
   if ((o->from || o->port) && !o->profile)
     return 0; /* taken from the stream */
   if (o->from || o->port) {
-    /* Only the name matters: the stream is compared against it. */
-    if (mh_profile_locate("", o->profile, &c->profile_path, &c->profile_name,
-                          err, sizeof err) != 0) {
+    /* Only the name matters: the stream is compared against it. A name
+     * must still be one of profiles/ (as without --from), so that a typo
+     * is a usage error naming the valid ones. */
+    char *root = mh_source_root(err, sizeof err);
+    int bad = mh_profile_locate(root ? root : "", o->profile, &c->profile_path,
+                                &c->profile_name, err, sizeof err) != 0;
+    free(root);
+    if (bad) {
       fprintf(stderr, "merlin: %s\n", err);
       return 2;
     }
@@ -1206,12 +1301,38 @@ int mh_cli_run(const mh_run_opts *o) {
     if (!o->quiet)
       for (size_t i = 0; i < done; i++)
         print_summary(&trs[i]);
-    rc = write_results(o, trs, done);
-  } else if (rc != 2 && o->kat_only) {
-    fprintf(stderr, "merlin: known-answer tests failed\n");
+    /* The summary must have reached stdout before anything is written. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+      fprintf(stderr, "merlin: cannot write the summary to stdout: %s\n",
+              strerror(errno));
+      rc = 1;
+    } else {
+      rc = write_results(o, trs, done);
+    }
+    if (rc != 0)
+      fprintf(stderr, "merlin: no results written\n");
   } else if (rc != 2) {
-    fprintf(stderr, "merlin: run failed; no results written\n");
+    /* Interrupted anywhere (a build, a target, a read): 130, as
+     * documented, whatever the interrupted call returned. */
+    if (mh_exec_signal_received())
+      rc = 130;
+    size_t kat_failed = 0;
+    for (size_t i = 0; i < done; i++)
+      for (size_t k = 0; k < trs[i].res.run.n_ops; k++)
+        kat_failed += trs[i].res.run.ops[k].kat == MH_KAT_FAIL;
+    if (rc == 130)
+      fprintf(stderr, "merlin: interrupted; no results written\n");
+    else if (o->kat_only && kat_failed)
+      fprintf(stderr,
+              "merlin: known-answer tests failed (%zu operation(s)); no "
+              "results written\n",
+              kat_failed);
+    else
+      fprintf(stderr, "merlin: %s failed; no results written\n",
+              o->kat_only ? "known-answer run" : "run");
   }
+  if (rc == 2 && mh_exec_signal_received())
+    rc = 130;
   for (size_t i = 0; i < done; i++) {
     free(trs[i].console);
     free(trs[i].console_copy);

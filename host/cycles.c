@@ -119,6 +119,7 @@ char **mh_cycles_argv(char **argv, const char *plugin, const char *image,
   a[n + 1] = b.s;
   a[n + 2] = NULL;
   if (!a[n]) {
+    free(b.s); /* mh_argv_free stops at the NULL in a[n] */
     mh_argv_free(a);
     return NULL;
   }
@@ -411,6 +412,23 @@ oom:
   return -1;
 }
 
+/* The region of the first timed sample of ops[i] (region 0 is the
+ * calibration). */
+static size_t sample_index(const mh_run *run, size_t i) {
+  size_t at = 1;
+  for (size_t k = 0; k < i; k++)
+    at += run->ops[k].n_samples ? run->ops[k].n_raw : 0;
+  return at;
+}
+
+/* The plugin's count of a sample minus the counter's, in instructions. */
+static long long sample_offset(const mh_run *run, size_t i, size_t k,
+                               const region *r) {
+  long long counted =
+      (long long)nearbyint((double)run->ops[i].raw[k] * run->ticks_to_unit);
+  return (long long)r->insns - counted;
+}
+
 int mh_cycles_attach(mh_run *run, const char *side, const char *why_absent,
                      char *err, size_t errlen) {
   char *buf = NULL, msg[512];
@@ -454,49 +472,59 @@ int mh_cycles_attach(mh_run *run, const char *side, const char *why_absent,
   mh_cyc_run_free(run->cyc);
   free(run->cyc);
   run->cyc = cr;
-  /* The plugin's count and the counter's must differ by one fixed number
-   * of instructions (the bracket edges) in every sample; in a sample where
-   * an exception was taken (the timer wrap) the counter read's wrap path
-   * may move the counter's end points by a few instructions: up to
-   * MH_CYC_WRAP_SLACK, counted in wrap_samples. */
-  size_t at = 1;
+  /* The plugin's count and the counter's differ by one fixed number of
+   * instructions (the bracket edges) in every sample without an exception.
+   * Each exception taken inside a sample (the timer wrap: one per 2^32
+   * ticks, so a sample of billions of instructions takes several) moves
+   * the difference by one fixed number more, derived here from the first
+   * sample that took one and then required of every other: exact, however
+   * many wraps a sample spans. A wrap that lands inside a counter read
+   * may move it by up to MH_CYC_WRAP_SLACK once more. */
+  cr->wrap_insns = -1;
   int have_off = 0;
-  for (size_t i = 0, j = 1; i < run->n_ops && !have_off; i++) {
+  for (size_t i = 0; i < run->n_ops && !have_off; i++) {
     if (!run->ops[i].n_samples)
       continue;
-    for (size_t k = 0; k < run->ops[i].n_raw; k++, j++) {
+    for (size_t k = 0, j = sample_index(run, i); k < run->ops[i].n_raw;
+         k++, j++) {
       if (s.r[j].exc)
         continue;
-      cr->offset =
-          (long long)s.r[j].insns -
-          (long long)nearbyint((double)run->ops[i].raw[k] * run->ticks_to_unit);
+      cr->offset = sample_offset(run, i, k, &s.r[j]);
       have_off = 1;
       break;
     }
   }
+  size_t at = 1;
   for (size_t i = 0; i < run->n_ops; i++) {
     mh_op *op = &run->ops[i];
     if (!op->n_samples)
       continue;
     for (size_t k = 0; k < op->n_raw; k++) {
-      long long counted =
-          (long long)nearbyint((double)op->raw[k] * run->ticks_to_unit);
-      long long off = (long long)s.r[at + k].insns - counted;
-      if (!have_off) {
+      const region *r = &s.r[at + k];
+      long long off = sample_offset(run, i, k, r);
+      if (!have_off) { /* every sample took an exception */
         cr->offset = off;
         have_off = 1;
       }
-      if (off != cr->offset && s.r[at + k].exc &&
-          llabs(off - cr->offset) <= MH_CYC_WRAP_SLACK) {
+      long long excess = off - cr->offset;
+      if (r->exc && cr->wrap_insns < 0 && excess >= 0 &&
+          excess % (long long)r->exc == 0 &&
+          excess / (long long)r->exc <= MH_CYC_WRAP_SLACK)
+        cr->wrap_insns = excess / (long long)r->exc;
+      long long expect = r->exc && cr->wrap_insns >= 0
+                             ? (long long)r->exc * cr->wrap_insns
+                             : 0;
+      if (r->exc && llabs(excess - expect) <= MH_CYC_WRAP_SLACK) {
         cr->wrap_samples++;
-      } else if (off != cr->offset) {
+      } else if (excess != 0) {
         snprintf(err, errlen,
                  "cycle model: %s %s sample %zu: the plugin counted %" PRIu64
-                 " instructions, the counter %lld: offset %lld differs from "
-                 "%lld of the other samples%s",
-                 op->alg, op->op, k, s.r[at + k].insns, counted, off,
+                 " instructions, the counter %" PRIu64
+                 ": offset %lld differs from %lld of the samples without an "
+                 "exception%s",
+                 op->alg, op->op, k, r->insns, r->insns - (uint64_t)off, off,
                  cr->offset,
-                 s.r[at + k].exc ? " by more than the wrap slack" : "");
+                 r->exc ? " by more than its exceptions account for" : "");
         goto out;
       }
     }

@@ -40,12 +40,18 @@ typedef struct mh_cyc_run {
   char *version;
   char *absent; /* why there is no est_cycles, when model is NULL */
   unsigned wait_states;
-  long long offset; /* plugin count minus counter count, every sample */
-  /* samples with an exception (timer wrap) whose offset differs by at most
-   * MH_CYC_WRAP_SLACK instructions (docs/cycle-model.md) */
+  long long offset; /* plugin count minus counter count, no exception */
+  /* Every exception taken in a sample (a timer wrap) moves the difference
+   * by the same number of instructions, derived from the first such sample
+   * (-1: no sample took one); samples with exceptions are counted in
+   * wrap_samples (docs/cycle-model.md, "Exactness"). */
+  long long wrap_insns;
   unsigned long wrap_samples;
 } mh_cyc_run;
 
+/* Largest per-exception difference accepted, and the once-per-sample
+ * allowance for a wrap that lands inside a counter read (its pending-wrap
+ * path re-reads the timer). */
 #define MH_CYC_WRAP_SLACK 16
 
 /* --cycle-model values: auto (the target's core), off, or a model. */

@@ -25,6 +25,8 @@ int mh_cycles_prov_json(json_t *prov, const mh_run *run) {
   rc |= set(m, "flash_wait_states", json_integer(c->wait_states));
   rc |= set(m, "plugin_offset_insns", json_integer(c->offset));
   rc |= set(m, "wrap_samples", json_integer((json_int_t)c->wrap_samples));
+  if (c->wrap_insns >= 0)
+    rc |= set(m, "plugin_wrap_insns", json_integer(c->wrap_insns));
   if (c->absent)
     rc |= set(m, "reason", json_string(c->absent));
   if (rc) {
@@ -106,10 +108,13 @@ int mh_cycles_read_prov(json_t *prov, mh_run *run, char *err, size_t errlen) {
   json_t *off = json_object_get(m, "plugin_offset_insns");
   json_t *why = json_object_get(m, "reason");
   json_t *wrap = json_object_get(m, "wrap_samples");
+  json_t *wrapi = json_object_get(m, "plugin_wrap_insns");
   if (!json_is_string(name) || !json_is_string(ver) || !json_is_integer(ws) ||
       json_integer_value(ws) < 0 || json_integer_value(ws) > 100 ||
       !json_is_integer(off) || (why && !json_is_string(why)) ||
-      (wrap && (!json_is_integer(wrap) || json_integer_value(wrap) < 0))) {
+      (wrap && (!json_is_integer(wrap) || json_integer_value(wrap) < 0)) ||
+      (wrapi && (!json_is_integer(wrapi) || json_integer_value(wrapi) < 0 ||
+                 json_integer_value(wrapi) > MH_CYC_WRAP_SLACK))) {
     snprintf(err, errlen,
              "\"provenance\".\"cycle_model\": expected name, version, "
              "flash_wait_states and plugin_offset_insns");
@@ -127,6 +132,7 @@ int mh_cycles_read_prov(json_t *prov, mh_run *run, char *err, size_t errlen) {
   c->wait_states = (unsigned)json_integer_value(ws);
   c->offset = json_integer_value(off);
   c->wrap_samples = wrap ? (unsigned long)json_integer_value(wrap) : 0;
+  c->wrap_insns = wrapi ? json_integer_value(wrapi) : -1;
   mh_cyc_run_free(run->cyc);
   free(run->cyc);
   run->cyc = c;

@@ -13,35 +13,55 @@ int mh_read_file(const char *path, size_t max_len, char **buf, size_t *len,
                  char *err, size_t errlen) {
   *buf = NULL;
   *len = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  char brief[MH_PATH_BRIEF];
+  const char *bp = mh_path_brief(path, brief, sizeof brief);
+  /* O_NONBLOCK: opening a FIFO (or a device) must not wait for a writer;
+   * anything but a regular file is rejected before a read could block. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
-    snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+    snprintf(err, errlen, "cannot open %s: %s", bp, strerror(errno));
     return -1;
   }
   struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    snprintf(err, errlen, "%s: not a regular file", path);
+  if (fstat(fd, &st) != 0) {
+    snprintf(err, errlen, "cannot stat %s: %s", bp, strerror(errno));
+    close(fd);
+    return -1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(err, errlen, "%s: not a regular file (%s)", bp,
+             S_ISFIFO(st.st_mode)   ? "a FIFO"
+             : S_ISDIR(st.st_mode)  ? "a directory"
+             : S_ISCHR(st.st_mode)  ? "a character device"
+             : S_ISSOCK(st.st_mode) ? "a socket"
+                                    : "not a file");
+    close(fd);
+    return -1;
+  }
+  int fl = fcntl(fd, F_GETFL);
+  if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+    snprintf(err, errlen, "cannot read %s: %s", bp, strerror(errno));
     close(fd);
     return -1;
   }
   size_t cap = 4096, n = 0;
   char *b = malloc(cap);
   if (!b) {
-    snprintf(err, errlen, "out of memory reading %s", path);
+    snprintf(err, errlen, "out of memory reading %s", bp);
     close(fd);
     return -1;
   }
   for (;;) {
     if (n + 1 >= cap) {
       if (cap > max_len) {
-        snprintf(err, errlen, "%s: larger than %zu bytes", path, max_len);
+        snprintf(err, errlen, "%s: larger than %zu bytes", bp, max_len);
         free(b);
         close(fd);
         return -1;
       }
       char *nb = realloc(b, cap * 2);
       if (!nb) {
-        snprintf(err, errlen, "out of memory reading %s", path);
+        snprintf(err, errlen, "out of memory reading %s", bp);
         free(b);
         close(fd);
         return -1;
@@ -53,7 +73,7 @@ int mh_read_file(const char *path, size_t max_len, char **buf, size_t *len,
     if (r < 0 && errno == EINTR)
       continue;
     if (r < 0) {
-      snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+      snprintf(err, errlen, "cannot read %s: %s", bp, strerror(errno));
       free(b);
       close(fd);
       return -1;
@@ -64,7 +84,7 @@ int mh_read_file(const char *path, size_t max_len, char **buf, size_t *len,
   }
   close(fd);
   if (n > max_len) {
-    snprintf(err, errlen, "%s: larger than %zu bytes", path, max_len);
+    snprintf(err, errlen, "%s: larger than %zu bytes", bp, max_len);
     free(b);
     return -1;
   }
@@ -98,7 +118,10 @@ int mh_write_atomic(const char *path, const char *data, size_t len, char *err,
   snprintf(tmp, tl, "%s.tmp.%ld", path, (long)getpid());
   int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
-    snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+    int e = errno;
+    char brief[MH_PATH_BRIEF];
+    snprintf(err, errlen, "cannot create %s: %s",
+             mh_path_brief(tmp, brief, sizeof brief), strerror(e));
     free(tmp);
     return -1;
   }
@@ -113,7 +136,9 @@ int mh_write_atomic(const char *path, const char *data, size_t len, char *err,
     e = errno;
   }
   if (bad) {
-    snprintf(err, errlen, "cannot write %s: %s", path, strerror(e));
+    char brief[MH_PATH_BRIEF];
+    snprintf(err, errlen, "cannot write %s: %s",
+             mh_path_brief(path, brief, sizeof brief), strerror(e));
     unlink(tmp);
   }
   free(tmp);
@@ -150,8 +175,10 @@ int mh_mkdir_p(const char *path, char *err, size_t errlen) {
     char c = p[i];
     p[i] = '\0';
     if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-      snprintf(err, errlen, "cannot create directory %s: %s", p,
-               strerror(errno));
+      int e = errno;
+      char brief[MH_PATH_BRIEF];
+      snprintf(err, errlen, "cannot create directory %s: %s",
+               mh_path_brief(p, brief, sizeof brief), strerror(e));
       free(p);
       return -1;
     }
@@ -159,8 +186,11 @@ int mh_mkdir_p(const char *path, char *err, size_t errlen) {
   }
   struct stat st;
   int ok = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-  if (!ok)
-    snprintf(err, errlen, "%s: not a directory", path);
+  if (!ok) {
+    char brief[MH_PATH_BRIEF];
+    snprintf(err, errlen, "%s: not a directory",
+             mh_path_brief(path, brief, sizeof brief));
+  }
   free(p);
   return ok ? 0 : -1;
 }
@@ -178,4 +208,16 @@ const char *mh_path_display(const char *root, const char *path) {
   if (n && strncmp(path, root, n) == 0 && path[n] == '/' && path[n + 1])
     return path + n + 1;
   return path;
+}
+
+const char *mh_path_brief(const char *path, char *buf, size_t len) {
+  size_t n = strlen(path);
+  if (n < len || len < 64)
+    return path;
+  /* head...tail (N bytes): both ends of the path, and the reason after it
+   * still fits in a message buffer. */
+  size_t head = len / 4, tail = len / 2;
+  snprintf(buf, len, "%.*s...%s (a path of %zu bytes)", (int)head, path,
+           path + n - tail, n);
+  return buf;
 }

@@ -30,4 +30,10 @@ char *mh_path_join(const char *a, const char *b);
  * messages). */
 const char *mh_path_display(const char *root, const char *path);
 
+/* path itself, or, when it has MH_PATH_BRIEF bytes or more, its head and
+ * tail in buf ("head...tail (a path of N bytes)"): for messages, so that a
+ * very long path cannot push the reason out of a fixed-size buffer. */
+#define MH_PATH_BRIEF 256
+const char *mh_path_brief(const char *path, char *buf, size_t len);
+
 #endif

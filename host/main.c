@@ -9,11 +9,13 @@
 #include "targets.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef MERLIN_VERSION
 #define MERLIN_VERSION "0.0.0"
@@ -33,7 +35,8 @@ static const char USAGE[] =
     "  report   regenerate report.md of a results directory\n"
     "  compare  change per operation between two results; regression gate\n"
     "  sizes    flash and static RAM per algorithm and backend\n"
-    "  list     list targets, profiles, algorithms or backends\n"
+    "  list     list targets, profiles, algorithms, backends, boards or "
+    "coverage\n"
     "\n"
     "  merlin <command> --help   options of one command\n"
     "  merlin --version          print the version\n";
@@ -45,9 +48,9 @@ static const char HELP_RUN[] =
     "console\n"
     "stream and every known-answer test, and write OUT/<UTC time>/ with\n"
     "results.json, results.csv, report.md, report.html and\n"
-    "console-<target>.log; OUT/latest points at it. Any failure writes "
-    "nothing\n"
-    "and exits 1.\n"
+    "console-<target>-<profile>.log; OUT/latest points at it. Any failure "
+    "writes\n"
+    "nothing and exits 1.\n"
     "\n"
     "options:\n"
     "  --target T[,T...]  targets to run (repeatable; see merlin list "
@@ -58,11 +61,16 @@ static const char HELP_RUN[] =
     "101)\n"
     "  --warmup W         warm-up runs per operation, 0..10000 (default: 5)\n"
     "  --out DIR          results directory (default: results)\n"
-    "  --timeout SEC      kill a target after SEC seconds, 1..604800 "
-    "(default: 900)\n"
+    "  --timeout SEC      kill a target after SEC seconds in all, 1..604800 "
+    "(default:\n"
+    "                     none)\n"
+    "  --stall SEC        a target that prints no console line for SEC "
+    "seconds is\n"
+    "                     hung: kill it, 1..604800 (default: 600)\n"
     "  --from FILE        parse a captured console stream instead of "
     "building and\n"
-    "                     running (exactly one --target)\n"
+    "                     running (exactly one --target; not with --runs,\n"
+    "                     --warmup, --timeout)\n"
     "  --port DEV         read the stream of a real board from serial port "
     "DEV\n"
     "                     (e.g. /dev/ttyACM0) instead of running; reset "
@@ -193,13 +201,19 @@ static const char HELP_LIST[] =
     "\n"
     "List what merlin knows; without an argument, everything. coverage\n"
     "prints algorithm x backend: offered by the adapter, and KAT-passing in\n"
-    "the results in DIR (default results/latest).\n"
+    "the results in DIR (default results/latest); a DIR that is missing or\n"
+    "unreadable is an error (exit 1).\n"
     "\n"
     "options:\n"
+    "  --coverage [DIR]   the same as coverage [DIR]\n"
     "  -h, --help         this help\n";
 
 static const char *const LISTS[] = {"targets", "profiles", "algorithms",
                                     "backends", "boards"};
+
+/* Set by mh_main_parse (the option-parser fuzzer): parse and check the
+ * command line, then return the exit status without running anything. */
+static int parse_only;
 
 /* ---- option parsing -------------------------------------------------- */
 
@@ -355,7 +369,8 @@ static int split_targets(const parse_state *s, const char ***out, size_t *n,
           return usage_error(s, "target '%s' given twice", t);
       list[(*n)++] = t;
     }
-    p += strlen(p) + 1;
+    /* Past this value's copy: strtok_r cut it at its first comma. */
+    p += strlen(s->targets[i]) + 1;
   }
   if (*n == 0)
     return usage_error(s, "--target is empty; valid: %s", valid);
@@ -399,7 +414,7 @@ static int cmd_run(int argc, char **argv) {
   const char *profile = NULL, *runs = NULL, *warmup = NULL, *out = NULL,
              *timeout = NULL, *from = NULL, *kat = NULL, *fault = NULL,
              *repeat = NULL, *port = NULL, *baud = NULL, *cmodel = NULL,
-             *fws = NULL, *cc = NULL, *opt = NULL, *jobs = NULL;
+             *fws = NULL, *cc = NULL, *opt = NULL, *jobs = NULL, *stall = NULL;
   int quiet = 0, kat_only = 0, ct = 0;
   const opt_def opts[] = {
       {"--kat-only", 0, NULL, &kat_only, 0},
@@ -411,6 +426,7 @@ static int cmd_run(int argc, char **argv) {
       {"--warmup", 1, &warmup, NULL, 0},
       {"--out", 1, &out, NULL, 0},
       {"--timeout", 1, &timeout, NULL, 0},
+      {"--stall", 1, &stall, NULL, 0},
       {"--from", 1, &from, NULL, 0},
       {"--kat-corrupt", 1, &kat, NULL, 0},
       {"--quiet", 0, NULL, &quiet, 0},
@@ -430,6 +446,7 @@ static int cmd_run(int argc, char **argv) {
                    .runs = MH_RUNS_DEFAULT,
                    .warmup = MH_WARMUP_DEFAULT,
                    .timeout_s = MH_TIMEOUT_DEFAULT,
+                   .stall_s = MH_STALL_DEFAULT,
                    .out = MH_OUT_DEFAULT};
   char *store = NULL;
   int rc = parse(&s, argc, argv);
@@ -443,11 +460,17 @@ static int cmd_run(int argc, char **argv) {
     rc = parse_uint(&s, "--warmup", warmup, 0, MH_WARMUP_MAX, &o.warmup);
   if (rc == 0 && timeout)
     rc = parse_uint(&s, "--timeout", timeout, 1, MH_TIMEOUT_MAX, &o.timeout_s);
+  if (rc == 0 && stall)
+    rc = parse_uint(&s, "--stall", stall, 1, MH_TIMEOUT_MAX, &o.stall_s);
   if (rc == 0 && from && o.n_targets != 1)
     rc = usage_error(&s, "--from %s needs exactly one --target", from);
   if (rc == 0 && from && kat)
     rc = usage_error(&s, "--kat-corrupt %s has no effect with --from %s", kat,
                      from);
+  if (rc == 0 && from && (runs || warmup || timeout || stall))
+    rc = usage_error(&s, "--from reads a captured stream, whose runs and "
+                         "warm-ups are already in it: --runs, --warmup, "
+                         "--timeout and --stall do not apply");
   char err[1024];
   if (rc == 0 && kat && mh_kat_corrupt_check(kat, NULL, err, sizeof err) != 0)
     rc = usage_error(&s, "%s", err);
@@ -523,7 +546,7 @@ static int cmd_run(int argc, char **argv) {
     o.cc = cc;
     o.opt = opt;
     o.quiet = quiet;
-    rc = mh_cli_run(&o);
+    rc = parse_only ? 0 : mh_cli_run(&o);
   }
   free(o.targets);
   free(store);
@@ -560,7 +583,7 @@ static int cmd_build(int argc, char **argv) {
     o.profile = profile;
     o.kat_corrupt = kat;
     o.quiet = quiet;
-    rc = mh_cli_build(&o);
+    rc = parse_only ? 0 : mh_cli_build(&o);
   }
   free(o.targets);
   free(store);
@@ -590,7 +613,7 @@ static int cmd_sizes(int argc, char **argv) {
     o.profile = profile;
     o.json = json;
     o.quiet = quiet;
-    rc = mh_cli_sizes(&o);
+    rc = parse_only ? 0 : mh_cli_sizes(&o);
   }
   free(o.targets);
   free(store);
@@ -616,7 +639,7 @@ static int cmd_report(int argc, char **argv) {
                      "latex",
                      format);
   if (rc == 0)
-    rc = mh_cli_report(s.pos[0], format);
+    rc = parse_only ? 0 : mh_cli_report(s.pos[0], format);
   state_free(&s);
   return rc < 0 ? 0 : rc;
 }
@@ -646,7 +669,7 @@ static int cmd_compare(int argc, char **argv) {
                        threshold);
   }
   if (rc == 0)
-    rc = mh_cli_compare(s.pos[0], s.pos[1], t, force, md);
+    rc = parse_only ? 0 : mh_cli_compare(s.pos[0], s.pos[1], t, force, md);
   state_free(&s);
   return rc < 0 ? 0 : rc;
 }
@@ -660,7 +683,9 @@ static int cmd_list(int argc, char **argv) {
         fprintf(stderr, "merlin list: usage: merlin list coverage [DIR]\n");
         return 2;
       }
-      return mh_cli_list_coverage(argc == i + 2 ? argv[i + 1] : NULL);
+      return parse_only
+                 ? 0
+                 : mh_cli_list_coverage(argc == i + 2 ? argv[i + 1] : NULL);
     }
   parse_state s = {"list", HELP_LIST, NULL, 0, NULL, 0, NULL, 0};
   int rc = parse(&s, argc, argv);
@@ -676,7 +701,7 @@ static int cmd_list(int argc, char **argv) {
                        "coverage");
   }
   if (rc == 0)
-    rc = mh_cli_list(s.n_pos ? s.pos[0] : NULL);
+    rc = parse_only ? 0 : mh_cli_list(s.n_pos ? s.pos[0] : NULL);
   state_free(&s);
   return rc < 0 ? 0 : rc;
 }
@@ -694,7 +719,7 @@ static const struct {
     {"list", cmd_list, HELP_LIST},
 };
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     fputs(USAGE, stderr);
     return USAGE_EXIT;
@@ -725,10 +750,67 @@ int main(int argc, char **argv) {
       if (strcmp(cmd, COMMANDS[i].name) == 0)
         return COMMANDS[i].fn(argc - 2, argv + 2);
   }
-  fprintf(
-      stderr,
-      "merlin: unknown command '%s'; valid: run, build, report, sizes, list "
-      "(see merlin --help)\n",
-      cmd);
+  fprintf(stderr,
+          "merlin: unknown command '%s'; valid: run, build, report, compare, "
+          "sizes, list, help (see merlin --help)\n",
+          cmd);
   return USAGE_EXIT;
 }
+
+int mh_main_parse(int argc, char **argv) {
+  parse_only = 1;
+  int rc = dispatch(argc, argv);
+  parse_only = 0;
+  return rc;
+}
+
+#ifndef MERLIN_CLI_NO_MAIN
+/* A standard descriptor closed by the caller (`merlin list >&-`) would be
+ * reused by the next open(), and output meant for it would land in a
+ * results file: point it at a device instead. A closed stdout gets
+ * /dev/full, so that what is printed to it fails, as it should. */
+static int stdout_was_closed;
+
+static void guard_std_fds(void) {
+  static const char *const dev[] = {"/dev/null", "/dev/full", "/dev/null"};
+  for (int fd = 0; fd <= 2; fd++) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+      continue;
+    int nfd = open(dev[fd], fd ? O_WRONLY : O_RDONLY);
+    if (nfd < 0 && fd == 1)
+      nfd = open("/dev/null", O_WRONLY);
+    if (nfd >= 0 && nfd != fd) {
+      dup2(nfd, fd);
+      close(nfd);
+    }
+    if (fd == 1)
+      stdout_was_closed = 1;
+  }
+}
+
+/* What went to stdout (a listing, a summary, the results path) must have
+ * reached it: a full disk or a closed stdout is a failure (exit 1). */
+static int close_stdout(int rc) {
+  errno = 0;
+  int bad = fflush(stdout) != 0 || ferror(stdout);
+  int e = errno;
+  if (fclose(stdout) != 0 && !bad) {
+    bad = 1;
+    e = errno;
+  }
+  /* A failed command has said why already; its status stands. */
+  if (!bad || rc != 0)
+    return rc;
+  if (stdout_was_closed)
+    fprintf(stderr, "merlin: cannot write to stdout: it is closed\n");
+  else
+    fprintf(stderr, "merlin: cannot write to stdout: %s\n",
+            e ? strerror(e) : "write error");
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  guard_std_fds();
+  return close_stdout(dispatch(argc, argv));
+}
+#endif

@@ -8,10 +8,14 @@
 
 /* Seconds between progress lines when stderr is not a terminal. */
 #define LOG_EVERY_S 10
+/* An operation running this long is named while it runs. */
+#define SLOW_S 15
 
 typedef struct {
   char *id;
-  char *label; /* "sha256 hash 64 B (wolfcrypt)" */
+  char *label;    /* "sha256 hash 64 B (wolfcrypt)" */
+  double seconds; /* wall time it took in this run (0: not finished) */
+  double before;  /* wall time it took in the recorded run (0: unknown) */
 } op_label;
 
 struct mh_progress {
@@ -21,7 +25,22 @@ struct mh_progress {
   size_t n_ops, cap_ops, done;
   const char *current; /* label of the operation being timed */
   time_t last_line;    /* when the last non-terminal line was printed */
+  /* The operation running now (ops run in announcement order): its index,
+   * since when, and what it is doing, from the records seen so far. */
+  size_t running;
+  int started; /* the announcements are over: operations run */
+  double since, start;
+  char phase[64];
+  char *rec_path, *rec_key; /* the recorded durations of this image */
 };
+
+static void announce(mh_progress *p);
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 mh_progress *mh_progress_new(const char *target, int tty, int quiet) {
   mh_progress *p = calloc(1, sizeof *p);
@@ -34,6 +53,7 @@ mh_progress *mh_progress_new(const char *target, int tty, int quiet) {
   }
   p->tty = tty && !quiet;
   p->quiet = quiet;
+  p->start = p->since = now_s();
   return p;
 }
 
@@ -46,6 +66,8 @@ void mh_progress_free(mh_progress *p) {
   }
   free(p->ops);
   free(p->target);
+  free(p->rec_path);
+  free(p->rec_key);
   free(p);
 }
 
@@ -126,7 +148,7 @@ static void add_op(mh_progress *p, const char *s, size_t n) {
   else
     snprintf(label, sizeof label, "%.*s %.*s (%.*s)", (int)al, alg, (int)ol, op,
              (int)bl, be);
-  op_label o = {strndup(id, il), strdup(label)};
+  op_label o = {strndup(id, il), strdup(label), 0, 0};
   if (!o.id || !o.label) {
     free(o.id);
     free(o.label);
@@ -152,20 +174,129 @@ void mh_progress_console(mh_progress *p, const char *s, size_t n) {
   size_t il;
   const char *id = field(t, rest, "id", &il);
   const op_label *o = id ? find_op(p, id, il) : NULL;
-  if (tl == 2 && memcmp(t, "op", 2) == 0) {
+  double now = now_s();
+#define IS(w) (tl == sizeof w - 1 && memcmp(t, w, sizeof w - 1) == 0)
+  if (IS("op")) {
     add_op(p, t, rest);
-  } else if (tl == 4 && memcmp(t, "plan", 4) == 0 && o) {
+  } else if (IS("overhead")) { /* the first operation starts */
+    p->started = 1;
+    p->since = now;
+    snprintf(p->phase, sizeof p->phase, "known-answer test");
+    announce(p);
+  } else if (IS("kat") && o) {
+    snprintf(p->phase, sizeof p->phase, "inputs and first call");
+  } else if (IS("plan") && o) {
+    size_t nl;
+    const char *nv = field(t, rest, "n", &nl);
+    snprintf(p->phase, sizeof p->phase, "%.*s samples planned", (int)nl,
+             nv ? nv : "?");
     p->current = o->label;
     if (p->tty)
       draw(p, o->label);
-  } else if (tl == 5 && memcmp(t, "opend", 5) == 0 && o) {
-    p->done++;
-    p->current = NULL;
-    draw(p, o->label);
-  } else if (tl == 7 && memcmp(t, "wfcheck", 7) == 0) {
+  } else if (IS("samples") && o) {
+    snprintf(p->phase, sizeof p->phase, "samples, memory and constant time");
+  } else if ((IS("opend") || IS("error")) && o) {
+    size_t k = (size_t)(o - p->ops);
+    p->ops[k].seconds = now - p->since;
+    p->running = k + 1;
+    p->since = now;
+    snprintf(p->phase, sizeof p->phase, "known-answer test");
+    if (IS("opend")) {
+      p->done++;
+      p->current = NULL;
+      draw(p, o->label);
+    }
+  } else if (IS("wfcheck")) {
+    p->running = p->n_ops;
     p->current = "end-to-end workflows"; /* after the ops (workflows.md) */
     draw(p, p->current);
   }
+#undef IS
+}
+
+void mh_progress_tick(mh_progress *p) {
+  if (!p || p->quiet || !p->started || p->running >= p->n_ops)
+    return;
+  double now = now_s(), on = now - p->since;
+  if (on < SLOW_S)
+    return;
+  const op_label *o = &p->ops[p->running];
+  char before[64] = "";
+  if (o->before > 0)
+    snprintf(before, sizeof before, "; %.0f s in the recorded run", o->before);
+  if (p->tty) {
+    static char line[256];
+    snprintf(line, sizeof line, "%s: %s, %.0f s%s", o->label, p->phase, on,
+             before);
+    if (time(NULL) != p->last_line) { /* redraw once a second */
+      p->last_line = time(NULL);
+      draw(p, line);
+    }
+    return;
+  }
+  time_t t = time(NULL);
+  if (p->last_line && t - p->last_line < LOG_EVERY_S)
+    return;
+  p->last_line = t;
+  fprintf(stderr, "merlin: %s: still on %s (%s), %.0f s so far%s\n", p->target,
+          o->label, p->phase, on, before);
+  fflush(stderr);
+}
+
+/* ---- recorded durations ------------------------------------------------ */
+
+int mh_progress_record(mh_progress *p, const char *path, const char *key) {
+  free(p->rec_path);
+  free(p->rec_key);
+  p->rec_path = strdup(path);
+  p->rec_key = strdup(key);
+  return p->rec_path && p->rec_key ? 0 : -1;
+}
+
+int mh_progress_save(const mh_progress *p) {
+  if (!p->rec_path || !p->rec_key)
+    return -1;
+  const char *path = p->rec_path, *key = p->rec_key;
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return -1;
+  fprintf(f, "merlin-durations 1\nkey %s\ntotal %.1f\n", key,
+          now_s() - p->start);
+  for (size_t i = 0; i < p->n_ops; i++)
+    fprintf(f, "op %.1f %s\n", p->ops[i].seconds, p->ops[i].label);
+  return fclose(f) == 0 ? 0 : -1;
+}
+
+/* The recorded total and the options it holds for (held); per-operation
+ * times only when those are the options of this run. 0: no record. */
+static double load(mh_progress *p, const char *path, const char *key,
+                   char *held, size_t held_len) {
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return 0;
+  char line[512];
+  double total = 0;
+  int ok = fgets(line, sizeof line, f) &&
+           strcmp(line, "merlin-durations 1\n") == 0 &&
+           fgets(line, sizeof line, f) && strncmp(line, "key ", 4) == 0;
+  if (ok) {
+    line[strcspn(line, "\n")] = '\0';
+    snprintf(held, held_len, "%s", line + 4);
+  }
+  ok = ok && fgets(line, sizeof line, f) &&
+       sscanf(line, "total %lf", &total) == 1 && total > 0;
+  while (ok && strcmp(held, key) == 0 && fgets(line, sizeof line, f)) {
+    double sec;
+    int at = 0;
+    if (sscanf(line, "op %lf %n", &sec, &at) != 1 || !at)
+      continue;
+    line[strcspn(line, "\n")] = '\0';
+    for (size_t i = 0; i < p->n_ops; i++)
+      if (strcmp(p->ops[i].label, line + at) == 0)
+        p->ops[i].before = sec;
+  }
+  fclose(f);
+  return ok ? total : 0;
 }
 
 void mh_progress_stderr(mh_progress *p, const char *line, size_t len) {
@@ -183,4 +314,35 @@ void mh_progress_console_hook(void *ctx, const char *line, size_t len) {
 
 void mh_progress_stderr_hook(void *ctx, const char *line, size_t len) {
   mh_progress_stderr(ctx, line, len);
+}
+
+void mh_progress_tick_hook(void *ctx) { mh_progress_tick(ctx); }
+
+/* Once the operations are announced: what to expect (docs/cli.md,
+ * "Progress"). */
+static void announce(mh_progress *p) {
+  char held[128] = "";
+  double total =
+      p->rec_path ? load(p, p->rec_path, p->rec_key, held, sizeof held) : 0;
+  if (p->quiet)
+    return;
+  mh_progress_clear(p);
+  if (total > 0 && strcmp(held, p->rec_key) == 0)
+    fprintf(stderr,
+            "merlin: %s: %zu operations; expected about %.*f s (the recorded "
+            "run of this image with these options)\n",
+            p->target, p->n_ops, total < 10 ? 1 : 0, total);
+  else if (total > 0)
+    fprintf(
+        stderr,
+        "merlin: %s: %zu operations; the recorded run of this image took "
+        "%.0f s with other options (%s), so no expectation for these (%s)\n",
+        p->target, p->n_ops, total, held, p->rec_key);
+  else
+    fprintf(stderr,
+            "merlin: %s: %zu operations; no recorded run of this image, so "
+            "no expected duration; an operation running over %d s is named "
+            "while it runs\n",
+            p->target, p->n_ops, SLOW_S);
+  fflush(stderr);
 }

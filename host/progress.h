@@ -17,6 +17,15 @@ mh_progress *mh_progress_new(const char *target, int tty, int quiet);
 void mh_progress_console(mh_progress *p, const char *line, size_t len);
 /* One stderr line of the target. */
 void mh_progress_stderr(mh_progress *p, const char *line, size_t len);
+/* Called about ten times a second: names an operation that has run for a
+ * while, with what it is doing. */
+void mh_progress_tick(mh_progress *p);
+/* Where this image's recorded durations live (read when the operations
+ * are announced, to say what to expect, and to name slow operations with
+ * their recorded time), and the options they hold for. */
+int mh_progress_record(mh_progress *p, const char *path, const char *key);
+/* Write this run's durations there (after a run that finished). */
+int mh_progress_save(const mh_progress *p);
 /* Erase the progress line (before printing anything else). */
 void mh_progress_clear(mh_progress *p);
 void mh_progress_free(mh_progress *p);
@@ -24,5 +33,6 @@ void mh_progress_free(mh_progress *p);
 /* Adapters for mh_exec_hooks (ctx is the mh_progress). */
 void mh_progress_console_hook(void *ctx, const char *line, size_t len);
 void mh_progress_stderr_hook(void *ctx, const char *line, size_t len);
+void mh_progress_tick_hook(void *ctx);
 
 #endif

@@ -105,6 +105,43 @@ static void prov_list(mh_sb *b, const mh_run *run, const char *prefix,
     mh_sb_puts(b, "none recorded");
 }
 
+/* What a run can carry but this one does not, and why (a run read with
+ * --from or --port has no plugin side file, size images or memcheck pass;
+ * docs/cli.md): marked absent rather than left out. */
+static void absent(mh_sb *b, const mh_result *x) {
+  const mh_run *run = &x->run;
+  int timed = 0, sized = 0, vg = 0, secret = 0;
+  for (size_t i = 0; i < run->n_ops; i++) {
+    timed |= run->ops[i].n_samples > 0;
+    secret |= run->ops[i].has_ct;
+    vg |= run->ops[i].has_ct && run->ops[i].ct_vg >= 0;
+  }
+  for (size_t i = 0; i < x->n_algs; i++)
+    sized |= x->algs[i].has_size;
+  const char *sep = "";
+  if (run->icount_shift >= 0 && timed && !run->cyc) {
+    mh_sb_puts(b, "cycle estimates (no plugin side file: the run was read "
+                  "with --from, or ran with --cycle-model off)");
+    sep = "; ";
+  }
+  if (timed && !sized) {
+    mh_sb_printf(b,
+                 "%ssizes and board fits (no size images: the run was "
+                 "read with --from or --port)",
+                 sep);
+    sep = "; ";
+  }
+  if (run->icount_shift < 0 && secret && !vg) {
+    mh_sb_printf(b,
+                 "%svalgrind constant-time verdicts (no memcheck pass: "
+                 "the run was read with --from or ran without --ct)",
+                 sep);
+    sep = "; ";
+  }
+  if (!*sep)
+    mh_sb_puts(b, "nothing");
+}
+
 static void provenance(mh_sb *b, const mh_result *x) {
   const mh_run *run = &x->run;
   const char *s;
@@ -159,6 +196,8 @@ static void provenance(mh_sb *b, const mh_result *x) {
   }
   mh_sb_puts(b, " |\n| host | ");
   cell(b, x->host ? x->host : "?");
+  mh_sb_puts(b, " |\n| not in this run | ");
+  absent(b, x);
   mh_sb_puts(b, " |\n\n");
 }
 

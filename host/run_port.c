@@ -21,14 +21,20 @@ int mh_run_read_port(const mh_run_opts *o, const mh_target *t, char **console,
     fprintf(stderr, "merlin: out of memory\n");
     return 1;
   }
-  if (!o->quiet)
+  if (!o->quiet && o->timeout_s)
     fprintf(stderr,
             "merlin: %s: listening on %s at %u baud; reset the board now "
-            "(waiting up to %u s for the whole run)\n",
-            t->id, o->port, o->baud, o->timeout_s);
+            "(waiting up to %u s without a line, %u s for the whole run)\n",
+            t->id, o->port, o->baud, o->stall_s, o->timeout_s);
+  else if (!o->quiet)
+    fprintf(stderr,
+            "merlin: %s: listening on %s at %u baud; reset the board now "
+            "(waiting up to %u s without a line)\n",
+            t->id, o->port, o->baud, o->stall_s);
   mh_serial_spec spec = {.dev = o->port,
                          .baud = o->baud,
                          .timeout_s = o->timeout_s,
+                         .stall_s = o->stall_s,
                          .max_bytes = max_bytes,
                          .on_line = mh_progress_console_hook,
                          .ctx = pr};
@@ -54,6 +60,7 @@ int mh_run_read_port(const mh_run_opts *o, const mh_target *t, char **console,
             t->id, o->port,
             res.eof         ? "before the port closed"
             : res.timed_out ? "within the timeout"
+            : res.stalled   ? "before the port was silent for --stall"
                             : "",
             res.dropped, t->id, o->baud);
     mh_serial_result_free(&res);
@@ -69,8 +76,10 @@ int mh_run_read_port(const mh_run_opts *o, const mh_target *t, char **console,
             "merlin: %s: the stream on %s stopped before its end record "
             "(%s); the reader judges what arrived\n",
             t->id, o->port,
-            res.eof ? "the port closed"
-                    : "timeout: raise --timeout for a long profile");
+            res.eof       ? "the port closed"
+            : res.stalled ? "no line for --stall seconds: raise it for a slow "
+                            "operation"
+                          : "timeout: raise --timeout for a long profile");
   else if (!o->quiet)
     fprintf(stderr, "merlin: %s: %zu bytes received from %s\n", t->id, res.len,
             o->port);

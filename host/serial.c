@@ -132,16 +132,23 @@ int mh_serial_capture(const mh_serial_spec *s, mh_serial_result *res, char *err,
   }
   int begun = 0, rc = 0;
   double deadline = now_s() + (s->timeout_s ? s->timeout_s : 1e9);
+  double last_line = now_s();
   for (;;) {
     if (mh_exec_signal_received()) {
       res->cancelled = 1;
       break;
     }
-    double left = deadline - now_s();
+    double now = now_s(), left = deadline - now;
     if (left <= 0) {
       res->timed_out = 1;
       break;
     }
+    if (s->stall_s && now - last_line >= s->stall_s) {
+      res->stalled = 1;
+      break;
+    }
+    if (s->stall_s && last_line + s->stall_s - now < left)
+      left = last_line + s->stall_s - now;
     struct pollfd p = {.fd = fd, .events = POLLIN};
     int pr = poll(&p, 1, left > 0.2 ? 200 : (int)(left * 1000) + 1);
     if (pr < 0 && errno == EINTR)
@@ -191,6 +198,7 @@ int mh_serial_capture(const mh_serial_spec *s, mh_serial_result *res, char *err,
       if (!nl)
         break;
       size_t ll = (size_t)(nl - (buf + line_start));
+      last_line = now_s();
       const char *l = buf + line_start;
       size_t lt = ll && l[ll - 1] == '\r' ? ll - 1 : ll;
       /* A begin record, possibly glued to boot noise without a newline:

@@ -18,7 +18,8 @@ const char *mh_serial_bauds(void);
 typedef struct {
   const char *dev;    /* /dev/ttyACM0, or a pseudo-terminal */
   unsigned baud;      /* checked with mh_serial_baud_ok */
-  unsigned timeout_s; /* for the whole stream, from opening the port */
+  unsigned timeout_s; /* for the whole stream, from opening the port; 0 none */
+  unsigned stall_s;   /* no complete line for this long ends it; 0 none */
   size_t max_bytes;   /* a longer stream is refused */
   /* Each wire line as it arrives (after begin), or NULL. */
   void (*on_line)(void *ctx, const char *line, size_t len);
@@ -30,6 +31,7 @@ typedef struct {
   size_t len;
   int complete;   /* the end or fault record arrived */
   int timed_out;  /* timeout_s passed first */
+  int stalled;    /* stall_s passed without a line first */
   int eof;        /* the port closed (hang-up) first */
   int cancelled;  /* SIGINT/SIGTERM (mh_exec_install_signal_handlers) */
   int restarts;   /* begin records seen again (the board was reset) */

@@ -143,6 +143,7 @@ typedef struct {
   size_t len, cap;
   size_t line_start; /* offset of the line being assembled */
   int overflow, oom;
+  double last_line; /* when the last complete line arrived */
 } capture;
 
 /* Read what is available on stdout; returns 0 at EOF (or when full). */
@@ -170,6 +171,7 @@ static int pump_stdout(const mh_exec_spec *spec, capture *c) {
       spec->hooks.on_stdout_line(spec->hooks.ctx, c->buf + c->line_start,
                                  i - c->line_start);
     c->line_start = i + 1;
+    c->last_line = now_s();
   }
   if (r == 0) {
     if (c->line_start < c->len && spec->hooks.on_stdout_line)
@@ -229,7 +231,7 @@ int mh_exec(const mh_exec_spec *spec, mh_exec_result *res, char *err,
     return -1;
   }
 
-  capture cap = {.fd = out_p[0]};
+  capture cap = {.fd = out_p[0], .last_line = start};
   line_stream ls = {.fd = err_p[0]};
   if (cap.fd >= 0)
     set_flags(cap.fd, 1, 1);
@@ -256,6 +258,8 @@ int mh_exec(const mh_exec_spec *spec, mh_exec_result *res, char *err,
         close_fd(&ls.fd);
     }
     double t = now_s();
+    if (spec->hooks.on_tick && !reaped)
+      spec->hooks.on_tick(spec->hooks.ctx);
     if (!reaped) {
       pid_t w = waitpid(pid, &status, WNOHANG);
       if (w == pid) {
@@ -268,9 +272,12 @@ int mh_exec(const mh_exec_spec *spec, mh_exec_result *res, char *err,
         res->cancelled = 1;
       else if (deadline > 0 && t >= deadline)
         res->timed_out = 1;
+      else if (spec->stall_s && cap.fd >= 0 &&
+               t - cap.last_line >= spec->stall_s)
+        res->stalled = 1;
       else if (cap.overflow || cap.oom)
         res->overflow = 1;
-      if (res->cancelled || res->timed_out || res->overflow) {
+      if (res->cancelled || res->timed_out || res->stalled || res->overflow) {
         killing = 1;
         kill(-pid, SIGTERM);
         kill_at = t + 2.0;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Running a child process (an image, QEMU, CMake): its own process group,
  * stdin from /dev/null, stdout captured or sent to a file, stderr handed
- * over line by line, a timeout that kills the whole group, and cancellation
+ * over line by line, a timeout and a stall bound (no line for a while) that
+ * kill the whole group, and cancellation
  * on SIGINT/SIGTERM/SIGHUP. */
 #ifndef MERLIN_HOST_TARGET_EXEC_H
 #define MERLIN_HOST_TARGET_EXEC_H
@@ -13,12 +14,18 @@ typedef struct {
   /* Each complete line (without its '\n') as it arrives; may be NULL. */
   void (*on_stdout_line)(void *ctx, const char *line, size_t len);
   void (*on_stderr_line)(void *ctx, const char *line, size_t len);
+  /* About ten times a second while the child runs; may be NULL. */
+  void (*on_tick)(void *ctx);
 } mh_exec_hooks;
 
 typedef struct {
   char *const *argv;  /* argv[0] is looked up in PATH */
   const char *cwd;    /* NULL: ours */
-  unsigned timeout_s; /* 0: none */
+  unsigned timeout_s; /* the whole run; 0: none */
+  /* No stdout line for this long means the child is hung (0: none): a
+   * healthy image prints a console line at least after every operation's
+   * known-answer test, first call and samples (docs/cli.md, "Hangs"). */
+  unsigned stall_s;
   int stdout_fd;      /* -1: capture into the result; else dup2'd */
   int stderr_fd;      /* -1: to on_stderr_line (or our stderr); else dup2'd */
   size_t max_capture; /* captured stdout beyond this kills the child */
@@ -33,6 +40,7 @@ typedef struct {
   int exit_code;   /* when exited */
   int term_signal; /* signal that ended it, when !exited */
   int timed_out;   /* killed after timeout_s */
+  int stalled;     /* killed after stall_s without a stdout line */
   int cancelled;   /* killed because we received a signal */
   double seconds;  /* wall time */
 } mh_exec_result;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # X25519 and Ed25519 (and SHA-256, HMAC, ML-KEM-768) on libsodium.
 # Control primitives (every profile): HMAC-SHA256 and HKDF-SHA256 on wolfcrypt.
 description = X25519, Ed25519, SHA-256, HMAC and ML-KEM-768 on libsodium

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Every algorithm wolfCrypt offers, on wolfCrypt (portable C).
 description = every algorithm wolfCrypt offers (portable C)
 sha256 = wolfcrypt

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Classical algorithms on BearSSL 0.6 (constant-time implementations).
 # Control primitives (every profile): HMAC-SHA256 and HKDF-SHA256 on wolfcrypt.
 description = classical algorithms on BearSSL (constant-time ct/i31 code)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Classical algorithms on Mbed TLS 3.6 through PSA (built-in drivers).
 # Control primitives (every profile): HMAC-SHA256 and HKDF-SHA256 on wolfcrypt.
 description = classical algorithms on Mbed TLS (PSA, built-in software)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Classical algorithms on wolfCrypt (portable C).
 # Control primitives (every profile): HMAC-SHA256 and HKDF-SHA256 on wolfcrypt.
 description = classical algorithms on wolfCrypt (portable C)

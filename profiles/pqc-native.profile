@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # ML-KEM on mlkem-native and ML-DSA on mldsa-native (portable C), from
 # Debian's rust-aws-lc-sys source.
 # Control primitives (every profile): HMAC-SHA256 and HKDF-SHA256 on wolfcrypt.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Post-quantum algorithms on PQClean (clean C). Its SPHINCS+ is round 3.1,
 # a pre-FIPS 205 baseline, under its own ids (not SLH-DSA).
 # Control primitives (every profile): HMAC-SHA256 and HKDF-SHA256 on wolfcrypt.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Post-quantum algorithms on wolfCrypt (Cortex-M Thumb-2 assembly; Arm targets only).
 # Control primitives (every profile): HMAC-SHA256 and HKDF-SHA256 on wolfcrypt.
 description = ML-KEM, ML-DSA and SLH-DSA on wolfCrypt (Cortex-M Thumb-2 assembly; Arm targets only)

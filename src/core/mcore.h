@@ -6,11 +6,23 @@
  * Everything here is freestanding C11 and is compiled into every image, on
  * the host and on the microcontroller alike.
  *
- * Layering and prefixes:
- *   mcore_  runner, registry, wire writer, rng, allocator (src/core)
+ * Layering and prefixes (of every global symbol Merlin's own objects
+ * define; tests/check_style.sh checks the images' and the CLI's objects
+ * against this list):
+ *   mcore_  registry, wire writer, rng, allocator, markers (src/core)
+ *   runner_ the runner's entry points (src/core/runner.c)
  *   mops_   operation catalogue and known-answer vectors (src/ops)
- *   mport_  the port of one target (src/ports)
+ *   mwf_    end-to-end workflows (src/workflows)
+ *   mport_  the port contract of one target (src/ports)
+ *   cortexm_ code shared by the Cortex-M ports (src/ports/cortexm)
+ *   brd_    a real board's port (src/ports/boards)
  *   mbe_    backend adapters (src/backends/<name>)
+ *   merlin_ hooks a library's configuration names (merlin_wolfcrypt_seed)
+ *   mh_     the host CLI (host/)
+ * Names fixed by others (a library's callback, CMSIS vector names, the C
+ * runtime):
+ *     fixed: PQCLEAN_randombytes mbedtls_psa_external_get_random
+ *     fixed: mbedtls_hardware_poll *_Handler main _exit _sbrk
  */
 #ifndef MERLIN_MCORE_H
 #define MERLIN_MCORE_H
@@ -202,15 +214,16 @@ typedef struct {
   size_t n_impls;
 } mcore_backend;
 
-/* The backends linked into this image (generated: src/core/registry.c from
- * the build's MERLIN_BACKENDS list). */
+/* The backends linked into this image (generated into the build's
+ * generated/registry.c by cmake/MerlinImage.cmake from its MERLIN_BACKENDS
+ * list). */
 extern const mcore_backend *const mcore_backends[];
 extern const size_t mcore_n_backends;
 
 /* ---- harness services used by backends and ops ---------------------- */
 
 /* Deterministic random bytes. Benchmarks use a fixed-seed xoshiro128**
- * stream (documented in docs/runner.md; not cryptographically secure, which
+ * stream (src/core/rng.c; not cryptographically secure, which
  * a benchmark does not need); known-answer tests script the exact bytes. */
 void mcore_rng_seed(uint64_t seed);
 void mcore_rng_fill(uint8_t *out, size_t len);

@@ -34,8 +34,8 @@
 #define RUNNER_SEED 0x4d65726c696e0001u
 #define MAX_BATCH (1u << 20)
 #define SAMPLES_PER_LINE 16
-#define MIN_RUNS 5    /* fewest timed samples a budget may leave */
 #define CT_SECRETS 16 /* secrets per constant-time check */
+#define NO_LIMIT UINT64_MAX
 
 typedef struct {
   const mcore_impl *impl;
@@ -208,21 +208,44 @@ static int mem_call_run(void *arg) {
   return m->in->def->run(m->c);
 }
 
-/* The constant-time check of an operation with a secret input: CT_SECRETS
- * runs, each with a fresh secret and the same public inputs, one run per
- * sample (no batching), and under valgrind the checker's errors around the
- * runs with the secret bytes poisoned. Under QEMU the counts are exact
- * instruction counts, so a constant-time operation gives one value. The
- * run budget may cut the number of secrets (n=0: not checked). */
-static int ct_check(const instance *in, mops_ctx *c, uint32_t id, uint64_t once,
-                    uint64_t overhead) {
-  uint64_t v[CT_SECRETS];
-  uint32_t n = CT_SECRETS;
+/* What is left of an operation's run budget (port.h: budget_ticks), which
+ * its KAT, first call, warm-up, samples, memory run and constant-time runs
+ * all spend, counted from the operation's start; at least a BUDGET_SHARE-th
+ * of it for the warm-up and samples, and again for the constant-time runs,
+ * so that a cheap operation behind an expensive KAT (SPHINCS+-128s verify,
+ * whose inputs need a signature) keeps its samples while an expensive one
+ * gets one sample. */
+#define BUDGET_SHARE 8
+static uint64_t budget_left(uint64_t op_start) {
   uint64_t budget = mport_describe()->budget_ticks;
-  if (budget && once * CT_SECRETS > budget) {
-    uint64_t fit = budget / (once ? once : 1);
-    n = fit >= 2 ? (uint32_t)fit : 0;
-  }
+  if (!budget)
+    return NO_LIMIT;
+  uint64_t spent = mport_counter_read() - op_start;
+  uint64_t left = budget > spent ? budget - spent : 0;
+  return left > budget / BUDGET_SHARE ? left : budget / BUDGET_SHARE;
+}
+
+/* Secrets of a constant-time check that fit in what is left of the budget:
+ * CT_SECRETS, fewer, or 0 when fewer than 2 fit (nothing to compare).
+ * once = 0: not known yet (decided after the first run). */
+static uint32_t ct_secrets_fit(uint64_t once, uint64_t left) {
+  if (left == NO_LIMIT || !once || once * CT_SECRETS <= left)
+    return CT_SECRETS;
+  uint64_t fit = left / once;
+  return fit >= 2 ? (uint32_t)fit : 0;
+}
+
+/* The constant-time check of an operation with a secret input: up to
+ * CT_SECRETS runs, each with a fresh secret and the same public inputs, one
+ * run per sample (no batching), and under valgrind the checker's errors
+ * around the runs with the secret bytes poisoned. Under QEMU the counts are
+ * exact instruction counts, so a constant-time operation gives one value.
+ * What is left of the run budget may cut the number of secrets (n=0: not
+ * checked); once = 0 (no samples were timed) takes it from the first run. */
+static int ct_check(const instance *in, mops_ctx *c, uint32_t id, uint64_t once,
+                    uint64_t overhead, uint64_t left) {
+  uint64_t v[CT_SECRETS];
+  uint32_t n = ct_secrets_fit(once, left);
   long errors = 0, before = mport_ct_errors();
   int fresh = 1, rc = MCORE_OK;
   for (uint32_t i = 0; i < n && rc == MCORE_OK; i++) {
@@ -242,6 +265,9 @@ static int ct_check(const instance *in, mops_ctx *c, uint32_t id, uint64_t once,
     v[i] = t1 - t0 > overhead ? t1 - t0 : overhead;
     mops_ctx_unpoison(mport_ct_unpoison);
     mcore_heap_ct_clean(mport_ct_unpoison);
+    if (i == 0 && !once) /* the first run tells what the rest would cost */
+      n = ct_secrets_fit(v[0] - overhead ? v[0] - overhead : 1,
+                         left > v[0] ? left - v[0] : 0);
   }
   if (rc != MCORE_OK)
     return rc;
@@ -289,6 +315,7 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   const runner_config *cfg = st->cfg;
   mops_ctx c;
 
+  uint64_t op_start = mport_counter_read(); /* the run budget's start */
   mcore_rng_seed(RUNNER_SEED);
   if (st->kat_impl != in->impl || st->kat_def != in->def) {
     st->kat_detail[0] = '\0';
@@ -317,9 +344,9 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   }
   if (cfg->ct_only) {
     mops_ctx_init(&c, in->impl, in->bytes);
-    if (in->def->secret &&
-        (in->def->prepare(&c) != MCORE_OK ||
-         ct_check(in, &c, id, 0, st->overhead) != MCORE_OK)) {
+    if (in->def->secret && (in->def->prepare(&c) != MCORE_OK ||
+                            ct_check(in, &c, id, 0, st->overhead,
+                                     budget_left(op_start)) != MCORE_OK)) {
       emit_error(id, "constant-time check failed to run");
       st->failed = 1;
       return;
@@ -360,16 +387,18 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   while (once * batch < floor_ticks && batch < MAX_BATCH)
     batch *= 2;
 
-  /* The run budget: an operation whose samples would take longer than the
-   * port's budget (SLH-DSA signing, say) gets fewer samples, at least
-   * MIN_RUNS, and one warm-up. The plan says how many; the host marks it. */
+  /* The run budget: an operation whose warm-up and samples would take
+   * longer than what its KAT and first call left of the port's budget
+   * (SLH-DSA-128s signing, say) gets fewer samples, down to one, and one
+   * warm-up or none. The plan says how many; results.json's n and warmup
+   * are the truth, and the report marks the figure. */
   uint32_t warmup = cfg->warmup, runs = cfg->runs;
-  uint64_t budget = mport_describe()->budget_ticks;
+  uint64_t left = budget_left(op_start);
   uint64_t per_sample = once * batch;
-  if (budget && per_sample * ((uint64_t)warmup + runs) > budget) {
-    uint64_t fit = budget / per_sample;
-    warmup = warmup ? 1 : 0;
-    runs = fit > warmup + MIN_RUNS ? (uint32_t)(fit - warmup) : MIN_RUNS;
+  if (left != NO_LIMIT && per_sample * ((uint64_t)warmup + runs) > left) {
+    uint64_t fit = left / per_sample;
+    warmup = warmup && fit >= 2 ? 1 : 0;
+    runs = fit > warmup ? (uint32_t)(fit - warmup) : 1;
     if (runs > cfg->runs)
       runs = cfg->runs;
   }
@@ -426,7 +455,8 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
     st->failed = 1;
     return;
   }
-  if (in->def->secret && ct_check(in, &c, id, once, st->overhead) != MCORE_OK) {
+  if (in->def->secret && ct_check(in, &c, id, once, st->overhead,
+                                  budget_left(op_start)) != MCORE_OK) {
     emit_error(id, "constant-time check failed to run");
     st->failed = 1;
     return;

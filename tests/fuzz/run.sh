@@ -17,7 +17,7 @@ cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz >/dev/null
 out=build/fuzz/fuzz
 status=0
-for name in wire profile results report boards; do
+for name in wire profile results report boards cli; do
   bin=$out/fuzz_$name
   work=build/fuzz/corpus-$name
   mkdir -p "$work" build/fuzz/crashes-$name

@@ -216,11 +216,16 @@ fault)
   printf 'description = fault tests\nml-kem-512 = wolfcrypt\n' >"$work/f.profile"
   n=0
   for kv in "${kinds[@]}" "stackoverflow:kind=stackoverflow" \
-    "heap:heap exhausted" "hang:did not finish within"; do
+    "heap:heap exhausted" "hang:target hung: no console line for 5 s" \
+    "hang-timeout:did not finish within 3 s (--timeout)"; do
     kind=${kv%%:*} want=${kv#*:}
+    # A hang is found by silence (--stall), or by the whole-run bound
+    # (--timeout) when one is given.
+    bound=(--stall 5)
+    if [ "$kind" = hang-timeout ]; then kind=hang bound=(--timeout 3); fi
     set +e
     "$merlin" run --target "$target" --profile "$work/f.profile" --runs 3 \
-      --warmup 0 --timeout 5 --out "$work/out" --inject-fault "$kind" \
+      --warmup 0 "${bound[@]}" --out "$work/out" --inject-fault "$kind" \
       --quiet >"$work/log" 2>&1
     rc=$?
     set -e

@@ -37,6 +37,14 @@
 #ifndef MPS2_TIMER0_IRQ
 #define MPS2_TIMER0_IRQ 8u
 #endif
+/* Test images only (MERLIN_TEST_TIMER_BITS, cmake/MerlinImage.cmake): a
+ * shorter timer period, so that a sample spans many wraps and the host's
+ * wrap accounting is exercised (tests/cycles). 32 in every other image,
+ * where the code below compiles to the plain 32-bit shift. */
+#ifndef MPS2_TIMER_BITS
+#define MPS2_TIMER_BITS 32
+#endif
+#define TIMER_TOP ((uint32_t)(((uint64_t)1 << MPS2_TIMER_BITS) - 1u))
 /* The peripheral clock the timer counts (SYSCLK_FRQ in QEMU). */
 #ifndef MPS2_SYSCLK_HZ
 #define MPS2_SYSCLK_HZ 25000000u
@@ -83,8 +91,8 @@ void cortexm_board_init(void) {
   UART_CTRL = 1u;    /* TX enable */
 
   TIMER_CTRL = 0;
-  TIMER_RELOAD = 0xFFFFFFFFu;
-  TIMER_VALUE = 0xFFFFFFFFu;
+  TIMER_RELOAD = TIMER_TOP;
+  TIMER_VALUE = TIMER_TOP;
   TIMER_INTCLEAR = 1u;
   CM_NVIC_ISER0 = 1u << TIMER0_IRQ;
   TIMER_CTRL = 1u | 8u; /* enable, interrupt enable */
@@ -111,7 +119,7 @@ uint64_t mport_counter_read(void) {
     value = TIMER_VALUE;
   }
   __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
-  return ((uint64_t)wraps << 32) + (0xFFFFFFFFu - value);
+  return ((uint64_t)wraps << MPS2_TIMER_BITS) + (TIMER_TOP - value);
 }
 
 void cortexm_board_putc(char c) {

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Checks of the style the tree claims (make test; README.md):
+#   check_style.sh prefixes NM OBJDIR...  every global symbol our own objects
+#       define starts with a prefix of the list in src/core/mcore.h
+#       ("Layering and prefixes") or is one of the names fixed by others
+#       listed there
+#   check_style.sh paths                  every relative link in README.md
+#       and docs/*.md, and every docs/, src/, host/, tests/, tools/, cmake/,
+#       scripts/, boards/ or profiles/ path named in our sources, exists
+#   check_style.sh spdx                   every committed source, script,
+#       build file and profile carries a one-line SPDX header
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+mode=${1:?usage: check_style.sh prefixes|paths|spdx ...}
+shift
+case $mode in
+prefixes)
+  nm=${1:?nm}
+  shift
+  # The documented list: "  prefix_  what" lines of the block, and the
+  # "fixed by others:" names (a trailing * is a suffix pattern).
+  block=$(sed -n '/Layering and prefixes/,/\*\//p' src/core/mcore.h)
+  prefixes=$(printf '%s\n' "$block" | sed -n -E 's/^ \*   ([a-z]+_) .*/\1/p')
+  fixed=$(printf '%s\n' "$block" | sed -n -E 's/^ \*     fixed: (.*)/\1/p' | tr ' ,' '\n\n' | sed '/^$/d')
+  [ -n "$prefixes" ] || { echo "FAIL: no prefix list in src/core/mcore.h"; exit 1; }
+  n=0
+  while read -r obj sym; do
+    n=$((n + 1))
+    ok=0
+    for p in $prefixes; do [[ $sym == "$p"* ]] && ok=1 && break; done
+    for f in $fixed; do
+      # shellcheck disable=SC2053
+      [[ $sym == $f ]] && ok=1 && break
+    done
+    [ $ok = 1 ] || bad "$obj defines '$sym', which has none of the documented prefixes ($(echo $prefixes)) (src/core/mcore.h)"
+  done < <(for d in "$@"; do
+    find "$d" -type f \( -name '*.o' -o -name '*.obj' \) -print0 |
+      xargs -0 -r "$nm" --defined-only -g -A 2>/dev/null |
+      awk 'NF == 3 { sub(/:[^:]*$/, "", $1); print $1, $3 }'
+  done)
+  [ "$n" -gt 0 ] || { echo "FAIL: no symbols found under $*"; exit 1; }
+  [ $fail = 0 ] && echo "ok: $n global symbols, all with documented prefixes"
+  ;;
+paths)
+  n=0
+  # Relative Markdown links: [text](path) and [text](path#anchor).
+  for md in README.md docs/*.md; do
+    dir=$(dirname "$md")
+    while read -r link; do
+      target=${link%%#*}
+      [ -n "$target" ] || continue
+      n=$((n + 1))
+      [ -e "$dir/$target" ] || bad "$md links to '$link', which does not exist"
+    done < <(grep -oE '\]\([^)[:space:]]+\)' "$md" | sed -E 's/^\]\((.*)\)$/\1/' |
+      grep -vE '^(https?:|mailto:|#)' || true)
+  done
+  # Paths named in our own sources (comments and strings alike).
+  while read -r file path; do
+    n=$((n + 1))
+    p=${path%%[.,;:)]}
+    p=${p%%:}
+    # Placeholders (profiles/NAME.profile, boards/x.board) name no file.
+    base=$(basename "$p")
+    if [[ $p =~ /[A-Z]+[./] ]] || [[ ${base%%.*} =~ ^[a-z]$ ]]; then continue; fi
+    # A library's own path (wolfSSL's ssl.c under its src) in a backend's notes.
+    if [[ $file == src/backends/* ]] && compgen -G "third_party/*/$p" >/dev/null; then
+      continue
+    fi
+    [ -e "$p" ] || bad "$file names '$p', which does not exist"
+  done < <(git ls-files src host tests tools cmake scripts Makefile CMakeLists.txt |
+    grep -E '\.(c|h|S|sh|cmake|mjs|js)$|CMakeLists.txt$|Makefile$|^scripts/' |
+    xargs grep -oE '(^|[^A-Za-z0-9_./-])(docs|src|host|tests|tools|cmake|scripts|boards|profiles)/[A-Za-z0-9_./-]+\.(md|c|h|S|sh|cmake|def|ld|profile|board|mjs|js|txt)' -H 2>/dev/null |
+    sed -E 's/^([^:]+):[^A-Za-z0-9_]?(.*)$/\1 \2/' |
+    grep -vE ' (src|host|tests|tools)/[^ ]*<' | sort -u)
+  [ $fail = 0 ] && echo "ok: $n links and named paths exist"
+  ;;
+spdx)
+  n=0
+  while read -r f; do
+    n=$((n + 1))
+    head -n 3 "$f" | grep -q 'SPDX-License-Identifier: Apache-2.0' ||
+      bad "$f has no SPDX-License-Identifier line in its first three lines"
+  done < <(git ls-files | grep -E '\.(c|h|S|sh|cmake|mjs|js|ld|profile|board|def|txt)$|CMakeLists.txt$|Makefile$|^scripts/|^\.ci/|^\.gitignore$' |
+    grep -vE '^tests/fuzz/corpus/|\.json$')
+  [ $fail = 0 ] && echo "ok: $n files carry an SPDX line"
+  ;;
+*)
+  echo "usage: check_style.sh prefixes NM DIR... | paths | spdx" >&2
+  exit 2
+  ;;
+esac
+exit $fail

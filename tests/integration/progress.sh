@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# What `merlin run` says to expect (docs/cli.md, "Progress"): nothing the
+# first time an image runs, the recorded duration the next time with the
+# same options, and the recorded options when they differ.
+#   progress.sh MERLIN
+set -euo pipefail
+merlin=$1
+work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-progress.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+root=$(cd "$(dirname "$0")/../.." && pwd)
+printf 'description = progress test\nsha256 = wolfcrypt\n' >"$work/progress-it.profile"
+rm -f "$root/build/img/qemu-m4-progress-it/durations.txt"
+run() { "$merlin" run --target qemu-m4 --profile "$work/progress-it.profile" \
+  --warmup 0 --out "$work/out" "$@" 2>&1 | grep 'operations;' || true; }
+first=$(run --runs 3)
+echo "$first"
+grep -q 'no recorded run of this image' <<<"$first" || fail "first run: $first"
+second=$(run --runs 3)
+echo "$second"
+grep -qE 'expected about [0-9.]+ s \(the recorded run' <<<"$second" ||
+  fail "second run: $second"
+third=$(run --runs 4)
+echo "$third"
+grep -q 'with other options (runs=3 ' <<<"$third" || fail "third run: $third"
+echo "3 passed, 0 failed"
