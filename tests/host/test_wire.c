@@ -1102,7 +1102,84 @@ static void test_mem(void) {
   r_free(&r);
 }
 
+/* Values results.json could not hold, or that would make paths (issue 20). */
+static void test_values(void) {
+  recs r = good();
+  r_set(&r, 13, "opend id=0 n=18 stack=18446744073709551615 heap=0 allocs=0");
+  EXPECT_REJECT(&r, 13,
+                "field 'stack' of opend record is out of range: "
+                "'18446744073709551615' (max 9223372036854775807)");
+  r_set(&r, 13, "opend id=0 n=18 stack=1 heap=9223372036854775808 allocs=0");
+  EXPECT_REJECT(&r, 13, "field 'heap' of opend record is out of range");
+  r_set(&r, 13, "opend id=0 n=18 stack=1 heap=0 allocs=9223372036854775807");
+  mh_run run;
+  mh_wire_error e;
+  CHECK(parse_recs(&r, "\n", &run, &e) == 0);
+  CHECK(run.ops[0].heap_allocs == 9223372036854775807ull);
+  mh_run_free(&run);
+  r_free(&r);
+
+  r = good();
+  r_set(&r, 7, "overhead ticks=9223372036854775808");
+  EXPECT_REJECT(&r, 7, "field 'ticks' of overhead record is out of range");
+  r_set(&r, 7, "overhead ticks=111");
+  EXPECT_REJECT(&r, 10,
+                "samples record for op 0: value 0 (110 ticks) is below the "
+                "counter overhead 111 (line 7)");
+  r_free(&r);
+
+  static const char *const names[] = {"profile=../../x", "profile=a/b",
+                                      "profile=a%0Ab",   "profile=.x",
+                                      "profile=",        "target=a/b"};
+  for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+    r = good();
+    char line[1024];
+    snprintf(line, sizeof line, "begin v=1 %s %s", BEGIN_FIELDS, names[k]);
+    /* replace the field rather than add a duplicate */
+    char *at =
+        strstr(line, names[k][0] == 'p' ? "profile=default" : "target=qemu-m4");
+    size_t skip = names[k][0] == 'p' ? 16 : 15;
+    memmove(at, at + skip, strlen(at + skip) + 1);
+    r_set(&r, 2, line);
+    EXPECT_REJECT(&r, 2, "is not a valid name (1 to 64 letters");
+    r_free(&r);
+  }
+  r = good();
+  char line[1024], longname[80];
+  memset(longname, 'p', 65);
+  longname[65] = '\0';
+  snprintf(line, sizeof line, "begin v=1 %s", BEGIN_FIELDS);
+  char *at = strstr(line, "profile=default");
+  memmove(at, at + 16, strlen(at + 16) + 1);
+  size_t n = strlen(line);
+  snprintf(line + n, sizeof line - n, " profile=%s", longname);
+  r_set(&r, 2, line);
+  EXPECT_REJECT(&r, 2, "begin record: profile=ppp");
+  longname[64] = '\0';
+  snprintf(line + n, sizeof line - n, " profile=%s", longname);
+  r_set(&r, 2, line);
+  CHECK(parse_recs(&r, "\n", &run, &e) == 0);
+  mh_run_free(&run);
+  r_free(&r);
+
+  /* the same operation under two ids */
+  r = good();
+  r_set(&r, 4,
+        "op id=1 alg=sha256 op=hash backend=wolfcrypt variant=c "
+        "bytes=64");
+  EXPECT_REJECT(&r, 4,
+                "op record for id 1 announces sha256 hash (wolfcrypt c, "
+                "bytes 64) a second time (first as id 0 on line 3)");
+  r_set(&r, 4,
+        "op id=1 alg=sha256 op=hash backend=wolfcrypt variant=asm "
+        "bytes=64");
+  CHECK(parse_recs(&r, "\n", &run, &e) == 0); /* another variant: another op */
+  mh_run_free(&run);
+  r_free(&r);
+}
+
 int main(void) {
+  test_values();
   test_good();
   test_mem();
   test_kat_only();
