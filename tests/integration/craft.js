@@ -327,6 +327,35 @@ const MUTATIONS = [
     setField(r, 'batch', pick(rnd, ['4294967295', '1000000', '3']));
     return 'batch';
   },
+  function ct(rnd, recs) {
+    const i = recs.findIndex((x) => x.type === 'opend');
+    if (i < 0) return 'ct-none';
+    const id = recs[i].f.find(([k]) => k === 'id')[1];
+    const n = pick(rnd, ['0', '1', '2', '16', '17']);
+    const f = [['id', id], ['n', n], ['fresh', pick(rnd, ['0', '1', '2'])]];
+    if (n !== '0' || rnd() < 0.2) {
+      const vals = [];
+      for (let k = 0; k < Math.max(1, Number(n)); k++)
+        vals.push(pick(rnd, ['100', '101', '18446744073709551615', '0']));
+      f.push(['v', vals.join(',')]);
+    }
+    if (rnd() < 0.3) f.push(['vg', pick(rnd, NUMBERS)]);
+    recs.splice(i, 0, {type: 'ct', f});
+    return 'ct';
+  },
+  function katOnly(rnd, recs) {
+    setField(recs[0], 'runs', '0');
+    for (let i = recs.length - 1; i >= 0; i--) {
+      const t = recs[i].type;
+      if ((t === 'plan' || t === 'samples' || t === 'wfplan' ||
+           t === 'wfsample') && rnd() < 0.95)
+        recs.splice(i, 1);
+      else if (t === 'opend' || t === 'wfend')
+        recs[i].f = recs[i].f.filter(([k]) => k === 'id' || k === 'n')
+          .map(([k, v]) => [k, k === 'n' ? '0' : v]);
+    }
+    return 'kat-only';
+  },
   function bigCount(rnd, recs) {
     const r = pick(rnd, recs.filter((x) => x.type === 'opend'));
     if (!r) return 'count-none';
