@@ -39,11 +39,32 @@ static int same(const char *a, const char *b) {
   return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
-static const mh_result *find_result(const mh_results *r, const mh_result *x) {
-  for (size_t i = 0; i < r->n_runs; i++)
+/* The run of r that x is compared with: the same target, profile, compiler
+ * and -O level; with --force (loose), failing that, the one run of r with
+ * x's target and profile, whatever its build (none when there are several:
+ * which would be a guess). */
+static const mh_result *find_result(const mh_results *r, const mh_result *x,
+                                    int loose) {
+  const mh_result *only = NULL;
+  size_t n = 0;
+  for (size_t i = 0; i < r->n_runs; i++) {
     if (mh_result_same_row(&r->runs[i], x)) /* target, profile, cc, opt */
       return &r->runs[i];
-  return NULL;
+    if (same(r->runs[i].target, x->target) &&
+        same(r->runs[i].profile, x->profile)) {
+      only = &r->runs[i];
+      n++;
+    }
+  }
+  return loose && n == 1 ? only : NULL;
+}
+
+/* "gcc -O2" of a run, for the --force notes. */
+static void build_name(const mh_result *x, char *buf, size_t len) {
+  char cc[64], opt[32];
+  mh_result_cc(x, cc, sizeof cc);
+  mh_result_opt(x, opt, sizeof opt);
+  snprintf(buf, len, "%s %s", cc, opt);
 }
 
 /* Provenance that must agree for a fair comparison: the build, the
@@ -105,16 +126,32 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
   }
   mh_sb prov = {0}, md = {0};
   int rc = 0, regressions = 0, improvements = 0, compared = 0, pairs = 0;
-  int changed = 0;
+  int changed = 0, loose_pairs = 0;
   for (size_t i = 0; i < b.n_runs; i++) {
-    const mh_result *y = &b.runs[i], *x = find_result(&a, y);
+    const mh_result *y = &b.runs[i], *x = find_result(&a, y, force);
     if (x) {
       pairs++;
       provenance_diffs(x, y, &prov);
+      if (!mh_result_same_row(x, y)) {
+        char bx[100], by[100];
+        build_name(x, bx, sizeof bx);
+        build_name(y, by, sizeof by);
+        printf("merlin: compare: --force: %s (profile %s): comparing the %s "
+               "build with the %s build\n",
+               y->target, y->profile, bx, by);
+      }
+    } else if (find_result(&a, y, 1)) {
+      loose_pairs++;
     }
   }
   if (pairs == 0) {
-    fprintf(stderr, "merlin: compare: no target and profile in common\n");
+    if (loose_pairs)
+      fprintf(stderr,
+              "merlin: compare: no target and profile in common with the same "
+              "compiler and -O level; --force pairs the runs by target and "
+              "profile alone\n");
+    else
+      fprintf(stderr, "merlin: compare: no target and profile in common\n");
     rc = 2;
     goto out;
   }
@@ -136,7 +173,7 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
                "---:|---|\n",
                old_arg, new_arg, threshold * 100.0);
   for (size_t i = 0; i < b.n_runs; i++) {
-    const mh_result *y = &b.runs[i], *x = find_result(&a, y);
+    const mh_result *y = &b.runs[i], *x = find_result(&a, y, force);
     if (!x)
       continue;
     for (size_t k = 0; k < y->run.n_ops; k++) {
@@ -150,13 +187,23 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
       }
       compared++;
       double om = p->stats.median, nm = q->stats.median;
-      double change = om != 0 ? nm / om - 1.0 : 0.0;
+      /* From a median of 0 any rise is an infinite relative change: above
+       * every threshold, so a regression once outside the spread. */
+      double change = om != 0 ? nm / om - 1.0 : nm > 0 ? INFINITY : 0.0;
       double spread = p->stats.iqr + q->stats.iqr;
       int outside = fabs(nm - om) > spread;
       const char *verdict = "same";
       if (nm != om) {
         verdict = outside ? "changed" : "within spread";
         changed++;
+      }
+      char pct[32], pct_md[32];
+      if (isinf(change)) {
+        snprintf(pct, sizeof pct, "from 0");
+        snprintf(pct_md, sizeof pct_md, "from 0");
+      } else {
+        snprintf(pct, sizeof pct, "%+.2f%%", change * 100.0);
+        snprintf(pct_md, sizeof pct_md, "%+.2f %%", change * 100.0);
       }
       if (outside && change > threshold) {
         verdict = "REGRESSED";
@@ -169,10 +216,10 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
       mh_format_number(om, o1, sizeof o1);
       mh_format_number(nm, n1, sizeof n1);
       if (nm != om) /* only changes on the terminal; all in --md */
-        printf("%-10s %-50s %14s -> %14s %+8.2f%%  %s\n", y->target,
-               l.s ? l.s : "?", o1, n1, change * 100.0, verdict);
-      mh_sb_printf(&md, "| %s | %s | %s | %s | %+.2f %% | %s |\n", y->target,
-                   l.s ? l.s : "?", o1, n1, change * 100.0, verdict);
+        printf("%-10s %-50s %14s -> %14s %9s  %s\n", y->target, l.s ? l.s : "?",
+               o1, n1, pct, verdict);
+      mh_sb_printf(&md, "| %s | %s | %s | %s | %s | %s |\n", y->target,
+                   l.s ? l.s : "?", o1, n1, pct_md, verdict);
       mh_sb_free(&l);
     }
     for (size_t k = 0; k < x->run.n_ops; k++)

@@ -805,13 +805,20 @@ static int write_file(const char *dir, const char *name, const char *data,
   return rc;
 }
 
-/* console-<target>-<profile>[-<cc>-<opt>].log */
-static void console_name(const target_run *tr, char *buf, size_t len) {
+/* console-<target>-<profile>[-<cc>-<opt>].log; -1 (and a message) when it
+ * does not fit in len, never a silently shortened name. */
+static int console_name(const target_run *tr, char *buf, size_t len) {
+  int n;
   if (tr->cc)
-    snprintf(buf, len, "console-%s-%s-%s-%s.log", tr->t->id, tr->res.profile,
-             tr->cc, tr->opt);
+    n = snprintf(buf, len, "console-%s-%s-%s-%s.log", tr->t->id,
+                 tr->res.profile, tr->cc, tr->opt);
   else
-    snprintf(buf, len, "console-%s-%s.log", tr->t->id, tr->res.profile);
+    n = snprintf(buf, len, "console-%s-%s.log", tr->t->id, tr->res.profile);
+  if (n >= 0 && (size_t)n < len)
+    return 0;
+  fprintf(stderr, "merlin: %s: console log name longer than %zu bytes\n",
+          tr->label, len - 1);
+  return -1;
 }
 
 static void remove_tree(const char *dir, const target_run *trs, size_t n) {
@@ -824,8 +831,9 @@ static void remove_tree(const char *dir, const target_run *trs, size_t n) {
     free(p);
   }
   for (size_t i = 0; i < n; i++) {
-    char name[128];
-    console_name(&trs[i], name, sizeof name);
+    char name[256];
+    if (console_name(&trs[i], name, sizeof name) != 0)
+      continue;
     char *p = mh_path_join(dir, name);
     if (p)
       unlink(p);
@@ -938,9 +946,9 @@ static int write_results(const mh_run_opts *o, target_run *trs, size_t n) {
             write_file(tmp, "report.md", md, strlen(md)) ||
             write_file(tmp, "report.html", html, strlen(html));
   for (size_t i = 0; i < n && !bad; i++) {
-    char name[128];
-    console_name(&trs[i], name, sizeof name);
-    bad = write_file(tmp, name, trs[i].console, trs[i].console_len);
+    char name[256];
+    bad = console_name(&trs[i], name, sizeof name) != 0 ||
+          write_file(tmp, name, trs[i].console, trs[i].console_len);
   }
   if (bad) {
     remove_tree(tmp, trs, n);

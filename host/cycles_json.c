@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #define _POSIX_C_SOURCE 200809L
 #include "cycles_json.h"
+
 #include "cycles.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -156,6 +158,8 @@ int mh_cycles_read_op(json_t *o, mh_op *op, char *err, size_t errlen) {
         num(est, "min", &s->min) || num(est, "max", &s->max) ||
         num(est, "mean", &s->mean) || num(est, "stddev", &s->stddev) ||
         num(est, "cv", &s->cv))
+      bad = "est_cycles";
+    else if (mh_stats_insane(s)) /* no samples of its own to check against */
       bad = "est_cycles";
     c->has_est = 1;
   }

@@ -103,11 +103,62 @@ static int str_same(const char *a, const char *b) {
 }
 
 const mh_op *mh_run_find_op(const mh_run *run, const mh_op *like) {
+  const mh_op *first = NULL;
   for (size_t i = 0; i < run->n_ops; i++) {
     const mh_op *o = &run->ops[i];
     if (str_same(o->alg, like->alg) && str_same(o->op, like->op) &&
-        str_same(o->backend, like->backend) && o->bytes == like->bytes)
-      return o;
+        str_same(o->backend, like->backend) && o->bytes == like->bytes) {
+      if (!o->variant || !like->variant ||
+          strcmp(o->variant, like->variant) == 0)
+        return o;
+      if (!first)
+        first = o;
+    }
   }
-  return NULL;
+  return first;
+}
+
+static int cmp_str(const char *a, const char *b) {
+  return strcmp(a ? a : "", b ? b : "");
+}
+
+/* Order of operations by (alg, op, backend, variant, bytes), then index. */
+static int cmp_op_key(const void *x, const void *y) {
+  const mh_op *a = *(const mh_op *const *)x, *b = *(const mh_op *const *)y;
+  int c;
+  if ((c = cmp_str(a->alg, b->alg)) || (c = cmp_str(a->op, b->op)) ||
+      (c = cmp_str(a->backend, b->backend)) ||
+      (c = cmp_str(a->variant, b->variant)))
+    return c;
+  if (a->bytes != b->bytes)
+    return a->bytes < b->bytes ? -1 : 1;
+  return (a > b) - (a < b);
+}
+
+int mh_run_dup_op(const mh_run *run, size_t *first, size_t *second) {
+  if (run->n_ops < 2)
+    return 0;
+  const mh_op **v = malloc(run->n_ops * sizeof *v);
+  if (!v)
+    return -1;
+  for (size_t i = 0; i < run->n_ops; i++)
+    v[i] = &run->ops[i];
+  qsort(v, run->n_ops, sizeof *v, cmp_op_key);
+  int found = 0;
+  for (size_t i = 1; i < run->n_ops; i++) {
+    const mh_op *a = v[i - 1], *b = v[i];
+    if (!cmp_str(a->alg, b->alg) && !cmp_str(a->op, b->op) &&
+        !cmp_str(a->backend, b->backend) && !cmp_str(a->variant, b->variant) &&
+        a->bytes == b->bytes) {
+      size_t ia = (size_t)(a - run->ops), ib = (size_t)(b - run->ops);
+      /* the pair whose second member comes earliest in the run */
+      if (!found || ib < *second) {
+        *first = ia;
+        *second = ib;
+      }
+      found = 1;
+    }
+  }
+  free(v);
+  return found;
 }

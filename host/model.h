@@ -24,6 +24,10 @@ typedef struct {
 
 /* One operation of a run. */
 #define MH_CT_MAX 16 /* secrets per constant-time check (src/core/runner.c) */
+/* Largest count (bytes, allocations, ticks) a run may carry: results.json
+ * holds counts as JSON integers, which jansson reads as signed 64-bit
+ * (json_int_t). The wire reader rejects larger ones, naming the line. */
+#define MH_COUNT_MAX INT64_MAX
 
 typedef struct {
   int id;
@@ -93,8 +97,15 @@ typedef struct {
   size_t n_wfs;
 } mh_run;
 
-/* The op of run matching like's (alg, op, backend, bytes), or NULL. */
+/* The op of run matching like's (alg, op, backend, bytes), or NULL; of
+ * several, the one of like's variant. */
 const mh_op *mh_run_find_op(const mh_run *run, const mh_op *like);
+
+/* 1 when two operations of run are the same (alg, op, backend, variant,
+ * bytes): *first < *second are their indexes (the earliest such second); 0
+ * when none, -1 when out of memory. A run measures each operation once, and
+ * compare and the reports pair operations by that key. */
+int mh_run_dup_op(const mh_run *run, size_t *first, size_t *second);
 
 /* Whether s is "name:N[,name:N...]" with lower-case names and decimal N. */
 int mh_obj_valid(const char *s);

@@ -291,7 +291,7 @@ int mh_profile_uses(const mh_profile *p, size_t b) {
 }
 
 int mh_profile_name_ok(const char *name) {
-  if (!name[0] || name[0] == '.' || strlen(name) > 64)
+  if (!name[0] || name[0] == '.' || strlen(name) > MH_PROFILE_NAME_MAX)
     return 0;
   for (const char *c = name; *c; c++)
     if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||

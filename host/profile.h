@@ -50,7 +50,11 @@ void mh_profile_free(mh_profile *p);
 /* 1 when backend b is used by any route of p. */
 int mh_profile_uses(const mh_profile *p, size_t b);
 
-/* A profile name is [A-Za-z0-9_.-]+ not starting with '.'. */
+/* A profile name is [A-Za-z0-9_.-]+ not starting with '.', at most
+ * MH_PROFILE_NAME_MAX bytes: it becomes part of file names (image
+ * directories, console-<target>-<profile>.log). The wire reader holds the
+ * target and profile of a begin record to the same rule. */
+#define MH_PROFILE_NAME_MAX 64
 int mh_profile_name_ok(const char *name);
 
 /* Resolve --profile ARG (a name under ROOT/profiles, or a path to a

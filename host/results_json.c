@@ -5,6 +5,7 @@
 #include "ct.h"
 
 #include "fsutil.h"
+#include "stats.h"
 #include "strbuf.h"
 #include "workflow.h"
 
@@ -67,10 +68,20 @@ static json_t *number_or_string(const char *s) {
   return json_string(s);
 }
 
-static json_t *uint64_json(uint64_t v) {
-  if (v <= (uint64_t)LLONG_MAX)
+/* Every unsigned count goes through here: a JSON integer of jansson
+ * (json_int_t) or nothing. The wire reader caps counts at MH_COUNT_MAX, so
+ * a larger one is a bug; it fails the write rather than wrapping. */
+_Static_assert(sizeof(json_int_t) >= sizeof(int64_t),
+               "results.json counts need a 64-bit json_int_t");
+static json_t *count_json(wctx *w, const char *key, uint64_t v) {
+  if (v <= (uint64_t)MH_COUNT_MAX)
     return json_integer((json_int_t)v);
-  return json_real((double)v);
+  if (!w->bad)
+    snprintf(w->err, w->errlen,
+             "%s: %llu is larger than a results.json count can be", key,
+             (unsigned long long)v);
+  w->bad = 1;
+  return NULL;
 }
 
 /* Begin keys the writer places itself (or drops: v is the wire version). */
@@ -119,7 +130,8 @@ static json_t *provenance_json(wctx *w, const mh_result *x) {
   put(w, p, "source", json_string((s = mh_run_prov(run, "source")) ? s : ""));
   put(w, p, "runs", number_or_string(mh_run_prov(run, "runs")));
   put(w, p, "warmup", number_or_string(mh_run_prov(run, "warmup")));
-  put(w, p, "overhead_ticks", uint64_json(run->overhead_ticks));
+  put(w, p, "overhead_ticks",
+      count_json(w, "overhead_ticks", run->overhead_ticks));
   put(w, p, "icount_shift", json_integer(run->icount_shift));
   if (x->qemu_version)
     put(w, p, "qemu_version", json_string(x->qemu_version));
@@ -207,9 +219,9 @@ static json_t *op_json(wctx *w, const mh_run *run, const mh_op *op) {
     put(w, o, "repeat", rp);
   }
   if (op->has_mem) {
-    put(w, o, "stack_bytes", json_integer((json_int_t)op->stack_bytes));
-    put(w, o, "heap_bytes", json_integer((json_int_t)op->heap_bytes));
-    put(w, o, "heap_allocs", json_integer((json_int_t)op->heap_allocs));
+    put(w, o, "stack_bytes", count_json(w, "stack_bytes", op->stack_bytes));
+    put(w, o, "heap_bytes", count_json(w, "heap_bytes", op->heap_bytes));
+    put(w, o, "heap_allocs", count_json(w, "heap_allocs", op->heap_allocs));
   }
   for (size_t i = 0; i < op->n_samples && !w->bad; i++) {
     json_t *v = json_real(op->samples[i]);
@@ -249,7 +261,7 @@ static json_t *algorithms_json(wctx *w, const mh_result *x) {
     unsigned long long v;
     for (size_t k = 0;
          a->obj && mh_obj_get(a->obj, k, name, sizeof name, &v) == 0; k++)
-      put(w, objs, name, json_integer((json_int_t)v));
+      put(w, objs, name, count_json(w, "object_bytes", v));
     put(w, o, "object_bytes", objs);
     if (a->has_size) {
       json_t *libs = json_object();
@@ -257,7 +269,7 @@ static json_t *algorithms_json(wctx *w, const mh_result *x) {
       put(w, o, "ram_bytes", json_integer((json_int_t)a->ram_bytes));
       for (size_t k = 0; libs && k < a->n_libs; k++)
         put(w, libs, a->libs[k].library,
-            json_integer((json_int_t)a->libs[k].bytes));
+            count_json(w, "libraries", a->libs[k].bytes));
       put(w, o, "libraries", libs);
     }
     if (a->n_fits) {
@@ -656,6 +668,35 @@ static int read_op(rctx *c, json_t *o, mh_op *op, const char *unit) {
     }
     op->samples[i] = json_number_value(v);
     op->n_samples = i + 1;
+    /* (raw - overhead) / batch with raw >= overhead (host/run.c). */
+    if (op->samples[i] < 0) {
+      rfail(c,
+            "\"samples\"[%zu]: %.17g is negative; a per-operation value "
+            "never is",
+            i, op->samples[i]);
+      goto out;
+    }
+  }
+  /* The statistics must be those the writer computed from these samples:
+   * the same function (host/stats.c), up to another machine's rounding. */
+  const char *bad = mh_stats_mismatch(op->samples, ns, st);
+  if (bad) {
+    mh_stats want = {0};
+    mh_stats_compute(op->samples, ns, &want);
+    rfail(c,
+          "(%s %s) \"%s\": %.17g is not the %s of its %zu samples (%.17g): "
+          "the statistics were edited or the samples were",
+          op->alg, op->op, bad, mh_stats_field(st, bad), bad, ns,
+          mh_stats_field(&want, bad));
+    goto out;
+  }
+  if (op->n_repeat && !(op->repeat_min >= 0 && op->repeat_min <= st->median &&
+                        st->median <= op->repeat_max)) {
+    rfail(c,
+          "(%s %s) \"repeat\": min_median %.17g and max_median %.17g must "
+          "hold the median %.17g (0 <= min <= median <= max)",
+          op->alg, op->op, op->repeat_min, op->repeat_max, st->median);
+    goto out;
   }
   char cerr[256];
   if (mh_cycles_read_op(o, op, cerr, sizeof cerr) != 0) {
@@ -800,6 +841,20 @@ static int read_run(rctx *c, json_t *r, mh_result *x) {
     snprintf(c->path + base, sizeof c->path - base, ".ops[%zu]", i);
     if (read_op(c, json_array_get(ops, i), op, x->run.unit) != 0)
       return -1;
+  }
+  size_t d0, d1;
+  int dup = mh_run_dup_op(&x->run, &d0, &d1);
+  if (dup < 0)
+    return rfail(c, "out of memory");
+  if (dup) {
+    const mh_op *o = &x->run.ops[d1];
+    char b[24] = "-";
+    if (o->bytes >= 0)
+      snprintf(b, sizeof b, "%ld", o->bytes);
+    snprintf(c->path + base, sizeof c->path - base, ".ops[%zu]", d1);
+    return rfail(c, "%s %s (%s %s, bytes %s) a second time (first in ops[%zu])",
+                 o->alg, o->op, o->backend, o->variant ? o->variant : "", b,
+                 d0);
   }
   c->path[base] = '\0';
   char wf_err[200];

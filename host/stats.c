@@ -82,3 +82,71 @@ int mh_stats_compute(const double *x, size_t n, mh_stats *out) {
   *out = st;
   return 0;
 }
+
+/* Equal up to the rounding of a reader on another machine (a fused
+ * multiply-add, another libm): far below anything a measurement shows. */
+static int close_to(double a, double b, double scale) {
+  double tol = 1e-9 * fmax(fmax(fabs(a), fabs(b)), scale);
+  return fabs(a - b) <= tol;
+}
+
+const char *mh_stats_mismatch(const double *x, size_t n, const mh_stats *st) {
+  mh_stats want;
+  if (mh_stats_compute(x, n, &want) != 0)
+    return "samples";
+  double scale = fmax(fabs(want.min), fabs(want.max));
+  const struct {
+    const char *name;
+    double got, want, scale;
+  } f[] = {{"median", st->median, want.median, scale},
+           {"p99", st->p99, want.p99, scale},
+           {"iqr", st->iqr, want.iqr, scale},
+           {"min", st->min, want.min, scale},
+           {"max", st->max, want.max, scale},
+           {"mean", st->mean, want.mean, scale},
+           {"stddev", st->stddev, want.stddev, scale},
+           /* cv is a ratio: relative to itself, and to 1e-9 absolute */
+           {"cv", st->cv, want.cv, 1.0}};
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+    if (!isfinite(f[i].got) || !close_to(f[i].got, f[i].want, f[i].scale))
+      return f[i].name;
+  return NULL;
+}
+
+const char *mh_stats_insane(const mh_stats *st) {
+  const struct {
+    const char *name;
+    double v;
+  } f[] = {{"median", st->median}, {"p99", st->p99}, {"iqr", st->iqr},
+           {"min", st->min},       {"max", st->max}, {"mean", st->mean},
+           {"stddev", st->stddev}, {"cv", st->cv}};
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+    if (!isfinite(f[i].v) || f[i].v < 0)
+      return f[i].name;
+  if (st->min > st->max)
+    return "min";
+  /* Rounding may put a mean or an interpolated percentile an ulp outside. */
+  double lo = st->min - 1e-9 * st->max, hi = st->max * (1 + 1e-9);
+  if (st->median < lo || st->median > hi)
+    return "median";
+  if (st->p99 < lo || st->p99 > hi)
+    return "p99";
+  if (st->mean < lo || st->mean > hi)
+    return "mean";
+  if (st->iqr > hi - st->min)
+    return "iqr";
+  return NULL;
+}
+
+double mh_stats_field(const mh_stats *st, const char *name) {
+  const struct {
+    const char *name;
+    double v;
+  } f[] = {{"median", st->median}, {"p99", st->p99}, {"iqr", st->iqr},
+           {"min", st->min},       {"max", st->max}, {"mean", st->mean},
+           {"stddev", st->stddev}, {"cv", st->cv}};
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+    if (strcmp(f[i].name, name) == 0)
+      return f[i].v;
+  return NAN;
+}

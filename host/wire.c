@@ -10,6 +10,7 @@
 #include "wire.h"
 
 #include "crc32.h"
+#include "profile.h"
 #include "workflow.h"
 
 #include <inttypes.h>
@@ -241,14 +242,44 @@ static int field_u64(wparser *p, const wfield *f, const char *type,
   return 0;
 }
 
+/* Well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code points
+ * past U+10FFFF), as JSON strings must be. */
+static int utf8_ok(const unsigned char *s, size_t n) {
+  for (size_t i = 0; i < n;) {
+    unsigned c = s[i];
+    size_t len = c < 0x80                 ? 1
+                 : c >= 0xc2 && c <= 0xdf ? 2
+                 : c >= 0xe0 && c <= 0xef ? 3
+                 : c >= 0xf0 && c <= 0xf4 ? 4
+                                          : 0;
+    if (!len || n - i < len)
+      return 0;
+    for (size_t k = 1; k < len; k++)
+      if ((s[i + k] & 0xc0) != 0x80)
+        return 0;
+    if ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] > 0x9f) ||
+        (c == 0xf0 && s[i + 1] < 0x90) || (c == 0xf4 && s[i + 1] > 0x8f))
+      return 0;
+    i += len;
+  }
+  return 1;
+}
+
+/* A value kept as text: it goes into results.json, so it must be UTF-8. */
 static int field_str(wparser *p, const wfield *f, const char *type,
                      char **out) {
   char *s = malloc(f->vlen + 1);
   if (!s)
     return oom(p);
-  if (pct_decode(f->val, f->vlen, s, NULL) != 0) {
+  size_t n;
+  if (pct_decode(f->val, f->vlen, s, &n) != 0) {
     free(s);
     return fail(p, "bad percent escape in field '%s' of %s record: '%s'",
+                fkey(p, 0, f), type, ex(p, 1, f->val, f->vlen));
+  }
+  if (!utf8_ok((const unsigned char *)s, n)) {
+    free(s);
+    return fail(p, "field '%s' of %s record is not valid UTF-8: '%s'",
                 fkey(p, 0, f), type, ex(p, 1, f->val, f->vlen));
   }
   *out = s;
@@ -418,6 +449,15 @@ static int rec_begin(wparser *p) {
     kv->key[f->klen] = '\0';
     if (field_str(p, f, "begin", &kv->value) != 0)
       return -1;
+    /* Both end up in file names (console-<target>-<profile>.log, image
+     * directories): the CLI's rule for profile names, here at the line. */
+    if ((key_is(f, "target") || key_is(f, "profile")) &&
+        !mh_profile_name_ok(kv->value))
+      return fail(p,
+                  "begin record: %s=%s is not a valid name (1 to %d letters, "
+                  "digits, '-', '_' or '.', not starting with '.')",
+                  kv->key, ex(p, 0, kv->value, strlen(kv->value)),
+                  MH_PROFILE_NAME_MAX);
   }
   return 0;
 }
@@ -485,8 +525,26 @@ static int rec_overhead(wparser *p) {
   if (p->overhead_line)
     return fail(p, "second overhead record (first on line %zu)",
                 p->overhead_line);
-  if (field_u64(p, f[0], "overhead", UINT64_MAX, &p->run->overhead_ticks) != 0)
+  if (field_u64(p, f[0], "overhead", MH_COUNT_MAX, &p->run->overhead_ticks) !=
+      0)
     return -1;
+  for (size_t i = 0; i < p->run->n_ops; i++)
+    for (size_t k = 0; k < p->run->ops[i].n_raw; k++)
+      if (p->run->ops[i].raw[k] < p->run->overhead_ticks)
+        return fail(p,
+                    "overhead record says ticks=%" PRIu64
+                    ", above sample %zu of op %d (%" PRIu64 " ticks)",
+                    p->run->overhead_ticks, k, p->run->ops[i].id,
+                    p->run->ops[i].raw[k]);
+  for (size_t i = 0; i < p->run->n_wfs; i++) {
+    const mh_wf *w = &p->run->wfs[i];
+    for (size_t k = 0; k < w->n_raw * w->n_steps; k++)
+      if (w->raw[k] < p->run->overhead_ticks)
+        return fail(p,
+                    "overhead record says ticks=%" PRIu64
+                    ", above a step of workflow %d (%" PRIu64 " ticks)",
+                    p->run->overhead_ticks, w->id, w->raw[k]);
+  }
   p->overhead_line = p->line;
   return 0;
 }
@@ -584,6 +642,15 @@ static int rec_samples(wparser *p) {
     nv++;
     start = k + 1;
   }
+  /* The overhead is the minimum of back-to-back counter reads, so a
+   * sample below it means a broken counter, not a fast operation. */
+  for (size_t k = 0; p->overhead_line && k < nv; k++)
+    if (v[k] < p->run->overhead_ticks)
+      return fail(p,
+                  "samples record for op %d: value %zu (%" PRIu64
+                  " ticks) is below the counter overhead %" PRIu64
+                  " (line %zu)",
+                  op->id, k, v[k], p->run->overhead_ticks, p->overhead_line);
   if (op->n_raw + nv > op->n)
     return fail(p,
                 "samples record for op %d brings it to %zu samples, more "
@@ -722,9 +789,10 @@ static int rec_opend(wparser *p) {
                 "(stack, heap, allocs)",
                 op->id, op->alg, op->op);
   if (any_mem) {
-    if (field_u64(p, f[2], "opend", UINT64_MAX, &op->stack_bytes) != 0 ||
-        field_u64(p, f[3], "opend", UINT64_MAX, &op->heap_bytes) != 0 ||
-        field_u64(p, f[4], "opend", UINT64_MAX, &op->heap_allocs) != 0)
+    /* Counts go into results.json as JSON integers (MH_COUNT_MAX). */
+    if (field_u64(p, f[2], "opend", MH_COUNT_MAX, &op->stack_bytes) != 0 ||
+        field_u64(p, f[3], "opend", MH_COUNT_MAX, &op->heap_bytes) != 0 ||
+        field_u64(p, f[4], "opend", MH_COUNT_MAX, &op->heap_allocs) != 0)
       return -1;
     op->has_mem = 1;
   }
@@ -823,6 +891,22 @@ static int rec_end(wparser *p, uint64_t seq) {
     return fail(p, "end record says status=%s, expected ok or fail",
                 ex(p, 0, f[1]->val, f[1]->vlen));
   mh_run *run = p->run;
+  size_t d0, d1;
+  int dup = mh_run_dup_op(run, &d0, &d1);
+  if (dup < 0)
+    return oom(p);
+  if (dup) {
+    const mh_op *o = &run->ops[d1];
+    char b[24] = "-";
+    if (o->bytes >= 0)
+      snprintf(b, sizeof b, "%ld", o->bytes);
+    p->line = p->ox[d1].line; /* the message names the second op record */
+    return fail(p,
+                "op record for id %d announces %s %s (%s %s, bytes %s) a "
+                "second time (first as id %d on line %zu)",
+                o->id, o->alg, o->op, o->backend, o->variant, b,
+                run->ops[d0].id, p->ox[d0].line);
+  }
   int any_samples = 0;
   for (size_t i = 0; i < run->n_ops; i++) {
     if (check_complete(p, i, "end") != 0)

@@ -83,7 +83,8 @@ static int num(const char *type, const char *key, const char *s, uint64_t max,
 
 /* A comma separated list of decimal numbers: exactly want of them. */
 static int num_list(const char *type, const char *key, const char *s,
-                    size_t want, uint64_t *out, char *msg, size_t len) {
+                    size_t want, uint64_t max, uint64_t *out, char *msg,
+                    size_t len) {
   size_t n = 0;
   const char *p = s;
   for (;;) {
@@ -97,7 +98,7 @@ static int num_list(const char *type, const char *key, const char *s,
                  key, type, want, s);
     memcpy(buf, p, l);
     buf[l] = '\0';
-    if (num(type, key, buf, UINT64_MAX, &out[n], msg, len) != 0)
+    if (num(type, key, buf, max, &out[n], msg, len) != 0)
       return -1;
     n++;
     if (!comma)
@@ -245,7 +246,8 @@ static int rec_check(mh_run *run, const mh_kv *f, size_t n, char *msg,
                  "stored, and no step or detail",
                  w->id);
     uint64_t b[WF_MAX_STEPS];
-    if (num_list("wfcheck", "msgs", v[2], w->n_msgs, b, msg, len) != 0 ||
+    if (num_list("wfcheck", "msgs", v[2], w->n_msgs, UINT32_MAX, b, msg, len) !=
+            0 ||
         num("wfcheck", "stored", v[3], UINT32_MAX, &w->stored, msg, len) != 0)
       return -1;
     for (size_t k = 0; k < w->n_msgs; k++) {
@@ -322,9 +324,17 @@ static int rec_sample(mh_run *run, const mh_kv *f, size_t n, char *msg,
                "wfsample record for workflow %d: sample %" PRIu64
                ", expected %zu of %" PRIu32,
                w->id, i, w->n_raw, w->n);
-  if (num_list("wfsample", "v", v[2], w->n_steps,
-               &w->raw[w->n_raw * w->n_steps], msg, len) != 0)
+  uint64_t *raw = &w->raw[w->n_raw * w->n_steps];
+  if (num_list("wfsample", "v", v[2], w->n_steps, UINT64_MAX, raw, msg, len) !=
+      0)
     return -1;
+  /* As for op samples (overhead_ticks is 0 until the overhead record). */
+  for (size_t k = 0; k < w->n_steps; k++)
+    if (raw[k] < run->overhead_ticks)
+      return bad(msg, len,
+                 "wfsample record for workflow %d: step %zu (%" PRIu64
+                 " ticks) is below the counter overhead %" PRIu64,
+                 w->id, k, raw[k], run->overhead_ticks);
   w->n_raw++;
   return 0;
 }
@@ -360,9 +370,9 @@ static int rec_end(mh_run *run, const mh_kv *f, size_t n, char *msg,
                "stack, heap and allocs, an untimed one without",
                w->id);
   if (any &&
-      (num("wfend", "stack", v[2], UINT64_MAX, &w->stack_bytes, msg, len) ||
-       num("wfend", "heap", v[3], UINT64_MAX, &w->heap_bytes, msg, len) ||
-       num("wfend", "allocs", v[4], UINT64_MAX, &w->heap_allocs, msg, len)))
+      (num("wfend", "stack", v[2], MH_COUNT_MAX, &w->stack_bytes, msg, len) ||
+       num("wfend", "heap", v[3], MH_COUNT_MAX, &w->heap_bytes, msg, len) ||
+       num("wfend", "allocs", v[4], MH_COUNT_MAX, &w->heap_allocs, msg, len)))
     return -1;
   for (int k = 0; k < 2; k++) {
     if (v[5 + k] && !any)
@@ -380,6 +390,11 @@ static int rec_end(mh_run *run, const mh_kv *f, size_t n, char *msg,
                      num("wfend", names[7 + k], v[7 + k], UINT32_MAX, &batch,
                          msg, len) != 0))
       return -1;
+    if (v[5 + k] && w->ctl_raw[k] < run->overhead_ticks)
+      return bad(msg, len,
+                 "wfend record for workflow %d: %s=%" PRIu64
+                 " is below the counter overhead %" PRIu64,
+                 w->id, names[5 + k], w->ctl_raw[k], run->overhead_ticks);
     if (v[5 + k] && batch == 0)
       return bad(msg, len, "wfend record for workflow %d: %s is 0", w->id,
                  names[7 + k]);

@@ -3,6 +3,8 @@
  * array of results.json (docs/results.md), written and read back. */
 #include "workflow.h"
 
+#include "stats.h"
+
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -38,6 +40,11 @@ static int set(json_t *o, const char *k, json_t *v) {
   return v ? json_object_set_new(o, k, v) : -1;
 }
 
+/* A count as a JSON integer, or NULL (a failed write) past MH_COUNT_MAX. */
+static json_t *count_json(uint64_t v) {
+  return v <= (uint64_t)MH_COUNT_MAX ? json_integer((json_int_t)v) : NULL;
+}
+
 static json_t *one_json(const mh_run *run, const mh_wf *w) {
   json_t *o = json_object(), *msgs = json_array(), *steps = json_array(),
          *samples = json_array();
@@ -66,7 +73,7 @@ static json_t *one_json(const mh_run *run, const mh_wf *w) {
   bad |= set(o, "mean", json_real(st->mean));
   bad |= set(o, "stddev", json_real(st->stddev));
   bad |= set(o, "cv", json_real(st->cv));
-  bad |= set(o, "wire_bytes", json_integer((json_int_t)mh_wf_wire_bytes(w)));
+  bad |= set(o, "wire_bytes", count_json(mh_wf_wire_bytes(w)));
   for (size_t k = 0; k < w->n_msgs; k++) {
     json_t *m = json_object();
     if (!m) {
@@ -76,14 +83,14 @@ static json_t *one_json(const mh_run *run, const mh_wf *w) {
     bad |= set(m, "name", json_string(w->msgs[k].name));
     bad |=
         set(m, "direction", json_string(w->msgs[k].tx ? "sent" : "received"));
-    bad |= set(m, "bytes", json_integer((json_int_t)w->msgs[k].bytes));
+    bad |= set(m, "bytes", count_json(w->msgs[k].bytes));
     bad |= json_array_append_new(msgs, m);
   }
   bad |= set(o, "messages", msgs);
-  bad |= set(o, "stored_bytes", json_integer((json_int_t)w->stored));
-  bad |= set(o, "stack_bytes", json_integer((json_int_t)w->stack_bytes));
-  bad |= set(o, "heap_bytes", json_integer((json_int_t)w->heap_bytes));
-  bad |= set(o, "heap_allocs", json_integer((json_int_t)w->heap_allocs));
+  bad |= set(o, "stored_bytes", count_json(w->stored));
+  bad |= set(o, "stack_bytes", count_json(w->stack_bytes));
+  bad |= set(o, "heap_bytes", count_json(w->heap_bytes));
+  bad |= set(o, "heap_allocs", count_json(w->heap_allocs));
   for (size_t k = 0; k < w->n_steps; k++) {
     json_t *s = json_object();
     if (!s) {
@@ -213,17 +220,17 @@ static int read_one(json_t *o, mh_wf *w, char *err, size_t errlen) {
     if (str(s, "name", &w->steps[k]) || real(s, "median", &w->step_median[k]))
       goto fail;
   }
-  what = "control";
+  what = "control (numbers, none negative)";
   json_t *ctl = json_object_get(o, "control");
   if (ctl && !json_is_object(ctl))
     goto fail;
   for (int k = 0; ctl && k < 2; k++)
     if (json_object_get(ctl, mh_wf_ctl_alg[k])) {
-      if (real(ctl, mh_wf_ctl_alg[k], &w->ctl[k]))
+      if (real(ctl, mh_wf_ctl_alg[k], &w->ctl[k]) || w->ctl[k] < 0)
         goto fail;
       w->has_ctl[k] = 1;
     }
-  what = "samples (n numbers)";
+  what = "samples (n numbers, none negative)";
   json_t *samples = json_object_get(o, "samples");
   uint64_t n;
   if (!json_is_array(samples) || count(o, "n", &n) ||
@@ -234,11 +241,24 @@ static int read_one(json_t *o, mh_wf *w, char *err, size_t errlen) {
     goto fail;
   for (size_t k = 0; k < n; k++) {
     json_t *v = json_array_get(samples, k);
-    if (!json_is_number(v))
+    if (!json_is_number(v) || json_number_value(v) < 0)
       goto fail;
     w->samples[k] = json_number_value(v);
   }
   w->n_samples = (size_t)n;
+  /* The statistics are those of the samples (host/stats.c, as written). */
+  const char *bad = mh_stats_mismatch(w->samples, w->n_samples, &w->stats);
+  if (bad) {
+    snprintf(err, errlen,
+             "\"%s\": %.17g is not the %s of its samples (stats.h)", bad,
+             json_number_value(json_object_get(o, bad)), bad);
+    return -1;
+  }
+  for (size_t k = 0; k < w->n_steps; k++)
+    if (!(w->step_median[k] >= 0)) {
+      snprintf(err, errlen, "\"steps\"[%zu]: negative median", k);
+      return -1;
+    }
   w->n = (uint32_t)n;
   w->check = 1;
   w->ended = 1;

@@ -17,7 +17,7 @@ cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz >/dev/null
 out=build/fuzz/fuzz
 status=0
-for name in wire profile results boards cli; do
+for name in wire profile results report boards cli; do
   bin=$out/fuzz_$name
   work=build/fuzz/corpus-$name
   mkdir -p "$work" build/fuzz/crashes-$name
@@ -25,6 +25,7 @@ for name in wire profile results boards cli; do
   case $name in
   profile) cp -n profiles/*.profile "$work"/ ;;
   boards) cp -n boards/*.board "$work"/ ;;
+  report) cp -n tests/fuzz/corpus/results/* "$work"/ ;;
   esac
   log=build/fuzz/$name.log
   if "$bin" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 \

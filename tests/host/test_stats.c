@@ -151,7 +151,53 @@ static void test_edges(void) {
   CHECK_EQ_DBL(s.cv, 0, TOL);
 }
 
+/* The readers' checks (results.json, workflows, est_cycles). */
+static void test_checks(void) {
+  const double x[] = {9636, 9637, 9637, 10100.5, 0};
+  mh_stats s;
+  CHECK(mh_stats_compute(x, 5, &s) == 0);
+  CHECK(mh_stats_mismatch(x, 5, &s) == NULL);
+  CHECK(mh_stats_insane(&s) == NULL);
+  CHECK_EQ_DBL(mh_stats_field(&s, "max"), 10100.5, 0);
+  CHECK(isnan(mh_stats_field(&s, "p50")));
+  /* another machine's last-bit rounding passes; an edit does not */
+  mh_stats t = s;
+  t.mean = nextafter(t.mean, INFINITY);
+  CHECK(mh_stats_mismatch(x, 5, &t) == NULL);
+  static const char *const names[] = {"median", "p99",  "iqr",    "min",
+                                      "max",    "mean", "stddev", "cv"};
+  for (size_t k = 0; k < 8; k++) {
+    t = s;
+    double *f[] = {&t.median, &t.p99,  &t.iqr,    &t.min,
+                   &t.max,    &t.mean, &t.stddev, &t.cv};
+    *f[k] = *f[k] * 1.001 + 0.5;
+    const char *b = mh_stats_mismatch(x, 5, &t);
+    CHECK(b && strcmp(b, names[k]) == 0);
+    *f[k] = NAN;
+    b = mh_stats_mismatch(x, 5, &t);
+    CHECK(b && strcmp(b, names[k]) == 0);
+  }
+  CHECK(strcmp(mh_stats_mismatch(NULL, 0, &s), "samples") == 0);
+  /* without samples: negative, min > max, median or mean outside */
+  t = s;
+  t.median = -318.2;
+  CHECK(strcmp(mh_stats_insane(&t), "median") == 0);
+  t = s;
+  t.min = t.max + 1;
+  CHECK(strcmp(mh_stats_insane(&t), "min") == 0);
+  t = s;
+  t.mean = t.max * 2;
+  CHECK(strcmp(mh_stats_insane(&t), "mean") == 0);
+  t = s;
+  t.iqr = t.max - t.min + 1;
+  CHECK(strcmp(mh_stats_insane(&t), "iqr") == 0);
+  const double same[] = {0.1, 0.1, 0.1};
+  CHECK(mh_stats_compute(same, 3, &t) == 0);
+  CHECK(mh_stats_insane(&t) == NULL); /* a mean an ulp above max is fine */
+}
+
 int main(void) {
+  test_checks();
   test_odd();
   test_even();
   test_ties();

@@ -931,22 +931,47 @@ static void test_decode(void) {
   CHECK(d && strcmp(d, all) == 0);
   free(d);
 
-  /* ... and through the reader, as a provenance value. */
+  /* ... and through the reader, as a provenance value: every byte but
+   * 0x80..0xff alone (a value goes into results.json, so it must be UTF-8),
+   * and a UTF-8 "é". */
+  char text[130];
+  for (int i = 1; i < 128; i++)
+    text[i - 1] = (char)i;
+  memcpy(text + 127, "\xc3\xa9", 3);
+  char *tenc = encode(text, strlen(text));
   recs r = good();
   size_t n = strlen(enc) + 64;
   char *line = xmalloc(n + sizeof BEGIN_FIELDS);
   snprintf(line, n + sizeof BEGIN_FIELDS, "begin v=1 %s lib.x=%s", BEGIN_FIELDS,
-           enc);
+           tenc);
   r_set(&r, 2, line);
-  free(line);
   mh_run run;
   mh_wire_error e;
   CHECK(parse_recs(&r, "\n", &run, &e) == 0);
   const char *v = mh_run_prov(&run, "lib.x");
-  CHECK(v && strcmp(v, all) == 0);
+  CHECK(v && strcmp(v, text) == 0);
   mh_run_free(&run);
+  snprintf(line, n + sizeof BEGIN_FIELDS, "begin v=1 %s lib.x=%s", BEGIN_FIELDS,
+           enc);
+  r_set(&r, 2, line);
+  CHECK(parse_recs(&r, "\n", &run, &e) != 0);
+  CHECK(strstr(e.msg, "field 'lib.x' of begin record is not valid UTF-8") !=
+        NULL);
+  CHECK(e.line == 2);
+  /* overlong, surrogate, past U+10FFFF, truncated */
+  static const char *const bad_utf8[] = {"%C0%AF", "%ED%A0%80", "%F4%90%80%80",
+                                         "%E2%82", "%FF"};
+  for (size_t k = 0; k < sizeof bad_utf8 / sizeof *bad_utf8; k++) {
+    snprintf(line, n + sizeof BEGIN_FIELDS, "begin v=1 %s lib.x=a%s",
+             BEGIN_FIELDS, bad_utf8[k]);
+    r_set(&r, 2, line);
+    CHECK(parse_recs(&r, "\n", &run, &e) != 0);
+    CHECK(strstr(e.msg, "not valid UTF-8") != NULL);
+  }
+  free(line);
   r_free(&r);
   free(enc);
+  free(tenc);
 }
 
 /* ---- mh_run_finish --------------------------------------------------- */
@@ -993,9 +1018,17 @@ static void test_finish(void) {
   CHECK(mh_run_finish(&run, 1.0, NULL, 0, NULL, 0) == -1);
   mh_run_free(&run);
 
-  /* A raw value below the overhead is a broken counter. */
+  /* A raw value below the overhead is a broken counter: the reader names
+   * the samples line (or the overhead line, when the samples came first);
+   * mh_run_finish checks again. */
   r_set(&r, 7, "overhead ticks=1015");
+  CHECK(parse_recs(&r, "\n", &run, &e) != 0);
+  CHECK_CONTAINS(e.msg, "samples record for op 0: value 0 (110 ticks) is "
+                        "below the counter overhead 1015 (line 7)");
+  CHECK(e.line > 7);
+  r_set(&r, 7, "overhead ticks=10");
   CHECK(parse_recs(&r, "\n", &run, &e) == 0);
+  run.overhead_ticks = 1015;
   CHECK(mh_run_finish(&run, 1.0, "ticks", -1, msg, sizeof msg) == -1);
   CHECK_CONTAINS(msg, "op 0 (sha256 hash) sample 0: raw 110 ticks is below "
                       "the counter overhead 1015");
@@ -1069,7 +1102,84 @@ static void test_mem(void) {
   r_free(&r);
 }
 
+/* Values results.json could not hold, or that would make paths (issue 20). */
+static void test_values(void) {
+  recs r = good();
+  r_set(&r, 13, "opend id=0 n=18 stack=18446744073709551615 heap=0 allocs=0");
+  EXPECT_REJECT(&r, 13,
+                "field 'stack' of opend record is out of range: "
+                "'18446744073709551615' (max 9223372036854775807)");
+  r_set(&r, 13, "opend id=0 n=18 stack=1 heap=9223372036854775808 allocs=0");
+  EXPECT_REJECT(&r, 13, "field 'heap' of opend record is out of range");
+  r_set(&r, 13, "opend id=0 n=18 stack=1 heap=0 allocs=9223372036854775807");
+  mh_run run;
+  mh_wire_error e;
+  CHECK(parse_recs(&r, "\n", &run, &e) == 0);
+  CHECK(run.ops[0].heap_allocs == 9223372036854775807ull);
+  mh_run_free(&run);
+  r_free(&r);
+
+  r = good();
+  r_set(&r, 7, "overhead ticks=9223372036854775808");
+  EXPECT_REJECT(&r, 7, "field 'ticks' of overhead record is out of range");
+  r_set(&r, 7, "overhead ticks=111");
+  EXPECT_REJECT(&r, 10,
+                "samples record for op 0: value 0 (110 ticks) is below the "
+                "counter overhead 111 (line 7)");
+  r_free(&r);
+
+  static const char *const names[] = {"profile=../../x", "profile=a/b",
+                                      "profile=a%0Ab",   "profile=.x",
+                                      "profile=",        "target=a/b"};
+  for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+    r = good();
+    char line[1024];
+    snprintf(line, sizeof line, "begin v=1 %s %s", BEGIN_FIELDS, names[k]);
+    /* replace the field rather than add a duplicate */
+    char *at =
+        strstr(line, names[k][0] == 'p' ? "profile=default" : "target=qemu-m4");
+    size_t skip = names[k][0] == 'p' ? 16 : 15;
+    memmove(at, at + skip, strlen(at + skip) + 1);
+    r_set(&r, 2, line);
+    EXPECT_REJECT(&r, 2, "is not a valid name (1 to 64 letters");
+    r_free(&r);
+  }
+  r = good();
+  char line[1024], longname[80];
+  memset(longname, 'p', 65);
+  longname[65] = '\0';
+  snprintf(line, sizeof line, "begin v=1 %s", BEGIN_FIELDS);
+  char *at = strstr(line, "profile=default");
+  memmove(at, at + 16, strlen(at + 16) + 1);
+  size_t n = strlen(line);
+  snprintf(line + n, sizeof line - n, " profile=%s", longname);
+  r_set(&r, 2, line);
+  EXPECT_REJECT(&r, 2, "begin record: profile=ppp");
+  longname[64] = '\0';
+  snprintf(line + n, sizeof line - n, " profile=%s", longname);
+  r_set(&r, 2, line);
+  CHECK(parse_recs(&r, "\n", &run, &e) == 0);
+  mh_run_free(&run);
+  r_free(&r);
+
+  /* the same operation under two ids */
+  r = good();
+  r_set(&r, 4,
+        "op id=1 alg=sha256 op=hash backend=wolfcrypt variant=c "
+        "bytes=64");
+  EXPECT_REJECT(&r, 4,
+                "op record for id 1 announces sha256 hash (wolfcrypt c, "
+                "bytes 64) a second time (first as id 0 on line 3)");
+  r_set(&r, 4,
+        "op id=1 alg=sha256 op=hash backend=wolfcrypt variant=asm "
+        "bytes=64");
+  CHECK(parse_recs(&r, "\n", &run, &e) == 0); /* another variant: another op */
+  mh_run_free(&run);
+  r_free(&r);
+}
+
 int main(void) {
+  test_values();
   test_good();
   test_mem();
   test_kat_only();

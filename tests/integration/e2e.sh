@@ -89,7 +89,9 @@ determinism)
     const fs = require("fs");
     const j = JSON.parse(fs.readFileSync(process.argv[1]));
     const o = j.runs[0].ops.find(o => o.alg === "ml-kem-512" && o.op === "decaps");
-    for (const k of ["median", "p99", "min", "max", "mean"]) o[k] *= 1.1;
+    // All of it: the reader checks the statistics against the samples.
+    for (const k of ["median", "p99", "iqr", "min", "max", "mean", "stddev"])
+      o[k] *= 1.1;
     o.samples = o.samples.map(v => v * 1.1);
     fs.writeFileSync(process.argv[2], JSON.stringify(j));' \
     "$work/b/latest/results.json" "$work/slower.json"
