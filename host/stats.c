@@ -113,14 +113,24 @@ const char *mh_stats_mismatch(const double *x, size_t n, const mh_stats *st) {
   return NULL;
 }
 
+/* The statistics by name, in the order results.json writes them. */
+typedef struct {
+  const char *name;
+  double v;
+} stat_field;
+#define N_STAT_FIELDS 8
+static void stat_fields(const mh_stats *st, stat_field f[N_STAT_FIELDS]) {
+  const stat_field all[N_STAT_FIELDS] = {
+      {"median", st->median}, {"p99", st->p99}, {"iqr", st->iqr},
+      {"min", st->min},       {"max", st->max}, {"mean", st->mean},
+      {"stddev", st->stddev}, {"cv", st->cv}};
+  memcpy(f, all, sizeof all);
+}
+
 const char *mh_stats_insane(const mh_stats *st) {
-  const struct {
-    const char *name;
-    double v;
-  } f[] = {{"median", st->median}, {"p99", st->p99}, {"iqr", st->iqr},
-           {"min", st->min},       {"max", st->max}, {"mean", st->mean},
-           {"stddev", st->stddev}, {"cv", st->cv}};
-  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+  stat_field f[N_STAT_FIELDS];
+  stat_fields(st, f);
+  for (size_t i = 0; i < N_STAT_FIELDS; i++)
     if (!isfinite(f[i].v) || f[i].v < 0)
       return f[i].name;
   if (st->min > st->max)
@@ -139,13 +149,9 @@ const char *mh_stats_insane(const mh_stats *st) {
 }
 
 double mh_stats_field(const mh_stats *st, const char *name) {
-  const struct {
-    const char *name;
-    double v;
-  } f[] = {{"median", st->median}, {"p99", st->p99}, {"iqr", st->iqr},
-           {"min", st->min},       {"max", st->max}, {"mean", st->mean},
-           {"stddev", st->stddev}, {"cv", st->cv}};
-  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+  stat_field f[N_STAT_FIELDS];
+  stat_fields(st, f);
+  for (size_t i = 0; i < N_STAT_FIELDS; i++)
     if (strcmp(f[i].name, name) == 0)
       return f[i].v;
   return NAN;
