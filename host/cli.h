@@ -36,6 +36,9 @@ typedef struct {
   int kat_only;    /* runs = warmup = 0: KATs only, no results written */
   int ct;          /* --ct: also the memcheck constant-time pass (host) */
   unsigned repeat; /* --repeat K: run each target K times (1: once) */
+  /* Parallel runs: the job board shows progress, so a target prints only
+   * its expected duration and the operations that run long. */
+  int board;
   const char *cycle_model; /* --cycle-model: auto, off or a model */
   unsigned flash_ws;       /* --flash-ws: wait states of the cycle model */
   /* --cc / --opt comma lists (checked by main.c); NULL both: no matrix,

@@ -176,7 +176,9 @@ static int execute(run_ctx *c, target_run *tr) {
     return 1;
   }
   int tty = isatty(STDERR_FILENO);
-  mh_progress *pr = mh_progress_new(tr->label, tty, o->quiet);
+  mh_progress *pr = mh_progress_new(tr->label, tty, o->quiet && !o->board);
+  if (pr && o->board)
+    mh_progress_lines_only(pr);
   free(image);
   if (!argv || !pr) {
     mh_argv_free(argv);
@@ -1251,8 +1253,10 @@ int mh_cli_run(const mh_run_opts *o) {
   for (size_t p = 0; rc == 0 && p < n_prof; p++) {
     popts[p] = *o;
     popts[p].profile = profs[p];
-    if (parallel)
-      popts[p].quiet = 1; /* the job board reports progress instead */
+    if (parallel) { /* the job board reports progress instead */
+      popts[p].board = !o->quiet;
+      popts[p].quiet = 1;
+    }
     ctxs[p].o = &popts[p];
     rc = load_profile(&ctxs[p]);
     if (rc == 0 && parallel) {

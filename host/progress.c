@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Seconds between progress lines when stderr is not a terminal. */
 #define LOG_EVERY_S 10
@@ -32,6 +33,7 @@ struct mh_progress {
   double since, start;
   char phase[64];
   char *rec_path, *rec_key; /* the recorded durations of this image */
+  int lines_only;           /* under the job board (mh_progress_lines_only) */
 };
 
 static void announce(mh_progress *p);
@@ -96,8 +98,19 @@ static const op_label *find_op(const mh_progress *p, const char *id, size_t n) {
   return NULL;
 }
 
+void mh_progress_lines_only(mh_progress *p) {
+  p->lines_only = 1;
+  p->tty = 0;
+}
+
+/* Start of a plain line: under the job board on a terminal, erase the
+ * board's summary line first. */
+static const char *line_start(const mh_progress *p) {
+  return p->lines_only && isatty(STDERR_FILENO) ? "\r\033[K" : "";
+}
+
 static void draw(mh_progress *p, const char *label) {
-  if (p->quiet)
+  if (p->quiet || p->lines_only)
     return;
   if (p->tty) {
     char line[256];
@@ -327,6 +340,7 @@ static void announce(mh_progress *p) {
   if (p->quiet)
     return;
   mh_progress_clear(p);
+  fputs(line_start(p), stderr);
   if (total > 0 && strcmp(held, p->rec_key) == 0)
     fprintf(stderr,
             "merlin: %s: %zu operations; expected about %.*f s (the recorded "
@@ -336,8 +350,8 @@ static void announce(mh_progress *p) {
     fprintf(
         stderr,
         "merlin: %s: %zu operations; the recorded run of this image took "
-        "%.0f s with other options (%s), so no expectation for these (%s)\n",
-        p->target, p->n_ops, total, held, p->rec_key);
+        "%.*f s with other options (%s), so no expectation for these (%s)\n",
+        p->target, p->n_ops, total < 10 ? 1 : 0, total, held, p->rec_key);
   else
     fprintf(stderr,
             "merlin: %s: %zu operations; no recorded run of this image, so "

@@ -13,6 +13,9 @@ typedef struct mh_progress mh_progress;
 /* tty: draw an updating line; quiet: no progress at all (child stderr is
  * still passed through). NULL on allocation failure. */
 mh_progress *mh_progress_new(const char *target, int tty, int quiet);
+/* Under the job board: no progress line of its own, only the expected
+ * duration and the operations that run long, as plain lines. */
+void mh_progress_lines_only(mh_progress *p);
 /* One console (stdout) line of the target. */
 void mh_progress_console(mh_progress *p, const char *line, size_t len);
 /* One stderr line of the target. */
