@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "jobs.h"
+#include "target_exec.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -7,12 +8,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static const char *const STATE_NAMES[] = {"waiting", "building", "built",
                                           "running", "done",     "FAILED"};
@@ -41,7 +36,7 @@ static void draw(mh_jobboard *b) {
           b->n);
   if (count[MH_JOB_FAILED])
     fprintf(stderr, ", %zu failed", count[MH_JOB_FAILED]);
-  fprintf(stderr, " (%.0f s)", now_s() - b->t0);
+  fprintf(stderr, " (%.0f s)", mh_now_s() - b->t0);
   fflush(stderr);
   b->drawn = 1;
 }
@@ -72,7 +67,7 @@ mh_jobboard *mh_jobboard_new(size_t n, const char *const *labels, int tty,
   b->since = calloc(n ? n : 1, sizeof *b->since);
   b->tty = tty && !quiet;
   b->quiet = quiet;
-  b->t0 = now_s();
+  b->t0 = mh_now_s();
   int ok = b->labels && b->state && b->since;
   for (size_t i = 0; ok && i < n; i++) {
     ok = (b->labels[i] = strdup(labels[i])) != NULL;
@@ -93,7 +88,7 @@ void mh_jobboard_set(mh_jobboard *b, size_t i, mh_job_state s) {
   if (!b || i >= b->n)
     return;
   pthread_mutex_lock(&b->mu);
-  double t = now_s(), dt = t - b->since[i];
+  double t = mh_now_s(), dt = t - b->since[i];
   mh_job_state old = b->state[i];
   b->state[i] = s;
   b->since[i] = t;

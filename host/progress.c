@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "progress.h"
+#include "target_exec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,12 +39,6 @@ struct mh_progress {
 
 static void announce(mh_progress *p);
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 mh_progress *mh_progress_new(const char *target, int tty, int quiet) {
   mh_progress *p = calloc(1, sizeof *p);
   if (!p)
@@ -55,7 +50,7 @@ mh_progress *mh_progress_new(const char *target, int tty, int quiet) {
   }
   p->tty = tty && !quiet;
   p->quiet = quiet;
-  p->start = p->since = now_s();
+  p->start = p->since = mh_now_s();
   return p;
 }
 
@@ -187,7 +182,7 @@ void mh_progress_console(mh_progress *p, const char *s, size_t n) {
   size_t il;
   const char *id = field(t, rest, "id", &il);
   const op_label *o = id ? find_op(p, id, il) : NULL;
-  double now = now_s();
+  double now = mh_now_s();
 #define IS(w) (tl == sizeof w - 1 && memcmp(t, w, sizeof w - 1) == 0)
   if (IS("op")) {
     add_op(p, t, rest);
@@ -230,7 +225,7 @@ void mh_progress_console(mh_progress *p, const char *s, size_t n) {
 void mh_progress_tick(mh_progress *p) {
   if (!p || p->quiet || !p->started || p->running >= p->n_ops)
     return;
-  double now = now_s(), on = now - p->since;
+  double now = mh_now_s(), on = now - p->since;
   if (on < SLOW_S)
     return;
   const op_label *o = &p->ops[p->running];
@@ -274,7 +269,7 @@ int mh_progress_save(const mh_progress *p) {
   if (!f)
     return -1;
   fprintf(f, "merlin-durations 1\nkey %s\ntotal %.1f\n", key,
-          now_s() - p->start);
+          mh_now_s() - p->start);
   for (size_t i = 0; i < p->n_ops; i++)
     fprintf(f, "op %.1f %s\n", p->ops[i].seconds, p->ops[i].label);
   return fclose(f) == 0 ? 0 : -1;

@@ -50,12 +50,6 @@ void mh_serial_result_free(mh_serial_result *res) {
   res->len = 0;
 }
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Whether a wire line ("@M1 <seq> <type> ...") is of record type. */
 static int line_type(const char *l, size_t n, const char *type) {
   if (n < 4 || memcmp(l, "@M1 ", 4) != 0)
@@ -131,14 +125,14 @@ int mh_serial_capture(const mh_serial_spec *s, mh_serial_result *res, char *err,
     return -1;
   }
   int begun = 0, rc = 0;
-  double deadline = now_s() + (s->timeout_s ? s->timeout_s : 1e9);
-  double last_line = now_s();
+  double deadline = mh_now_s() + (s->timeout_s ? s->timeout_s : 1e9);
+  double last_line = mh_now_s();
   for (;;) {
     if (mh_exec_signal_received()) {
       res->cancelled = 1;
       break;
     }
-    double now = now_s(), left = deadline - now;
+    double now = mh_now_s(), left = deadline - now;
     if (left <= 0) {
       res->timed_out = 1;
       break;
@@ -198,7 +192,7 @@ int mh_serial_capture(const mh_serial_spec *s, mh_serial_result *res, char *err,
       if (!nl)
         break;
       size_t ll = (size_t)(nl - (buf + line_start));
-      last_line = now_s();
+      last_line = mh_now_s();
       const char *l = buf + line_start;
       size_t lt = ll && l[ll - 1] == '\r' ? ll - 1 : ll;
       /* A begin record, possibly glued to boot noise without a newline:

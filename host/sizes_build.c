@@ -27,12 +27,6 @@ char *mh_sizes_build_dir(const char *root, const char *target,
   return b.s;
 }
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* One line of sizes/manifest.txt (cmake/MerlinImage.cmake). */
 typedef struct {
   char *kind, *alg, *backend, *target, *image, *map;
@@ -180,7 +174,7 @@ static int build_and_measure(const char *root, const char *bdir,
       goto out;
     }
   }
-  out->build_seconds = now_s() - t0;
+  out->build_seconds = mh_now_s() - t0;
   out->algs = calloc(n_mf, sizeof *out->algs);
   if (!out->algs) {
     snprintf(err, errlen, "out of memory");
@@ -208,7 +202,7 @@ static int build_and_measure(const char *root, const char *bdir,
         (int64_t)a->image_flash - (int64_t)out->baseline.image_flash;
     a->ram_bytes = (int64_t)a->image_ram - (int64_t)out->baseline.image_ram;
   }
-  out->total_seconds = now_s() - t0;
+  out->total_seconds = mh_now_s() - t0;
   rc = 0;
 out:
   manifest_free(mf, n_mf);
@@ -222,7 +216,7 @@ static int sizes_run(const char *root, const char *bdir, int configure,
                      const mh_profile *p, int quiet, mh_sizes *out, char *err,
                      size_t errlen) {
   memset(out, 0, sizeof *out);
-  double t0 = now_s();
+  double t0 = mh_now_s();
   char *pdir = mh_path_join(bdir, "profile");
   char *log = mh_path_join(bdir, "sizes-build.log");
   char *stamp = mh_path_join(bdir, STAMP);

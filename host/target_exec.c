@@ -31,7 +31,7 @@ void mh_exec_install_signal_handlers(void) {
 
 int mh_exec_signal_received(void) { return (int)got_signal; }
 
-static double now_s(void) {
+double mh_now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
@@ -171,7 +171,7 @@ static int pump_stdout(const mh_exec_spec *spec, capture *c) {
       spec->hooks.on_stdout_line(spec->hooks.ctx, c->buf + c->line_start,
                                  i - c->line_start);
     c->line_start = i + 1;
-    c->last_line = now_s();
+    c->last_line = mh_now_s();
   }
   if (r == 0) {
     if (c->line_start < c->len && spec->hooks.on_stdout_line)
@@ -211,7 +211,7 @@ int mh_exec(const mh_exec_spec *spec, mh_exec_result *res, char *err,
     return -1;
   }
   setpgid(pid, pid); /* also done by the child; whichever runs first */
-  double start = now_s();
+  double start = mh_now_s();
 
   /* The status pipe closes on a successful exec, or carries errno. */
   int child_errno = 0;
@@ -257,7 +257,7 @@ int mh_exec(const mh_exec_spec *spec, mh_exec_result *res, char *err,
       else if (pfd[i].fd == ls.fd && !pump_stderr(spec, &ls))
         close_fd(&ls.fd);
     }
-    double t = now_s();
+    double t = mh_now_s();
     if (spec->hooks.on_tick && !reaped)
       spec->hooks.on_tick(spec->hooks.ctx);
     if (!reaped) {
@@ -298,7 +298,7 @@ int mh_exec(const mh_exec_spec *spec, mh_exec_result *res, char *err,
   }
   if (killing)
     kill(-pid, SIGKILL); /* stragglers in the group */
-  res->seconds = now_s() - start;
+  res->seconds = mh_now_s() - start;
   if (WIFEXITED(status)) {
     res->exited = 1;
     res->exit_code = WEXITSTATUS(status);

@@ -51,6 +51,10 @@ int mh_exec(const mh_exec_spec *spec, mh_exec_result *res, char *err,
             size_t errlen);
 void mh_exec_result_free(mh_exec_result *res);
 
+/* Seconds on CLOCK_MONOTONIC: the one wall clock of the CLI's timeouts,
+ * stall bounds, progress and build timings. */
+double mh_now_s(void);
+
 /* Install SIGINT/SIGTERM/SIGHUP handlers that make a running mh_exec kill
  * its child and return with cancelled set. Returns the signal received so
  * far (0 when none). */
