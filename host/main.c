@@ -2,11 +2,11 @@
 /* merlin: the host CLI. Parses the command line, checks every value (a
  * usage error exits 2 with the valid choices), and dispatches to the
  * subcommands (cli.h). Documented in docs/cli.md. */
-#include "cli.h"
-#include "cycles.h"
-#include "matrix.h"
-#include "serial.h"
-#include "targets.h"
+#include "cli/cli.h"
+#include "config/targets.h"
+#include "run/cycles.h"
+#include "run/matrix.h"
+#include "run/serial.h"
 
 #include <errno.h>
 #include <fcntl.h>

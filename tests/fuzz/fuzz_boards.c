@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libFuzzer target: the board file parser (host/boards.c). */
-#include "boards.h"
+/* libFuzzer target: the board file parser (host/config/boards.c). */
+#include "config/boards.h"
 
 #include <stddef.h>
 #include <stdint.h>

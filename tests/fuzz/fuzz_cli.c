@@ -3,7 +3,7 @@
  * every option table, value check and combination rule, nothing run). The
  * input is the argument list after "merlin", one argument per NUL-separated
  * piece. */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libFuzzer target: the profile parser (host/profile.c) and the generated
- * files it feeds (host/image_build.c). */
-#include "image_build.h"
-#include "profile.h"
+/* libFuzzer target: the profile parser (host/config/profile.c) and the
+ * generated files it feeds (host/image/image_build.c). */
+#include "config/profile.h"
+#include "image/image_build.h"
 
 #include <stddef.h>
 #include <stdint.h>

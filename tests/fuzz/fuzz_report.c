@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target: a results.json through what `merlin report` and
- * `merlin compare` do with it. When the reader (host/results_json.c)
+ * `merlin compare` do with it. When the reader (host/model/results_json.c)
  * accepts the input: every renderer runs on it; the JSON the writer makes
  * of it must be read back and written again to the same text (results.json
  * round-trips); and `merlin compare X X` must find no regression (exit 0;
  * plain and with --force, with a Markdown summary). Anything else aborts. */
-#include "cli.h"
-#include "report_html.h"
-#include "report_md.h"
-#include "report_tex.h"
-#include "results.h"
-#include "results_csv.h"
-#include "results_json.h"
+#include "cli/cli.h"
+#include "model/results.h"
+#include "model/results_json.h"
+#include "report/report_html.h"
+#include "report/report_md.h"
+#include "report/report_tex.h"
+#include "report/results_csv.h"
 
 #include <stddef.h>
 #include <stdint.h>

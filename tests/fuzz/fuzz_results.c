@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libFuzzer target: the results reader (host/results_json.c), and the
+/* libFuzzer target: the results reader (host/model/results_json.c), and the
  * writers run on whatever it accepts (merlin report does the same). */
-#include "report_md.h"
-#include "results.h"
-#include "results_csv.h"
-#include "results_json.h"
+#include "model/results.h"
+#include "model/results_json.h"
+#include "report/report_md.h"
+#include "report/results_csv.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libFuzzer target: the wire reader (host/wire.c) on arbitrary console
+/* libFuzzer target: the wire reader (host/wire/wire.c) on arbitrary console
  * bytes. It must accept or reject without crashing, leaking or reading out
  * of bounds, and an accepted run must survive the statistics step. */
-#include "model.h"
-#include "wire.h"
+#include "model/model.h"
+#include "wire/wire.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "elfsyms.h"
 
-#include "elffile.h"
+#include "image/elffile.h"
 
 #include <elf.h> /* SHT_SYMTAB, STT_FUNC */
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Function symbols of a 32-bit little-endian ARM ELF image, read with the
- * tree's one ELF reader (host/elffile.c, on libelf, compiled into the
+ * tree's one ELF reader (host/image/elffile.c, on libelf, compiled into the
  * plugin). */
 #ifndef MERLIN_ELFSYMS_H
 #define MERLIN_ELFSYMS_H

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The subcommands of the merlin CLI. main.c parses and validates options
+ * (usage errors exit 2) and calls these; each returns the exit status. */
+#ifndef MERLIN_HOST_CLI_H
+#define MERLIN_HOST_CLI_H
+
+#include "config/profile.h"
+
+#include <stddef.h>
+
+/* Defaults and limits of `merlin run` (docs/cli.md). */
+#define MH_RUNS_DEFAULT 101u
+#define MH_RUNS_MAX 100000u
+#define MH_WARMUP_DEFAULT 5u
+#define MH_WARMUP_MAX 10000u
+#define MH_TIMEOUT_DEFAULT                                                     \
+  0u /* no bound on the whole run: --stall finds hangs */
+#define MH_TIMEOUT_MAX 604800u
+/* No console line for this long is a hang (docs/cli.md, "Hangs"). */
+#define MH_STALL_DEFAULT 600u
+#define MH_PROFILE_DEFAULT "default"
+#define MH_OUT_DEFAULT "results"
+
+typedef struct {
+  const char **targets; /* target ids, already checked */
+  size_t n_targets;
+  const char *profile; /* NULL: default (with --from: the stream's) */
+  unsigned runs, warmup, timeout_s, stall_s;
+  const char *out;
+  const char *from;        /* parse this captured stream instead */
+  const char *port;        /* or read it from this serial port (boards) */
+  unsigned baud;           /* of port */
+  const char *kat_corrupt; /* "alg/op" test hook, or NULL */
+  int quiet;
+  const char *inject_fault; /* test hook: fault kind, or NULL */
+  int kat_only;    /* runs = warmup = 0: KATs only, no results written */
+  int ct;          /* --ct: also the memcheck constant-time pass (host) */
+  unsigned repeat; /* --repeat K: run each target K times (1: once) */
+  /* Parallel runs: the job board shows progress, so a target prints only
+   * its expected duration and the operations that run long. */
+  int board;
+  const char *cycle_model; /* --cycle-model: auto, off or a model */
+  unsigned flash_ws;       /* --flash-ws: wait states of the cycle model */
+  /* --cc / --opt comma lists (checked by main.c); NULL both: no matrix,
+   * the tree's compiler and optimisation (docs/cli.md). */
+  const char *cc, *opt;
+  unsigned jobs; /* -j N: parallel builds and QEMU runs; 0: online CPUs */
+} mh_run_opts;
+
+typedef struct {
+  const char **targets;
+  size_t n_targets;
+  const char *profile;
+  const char *kat_corrupt;
+  int quiet;
+  const char *inject_fault;
+} mh_build_opts;
+
+typedef struct {
+  const char **targets;
+  size_t n_targets;
+  const char *profile; /* NULL: default */
+  const char *json;    /* write the records here too, or NULL */
+  int quiet;
+} mh_sizes_opts;
+
+int mh_cli_run(const mh_run_opts *o);
+/* main.c: parse and check a command line (argv[0] is the program name) as
+ * `merlin` does, run nothing, and return the exit status it would give
+ * on a usage error (2), --help (0), or 0 when it would go on to run. For
+ * the option-parser fuzzer (tests/fuzz/fuzz_cli.c). */
+int mh_main_parse(int argc, char **argv);
+/* `merlin sizes`: flash and static RAM per (algorithm, backend) of each
+ * target (docs/sizes.md). */
+int mh_cli_sizes(const mh_sizes_opts *o);
+/* `merlin list coverage [DIR]`: algorithm x backend, KAT status from
+ * DIR/results.json (default results/latest). */
+int mh_cli_list_coverage(const char *dir);
+int mh_cli_build(const mh_build_opts *o);
+/* what: NULL (everything), "targets", "profiles", "algorithms",
+ * "backends". */
+int mh_cli_list(const char *what);
+/* format: md, csv, json or latex (checked by the caller). */
+int mh_cli_report(const char *dir, const char *format);
+/* `merlin compare OLD NEW`: 0 no regression, 1 a regression beyond
+ * threshold (a fraction), 2 bad input or provenance differs without
+ * force. md_path: also write a Markdown summary there (or NULL). */
+int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
+                   int force, const char *md_path);
+
+/* Check a --kat-corrupt value: "alg/op" with a known algorithm id and an
+ * operation name; when p is given, the algorithm must be routed by it.
+ * Returns 0, or -1 with a message. */
+/* Fault kinds the --inject-fault test hook can build into an image. */
+#define MH_FAULT_KINDS "busfault, usagefault, hang, stackoverflow, heap"
+int mh_inject_fault_check(const char *kind, char *err, size_t errlen);
+int mh_kat_corrupt_check(const char *v, const mh_profile *p, char *err,
+                         size_t errlen);
+
+#endif

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `merlin compare OLD NEW`: per-operation change in median between two
+ * results, with a regression gate (docs/cli.md). */
+#include "cli/cli.h"
+
+#include "model/results_json.h"
+#include "report/report_md.h"
+#include "run/matrix.h"
+#include "util/fsutil.h"
+#include "util/strbuf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A results directory (its results.json) or a results.json file. */
+static int load(const char *arg, mh_results *r) {
+  char err[2048];
+  struct stat st;
+  char *path = NULL;
+  if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+    path = mh_path_join(arg, "results.json");
+  else
+    path = strdup(arg);
+  if (!path) {
+    fprintf(stderr, "merlin: out of memory\n");
+    return 1;
+  }
+  int rc = mh_results_load(path, r, err, sizeof err);
+  if (rc != 0)
+    fprintf(stderr, "merlin: compare: %s\n", err);
+  free(path);
+  return rc != 0;
+}
+
+static int same(const char *a, const char *b) {
+  return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* The run of r that x is compared with: the same target, profile, compiler
+ * and -O level; with --force (loose), failing that, the one run of r with
+ * x's target and profile, whatever its build (none when there are several:
+ * which would be a guess). */
+static const mh_result *find_result(const mh_results *r, const mh_result *x,
+                                    int loose) {
+  const mh_result *only = NULL;
+  size_t n = 0;
+  for (size_t i = 0; i < r->n_runs; i++) {
+    if (mh_result_same_row(&r->runs[i], x)) /* target, profile, cc, opt */
+      return &r->runs[i];
+    if (same(r->runs[i].target, x->target) &&
+        same(r->runs[i].profile, x->profile)) {
+      only = &r->runs[i];
+      n++;
+    }
+  }
+  return loose && n == 1 ? only : NULL;
+}
+
+/* "gcc -O2" of a run, for the --force notes. */
+static void build_name(const mh_result *x, char *buf, size_t len) {
+  char cc[64], opt[32];
+  mh_result_cc(x, cc, sizeof cc);
+  mh_result_opt(x, opt, sizeof opt);
+  snprintf(buf, len, "%s %s", cc, opt);
+}
+
+/* Provenance that must agree for a fair comparison: the build, the
+ * libraries, the routes, the unit. Prints each difference; returns their
+ * number. */
+static int provenance_diffs(const mh_result *a, const mh_result *b,
+                            mh_sb *out) {
+  static const char *const keys[] = {"compiler", "cflags", "unit", "counter",
+                                     "core"};
+  int n = 0;
+  for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+    const char *va = mh_run_prov(&a->run, keys[k]);
+    const char *vb = mh_run_prov(&b->run, keys[k]);
+    if (!same(va, vb)) {
+      mh_sb_printf(out, "  %s %s: %s -> %s\n", a->target, keys[k],
+                   va ? va : "(none)", vb ? vb : "(none)");
+      n++;
+    }
+  }
+  /* lib.* and route.* in either run. */
+  for (int side = 0; side < 2; side++) {
+    const mh_result *x = side ? b : a, *y = side ? a : b;
+    for (size_t i = 0; i < x->run.n_prov; i++) {
+      const char *key = x->run.prov[i].key;
+      if (strncmp(key, "lib.", 4) != 0 && strncmp(key, "route.", 6) != 0)
+        continue;
+      const char *vy = mh_run_prov(&y->run, key);
+      if (side && vy)
+        continue; /* both have it: printed from the first side */
+      if (!same(x->run.prov[i].value, vy)) {
+        const char *old = side ? vy : x->run.prov[i].value;
+        const char *new = side ? x->run.prov[i].value : vy;
+        mh_sb_printf(out, "  %s %s: %s -> %s\n", a->target, key,
+                     old ? old : "(none)", new ? new : "(none)");
+        n++;
+      }
+    }
+  }
+  return n;
+}
+
+static void label(mh_sb *b, const mh_op *o) {
+  mh_sb_printf(b, "%s %s", o->alg, o->op);
+  if (o->bytes >= 0)
+    mh_sb_printf(b, " %ld B", o->bytes);
+  mh_sb_printf(b, " (%s)", o->backend);
+}
+
+int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
+                   int force, const char *md_path) {
+  mh_results a, b;
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  if (load(old_arg, &a) != 0)
+    return 2;
+  if (load(new_arg, &b) != 0) {
+    mh_results_free(&a);
+    return 2;
+  }
+  mh_sb prov = {0}, md = {0};
+  int rc = 0, regressions = 0, improvements = 0, compared = 0, pairs = 0;
+  int changed = 0, loose_pairs = 0;
+  for (size_t i = 0; i < b.n_runs; i++) {
+    const mh_result *y = &b.runs[i], *x = find_result(&a, y, force);
+    if (x) {
+      pairs++;
+      provenance_diffs(x, y, &prov);
+      if (!mh_result_same_row(x, y)) {
+        char bx[100], by[100];
+        build_name(x, bx, sizeof bx);
+        build_name(y, by, sizeof by);
+        printf("merlin: compare: --force: %s (profile %s): comparing the %s "
+               "build with the %s build\n",
+               y->target, y->profile, bx, by);
+      }
+    } else if (find_result(&a, y, 1)) {
+      loose_pairs++;
+    }
+  }
+  if (pairs == 0) {
+    if (loose_pairs)
+      fprintf(stderr,
+              "merlin: compare: no target and profile in common with the same "
+              "compiler and -O level; --force pairs the runs by target and "
+              "profile alone\n");
+    else
+      fprintf(stderr, "merlin: compare: no target and profile in common\n");
+    rc = 2;
+    goto out;
+  }
+  if (prov.len) {
+    fprintf(stderr, "merlin: compare: the runs differ in provenance:\n%s",
+            prov.s);
+    if (!force) {
+      fprintf(stderr, "merlin: compare: not comparing runs built "
+                      "differently; --force compares them anyway\n");
+      rc = 2;
+      goto out;
+    }
+  }
+  mh_sb_printf(&md,
+               "## Merlin: %s -> %s\n\nThreshold %.1f %%; a change "
+               "counts only outside both runs' spread (the sum of "
+               "their IQRs).\n\n| target | operation | old median | "
+               "new median | change | verdict |\n|---|---|---:|---:|"
+               "---:|---|\n",
+               old_arg, new_arg, threshold * 100.0);
+  for (size_t i = 0; i < b.n_runs; i++) {
+    const mh_result *y = &b.runs[i], *x = find_result(&a, y, force);
+    if (!x)
+      continue;
+    for (size_t k = 0; k < y->run.n_ops; k++) {
+      const mh_op *q = &y->run.ops[k], *p = mh_run_find_op(&x->run, q);
+      mh_sb l = {0};
+      label(&l, q);
+      if (!p) {
+        printf("%-10s %-50s new operation\n", y->target, l.s ? l.s : "?");
+        mh_sb_free(&l);
+        continue;
+      }
+      compared++;
+      double om = p->stats.median, nm = q->stats.median;
+      /* From a median of 0 any rise is an infinite relative change: above
+       * every threshold, so a regression once outside the spread. */
+      double change = om != 0 ? nm / om - 1.0 : nm > 0 ? INFINITY : 0.0;
+      double spread = p->stats.iqr + q->stats.iqr;
+      int outside = fabs(nm - om) > spread;
+      const char *verdict = "same";
+      if (nm != om) {
+        verdict = outside ? "changed" : "within spread";
+        changed++;
+      }
+      char pct[32], pct_md[32];
+      if (isinf(change)) {
+        snprintf(pct, sizeof pct, "from 0");
+        snprintf(pct_md, sizeof pct_md, "from 0");
+      } else {
+        snprintf(pct, sizeof pct, "%+.2f%%", change * 100.0);
+        snprintf(pct_md, sizeof pct_md, "%+.2f %%", change * 100.0);
+      }
+      if (outside && change > threshold) {
+        verdict = "REGRESSED";
+        regressions++;
+      } else if (outside && change < -threshold) {
+        verdict = "improved";
+        improvements++;
+      }
+      char o1[64], n1[64];
+      mh_format_number(om, o1, sizeof o1);
+      mh_format_number(nm, n1, sizeof n1);
+      if (nm != om) /* only changes on the terminal; all in --md */
+        printf("%-10s %-50s %14s -> %14s %9s  %s\n", y->target, l.s ? l.s : "?",
+               o1, n1, pct, verdict);
+      mh_sb_printf(&md, "| %s | %s | %s | %s | %s | %s |\n", y->target,
+                   l.s ? l.s : "?", o1, n1, pct_md, verdict);
+      mh_sb_free(&l);
+    }
+    for (size_t k = 0; k < x->run.n_ops; k++)
+      if (!mh_run_find_op(&y->run, &x->run.ops[k])) {
+        mh_sb l = {0};
+        label(&l, &x->run.ops[k]);
+        printf("%-10s %-50s removed\n", y->target, l.s ? l.s : "?");
+        mh_sb_free(&l);
+      }
+  }
+  mh_sb_printf(&md,
+               "\n%d operation(s) compared: %d regressed, %d improved "
+               "beyond %.1f %%.\n",
+               compared, regressions, improvements, threshold * 100.0);
+  printf("merlin: compare: %d operation(s): %d regressed, %d improved beyond "
+         "%.1f%%%s\n",
+         compared, regressions, improvements, threshold * 100.0,
+         regressions || improvements ? ""
+         : changed                   ? "; nothing beyond the threshold"
+                                     : "; no change");
+  if (md_path) {
+    char err[1024];
+    if (md.failed ||
+        mh_write_atomic(md_path, md.s, md.len, err, sizeof err) != 0) {
+      fprintf(stderr, "merlin: compare: %s\n",
+              md.failed ? "out of memory" : err);
+      rc = 2;
+      goto out;
+    }
+    printf("merlin: compare: summary written to %s\n", md_path);
+  }
+  rc = regressions ? 1 : 0;
+out:
+  mh_sb_free(&prov);
+  mh_sb_free(&md);
+  mh_results_free(&a);
+  mh_results_free(&b);
+  return rc;
+}

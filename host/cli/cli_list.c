@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `merlin list`: targets, profiles, algorithms, backends. */
+#include "cli/cli.h"
+
+#include "config/boards.h"
+#include "config/catalog.h"
+#include "config/targets.h"
+#include "image/image_build.h"
+#include "model/results_json.h"
+#include "util/fsutil.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void list_targets(void) {
+  for (size_t i = 0; i < mh_n_targets; i++)
+    printf("  %-14s %s\n", mh_targets[i].id, mh_targets[i].description);
+}
+
+static int list_profiles(void) {
+  char err[2048];
+  char *root = mh_source_root(err, sizeof err);
+  char **names = NULL;
+  size_t n = 0;
+  if (!root || mh_profile_names(root, &names, &n, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s\n", err);
+    free(root);
+    return 1;
+  }
+  for (size_t i = 0; i < n; i++) {
+    char *path = NULL, *name = NULL;
+    mh_profile p;
+    if (mh_profile_locate(root, names[i], &path, &name, err, sizeof err) == 0 &&
+        mh_profile_load(path, mh_path_display(root, path), &p, err,
+                        sizeof err) == 0) {
+      printf("  %-20s %s\n", names[i],
+             p.description ? p.description : "(no description)");
+      mh_profile_free(&p);
+    } else {
+      printf("  %-20s (invalid: %s)\n", names[i], err);
+    }
+    free(path);
+    free(name);
+  }
+  if (n == 0)
+    printf("  (none in %s/profiles)\n", root);
+  mh_profile_names_free(names, n);
+  free(root);
+  return 0;
+}
+
+static void list_algorithms(void) {
+  for (size_t a = 0; a < MH_N_ALGS; a++) {
+    char cls[16];
+    size_t k = 0;
+    for (; mh_algs[a].cls[k] && k + 1 < sizeof cls; k++)
+      cls[k] = (char)tolower((unsigned char)mh_algs[a].cls[k]);
+    cls[k] = '\0';
+    printf("  %-16s %-6s backends:", mh_algs[a].id, cls);
+    int any = 0;
+    for (size_t b = 0; b < MH_N_BACKENDS; b++)
+      if (mh_backend_offers(b, a)) {
+        printf("%s %s", any ? "," : "", mh_backends[b].name);
+        any = 1;
+      }
+    printf("%s\n", any ? "" : " none");
+  }
+}
+
+static int list_boards(void) {
+  char err[2048];
+  char *root = mh_source_root(err, sizeof err);
+  mh_board *bs = NULL;
+  size_t n = 0;
+  if (!root || mh_boards_load(root, &bs, &n, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s\n", err);
+    free(root);
+    return 1;
+  }
+  for (size_t i = 0; i < n; i++)
+    printf("  %-14s %-14s %5.0f MHz %6.0f KB flash %6.0f KB RAM  %s%s\n",
+           bs[i].id, bs[i].core, (double)bs[i].clock_hz / 1e6,
+           (double)bs[i].flash_bytes / 1024.0, (double)bs[i].ram_bytes / 1024.0,
+           bs[i].name,
+           strcmp(bs[i].target, "none") == 0 ? " (described, no port yet)"
+                                             : "");
+  mh_boards_free(bs, n);
+  free(root);
+  return 0;
+}
+
+static void list_backends(void) {
+  for (size_t b = 0; b < MH_N_BACKENDS; b++)
+    printf("  %-12s %s\n", mh_backends[b].name, mh_backends[b].algs);
+}
+
+/* Algorithm x backend, as a Markdown table: "✓" offered and KAT-passing in
+ * the results of dir (every target there), "✗" a KAT failed there, "·"
+ * offered by the adapter but not measured in dir, "—" not offered by the
+ * library. */
+static int list_coverage(const char *dir) {
+  enum { NOT_OFFERED, OFFERED, PASS, FAIL };
+  static unsigned char cell_state[MH_N_ALGS][MH_N_BACKENDS];
+  mh_results r;
+  char err[1024];
+  memset(&r, 0, sizeof r);
+  for (size_t a = 0; a < MH_N_ALGS; a++)
+    for (size_t b = 0; b < MH_N_BACKENDS; b++)
+      cell_state[a][b] = mh_backend_offers(b, a) ? OFFERED : NOT_OFFERED;
+  char *json = mh_path_join(dir, "results.json");
+  struct stat st;
+  if (stat(dir, &st) != 0) {
+    fprintf(stderr,
+            "merlin: list coverage: %s: %s; give a results directory or "
+            "its results.json (default: results/latest, written by merlin "
+            "run)\n",
+            dir, strerror(errno));
+    free(json);
+    return 1;
+  }
+  const char *file = S_ISDIR(st.st_mode) ? json : dir;
+  if (!file || mh_results_load(file, &r, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: list coverage: %s\n",
+            file ? err : "out of memory");
+    free(json);
+    return 1;
+  }
+  for (size_t i = 0; i < r.n_runs; i++)
+    for (size_t k = 0; k < r.runs[i].run.n_ops; k++) {
+      const mh_op *op = &r.runs[i].run.ops[k];
+      int a = op->alg ? mh_alg_find(op->alg) : -1;
+      int b = op->backend ? mh_backend_find(op->backend) : -1;
+      if (a < 0 || b < 0)
+        continue;
+      if (op->kat == MH_KAT_FAIL)
+        cell_state[a][b] = FAIL;
+      else if (op->kat == MH_KAT_PASS && cell_state[a][b] != FAIL)
+        cell_state[a][b] = PASS;
+    }
+  mh_results_free(&r);
+  free(json);
+  printf("| algorithm |");
+  for (size_t b = 0; b < MH_N_BACKENDS; b++)
+    printf(" %s |", mh_backends[b].name);
+  printf("\n|---|");
+  for (size_t b = 0; b < MH_N_BACKENDS; b++)
+    printf(":---:|");
+  printf("\n");
+  static const char *const sym[] = {"—", "·", "✓", "✗"};
+  for (size_t a = 0; a < MH_N_ALGS; a++) {
+    printf("| %s |", mh_algs[a].id);
+    for (size_t b = 0; b < MH_N_BACKENDS; b++)
+      printf(" %s |", sym[cell_state[a][b]]);
+    printf("\n");
+  }
+  printf("\n✓ served and KAT-passing in %s, ✗ KAT failed there, · offered "
+         "but not measured there, — not offered by the library.\n",
+         dir);
+  return 0;
+}
+
+int mh_cli_list_coverage(const char *dir) {
+  return list_coverage(dir ? dir : "results/latest");
+}
+
+int mh_cli_list(const char *what) {
+  int all = what == NULL;
+  int rc = 0;
+  if (all || strcmp(what, "targets") == 0) {
+    if (all)
+      printf("targets:\n");
+    list_targets();
+  }
+  if (all || strcmp(what, "profiles") == 0) {
+    if (all)
+      printf("profiles:\n");
+    rc |= list_profiles();
+  }
+  if (all || strcmp(what, "algorithms") == 0) {
+    if (all)
+      printf("algorithms:\n");
+    list_algorithms();
+  }
+  if (all || strcmp(what, "backends") == 0) {
+    if (all)
+      printf("backends:\n");
+    list_backends();
+  }
+  if (all || strcmp(what, "boards") == 0) {
+    if (all)
+      printf("boards:\n");
+    rc |= list_boards();
+  }
+  return rc;
+}

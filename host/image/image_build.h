@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Building one image: generate the profile files, configure with the
+ * target's CMake preset, build the merlin-image target. */
+#ifndef MERLIN_HOST_IMAGE_BUILD_H
+#define MERLIN_HOST_IMAGE_BUILD_H
+
+#include "config/profile.h"
+#include "config/targets.h"
+
+typedef struct {
+  const char *root; /* source root (mh_source_root) */
+  const mh_target *target;
+  const char *profile_name;
+  const mh_profile *profile;
+  const char *kat_corrupt; /* "alg/op" test hook, or NULL */
+  int quiet;               /* no progress lines */
+  /* Test hook: build an image that faults ("busfault", "usagefault",
+   * "hang") right after announcing its operations; NULL normally. */
+  const char *inject_fault;
+  /* Matrix row (merlin run --cc/--opt): "gcc"/"clang" and "O2"/"Os"/...;
+   * NULL both outside a matrix run (the tree's defaults, old build
+   * directories). Set: build dir suffix -<cc>-<opt>, configured with
+   * MERLIN_CC, MERLIN_OPT and MERLIN_SIZES=ON (size images of the same
+   * build: mh_sizes_measure_tree). */
+  const char *cc, *opt;
+  unsigned build_jobs; /* parallel compile jobs; 0: online CPUs */
+} mh_build_spec;
+
+/* The source root: $MERLIN_ROOT when set, else the tree merlin was built
+ * from. Returns a malloc'd absolute path, or NULL with err. */
+char *mh_source_root(char *err, size_t errlen);
+
+/* Generated files (malloc'd text; NULL on allocation failure). */
+char *mh_profile_header(const char *name, const mh_profile *p);
+char *mh_profile_cmake(const char *name, const mh_profile *p);
+
+/* ROOT/build/img/T-P[-katfail][-cc-opt], malloc'd. */
+char *mh_build_dir(const mh_build_spec *spec);
+
+/* Build the image; on success *image is its malloc'd path. On failure the
+ * tail of the build log has been printed and err says what failed. */
+int mh_image_build(const mh_build_spec *spec, char **image, char *err,
+                   size_t errlen);
+
+/* Helpers of every build the CLI runs (images, size images): */
+/* Print the last lines of a build log to stderr. */
+void mh_build_log_tail(const char *log);
+/* Run argv in cwd with stdout and stderr appended to logfd (the command
+ * line first). 0, or -1 with what failed in err. */
+int mh_run_logged(char *const argv[], const char *cwd, int logfd, char *err,
+                  size_t errlen);
+/* Whether DIR/NAME exists. */
+int mh_file_in(const char *dir, const char *name);
+
+#endif

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* results.json: writer and reader (the contract is docs/results.md). */
+#ifndef MERLIN_HOST_RESULTS_JSON_H
+#define MERLIN_HOST_RESULTS_JSON_H
+
+#include "model/results.h"
+
+#include <stddef.h>
+
+/* Serialise; returns a malloc'd, NUL-terminated document ending in '\n', or
+ * NULL with err (a value JSON cannot hold, memory). */
+char *mh_results_to_json(const mh_results *r, char *err, size_t errlen);
+
+/* Parse a results.json held in buf (need not be NUL-terminated). Pure: no
+ * I/O. Returns 0, or -1 with err naming the first problem and its place
+ * ("runs[0].ops[3].median: expected a number"); *r is left empty then. */
+int mh_results_from_json(const char *buf, size_t len, mh_results *r, char *err,
+                         size_t errlen);
+
+/* Read DIR/results.json (or a file path) into *r. */
+int mh_results_load(const char *path, mh_results *r, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "report/results_csv.h"
+
+#include "run/ct.h"
+#include "run/matrix.h"
+
+#include "util/strbuf.h"
+
+#include <string.h>
+
+static void field(mh_sb *b, const char *s, int first) {
+  if (!first)
+    mh_sb_putc(b, ',');
+  if (!s)
+    s = "";
+  if (!s[strcspn(s, ",\"\r\n")]) {
+    mh_sb_puts(b, s);
+    return;
+  }
+  mh_sb_putc(b, '"');
+  for (; *s; s++) {
+    if (*s == '"')
+      mh_sb_putc(b, '"');
+    mh_sb_putc(b, *s);
+  }
+  mh_sb_putc(b, '"');
+}
+
+static void num(mh_sb *b, double v) {
+  mh_sb_putc(b, ',');
+  mh_sb_double(b, v);
+}
+
+char *mh_results_to_csv(const mh_results *r) {
+  mh_sb b = {0};
+  mh_sb_puts(&b, "target,profile,alg,op,bytes,backend,variant,unit,n,batch,"
+                 "median,p99,iqr,min,max,mean,stddev,cv,stack_bytes,heap_bytes,"
+                 "heap_allocs,ct_status,cc,opt\n");
+  for (size_t i = 0; i < r->n_runs; i++) {
+    const mh_result *x = &r->runs[i];
+    for (size_t k = 0; k < x->run.n_ops; k++) {
+      const mh_op *op = &x->run.ops[k];
+      char bytes[24];
+      field(&b, x->target, 1);
+      field(&b, x->profile, 0);
+      field(&b, op->alg, 0);
+      field(&b, op->op, 0);
+      field(&b, mh_op_bytes_str(op, bytes), 0);
+      field(&b, op->backend, 0);
+      field(&b, op->variant, 0);
+      field(&b, x->run.unit, 0);
+      mh_sb_printf(&b, ",%u,%u", op->n, op->batch);
+      num(&b, op->stats.median);
+      num(&b, op->stats.p99);
+      num(&b, op->stats.iqr);
+      num(&b, op->stats.min);
+      num(&b, op->stats.max);
+      num(&b, op->stats.mean);
+      num(&b, op->stats.stddev);
+      num(&b, op->stats.cv);
+      if (op->has_mem)
+        mh_sb_printf(&b, ",%llu,%llu,%llu", (unsigned long long)op->stack_bytes,
+                     (unsigned long long)op->heap_bytes,
+                     (unsigned long long)op->heap_allocs);
+      else
+        mh_sb_puts(&b, ",,,");
+      mh_sb_putc(&b, ',');
+      if (op->has_ct_verdict)
+        mh_sb_puts(&b, mh_ct_status_name(op->ct_status));
+      /* The matrix row (merlin run --cc/--opt), from the provenance. */
+      char cc[64], opt[32];
+      mh_result_cc(x, cc, sizeof cc);
+      mh_result_opt(x, opt, sizeof opt);
+      field(&b, cc, 0);
+      field(&b, opt, 0);
+      mh_sb_putc(&b, '\n');
+    }
+  }
+  if (b.failed) {
+    mh_sb_free(&b);
+    return NULL;
+  }
+  return b.s;
+}

@@ -1,0 +1,565 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#define _POSIX_C_SOURCE 200809L
+#include "run/cycles.h"
+#include "config/targets.h"
+#include "model/stats.h"
+#include "util/fsutil.h"
+#include "util/strbuf.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The plugin's class names, in its order (tools/qemu-plugin/cycle_model.c). */
+const char *const mh_cyc_class_names[MH_CYC_CLASSES] = {
+    "alu",     "mul",          "mac",
+    "div",     "load",         "store",
+    "ldm_stm", "branch_taken", "branch_not_taken",
+    "fp"};
+
+/* Largest side file accepted. */
+#define MAX_SIDE_BYTES ((size_t)1 << 30)
+
+int mh_cycles_choice_valid(const char *c) {
+  static const char *const ok[] = {"auto", "off", "m0plus", "m0plus-smallmul",
+                                   "m3",   "m4"};
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+    if (strcmp(c, ok[i]) == 0)
+      return 1;
+  return 0;
+}
+
+const char *mh_cycles_model_arg(const char *target_id, const char *choice,
+                                const char **why) {
+  static const struct {
+    const char *target, *model, *why;
+  } t[] = {
+      {"qemu-m0plus", "m0plus", NULL},
+      {"qemu-m3", "m3", NULL},
+      {"qemu-m4", "m4", NULL},
+      {"qemu-m33", NULL,
+       "no cycle model for Cortex-M33: its TRM publishes no instruction "
+       "timing table (docs/cycle-model.md)"},
+      {"qemu-m7", NULL,
+       "no cycle model for Cortex-M7: dual-issue, caches and branch "
+       "prediction are not described by a per-instruction table"},
+      {"qemu-m55", NULL,
+       "no cycle model for Cortex-M55: no per-instruction timing table "
+       "(Helium beats, dual-issue)"},
+  };
+  *why = NULL;
+  if (choice && strcmp(choice, "auto") != 0 && strcmp(choice, "off") != 0)
+    return choice; /* an explicit model: the user's claim, recorded */
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (strcmp(target_id, t[i].target) == 0) {
+      *why = t[i].why;
+      return t[i].model ? t[i].model : "none";
+    }
+  *why = "no cycle model for this target";
+  return "none";
+}
+
+char *mh_cycles_plugin_path(char *err, size_t errlen) {
+  const char *env = getenv("MERLIN_QEMU_PLUGIN");
+  char *p = NULL;
+  if (env && *env) {
+    p = strdup(env);
+  } else {
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+      exe[n] = '\0';
+      char *slash = strrchr(exe, '/');
+      if (slash) {
+        slash[1] = '\0';
+        mh_sb b = {0};
+        mh_sb_printf(&b, "%smerlin_cycles.so", exe);
+        p = b.failed ? NULL : b.s;
+        if (b.failed)
+          mh_sb_free(&b);
+      }
+    }
+  }
+  if (!p) {
+    snprintf(err, errlen, "cannot locate the QEMU plugin merlin_cycles.so");
+    return NULL;
+  }
+  if (access(p, R_OK) != 0) {
+    snprintf(err, errlen,
+             "QEMU plugin %s not found (%s): build it (cmake --build --preset "
+             "host), set MERLIN_QEMU_PLUGIN, or run with --cycle-model off",
+             p, strerror(errno));
+    free(p);
+    return NULL;
+  }
+  return p;
+}
+
+char **mh_cycles_argv(char **argv, const char *plugin, const char *image,
+                      const char *side, const char *model_arg, unsigned ws) {
+  size_t n = 0;
+  while (argv[n])
+    n++;
+  mh_sb b = {0};
+  mh_sb_printf(&b, "%s,elf=%s,out=%s,model=%s,ws=%u", plugin, image, side,
+               model_arg, ws);
+  char **a = realloc(argv, (n + 3) * sizeof *a);
+  if (!a || b.failed) {
+    mh_sb_free(&b);
+    mh_argv_free(a ? a : argv);
+    return NULL;
+  }
+  a[n] = strdup("-plugin");
+  a[n + 1] = b.s;
+  a[n + 2] = NULL;
+  if (!a[n]) {
+    free(b.s); /* mh_argv_free stops at the NULL in a[n] */
+    mh_argv_free(a);
+    return NULL;
+  }
+  return a;
+}
+
+/* ---- side file ------------------------------------------------------- */
+
+typedef struct {
+  const char *name; /* into the file buffer, NUL-terminated */
+  uint64_t insns, cycles;
+} fn_rec;
+
+typedef struct {
+  uint64_t insns, cycles, cls[MH_CYC_CLASSES], exc;
+  fn_rec *fn;
+  size_t n_fn;
+} region;
+
+typedef struct {
+  char model[64], version[16];
+  unsigned ws;
+  region *r;
+  size_t n;
+  fn_rec *fns; /* all fn records, regions point into it */
+  size_t n_fns;
+} side_file;
+
+static void side_free(side_file *s) {
+  free(s->r);
+  free(s->fns);
+}
+
+static int parse_u64(const char *s, uint64_t *out) {
+  if (!isdigit((unsigned char)*s))
+    return -1;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || *end)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+/* Split buf (modified) into lines and parse. */
+static int side_parse(char *buf, size_t len, side_file *s, char *err,
+                      size_t errlen) {
+  memset(s, 0, sizeof *s);
+  size_t lines = 0;
+  for (size_t i = 0; i < len; i++)
+    lines += buf[i] == '\n';
+  if (len && buf[len - 1] != '\n') {
+    snprintf(err, errlen, "the last line is incomplete (file cut short?)");
+    return -1;
+  }
+  s->r = calloc(lines + 1, sizeof *s->r);
+  s->fns = calloc(lines + 1, sizeof *s->fns);
+  if (!s->r || !s->fns) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  size_t lineno = 0, pos = 0;
+  int ended = 0, have_model = 0;
+  while (pos < len) {
+    char *line = buf + pos;
+    char *nl = memchr(line, '\n', len - pos);
+    *nl = '\0';
+    pos = (size_t)(nl - buf) + 1;
+    lineno++;
+    char *tok[5 + MH_CYC_CLASSES];
+    size_t nt = 0;
+    for (char *p = strtok(line, " "); p && nt < sizeof tok / sizeof tok[0];
+         p = strtok(NULL, " "))
+      tok[nt++] = p;
+    if (ended) {
+      snprintf(err, errlen, "line %zu: text after the end record", lineno);
+      return -1;
+    }
+    if (lineno == 1) {
+      if (nt != 2 || strcmp(tok[0], "merlin-cycles") != 0 ||
+          strcmp(tok[1], "1") != 0) {
+        snprintf(err, errlen, "line 1: not a merlin-cycles version 1 file");
+        return -1;
+      }
+      continue;
+    }
+    if (nt == 0)
+      goto bad;
+    if (strcmp(tok[0], "model") == 0 && nt == 4 && !have_model) {
+      uint64_t ws;
+      if (strncmp(tok[3], "ws=", 3) != 0 || parse_u64(tok[3] + 3, &ws) != 0 ||
+          ws > 100)
+        goto bad;
+      snprintf(s->model, sizeof s->model, "%s", tok[1]);
+      snprintf(s->version, sizeof s->version, "%s", tok[2]);
+      s->ws = (unsigned)ws;
+      have_model = 1;
+    } else if (strcmp(tok[0], "sample") == 0 && have_model &&
+               nt == 5 + MH_CYC_CLASSES) {
+      uint64_t k;
+      region *r = &s->r[s->n];
+      if (parse_u64(tok[1], &k) != 0 || k != s->n ||
+          strncmp(tok[2], "insns=", 6) != 0 ||
+          parse_u64(tok[2] + 6, &r->insns) != 0 ||
+          strncmp(tok[3], "cycles=", 7) != 0 ||
+          parse_u64(tok[3] + 7, &r->cycles) != 0)
+        goto bad;
+      for (int c = 0; c < MH_CYC_CLASSES; c++) {
+        const char *t = tok[4 + c];
+        size_t nl2 = strlen(mh_cyc_class_names[c]);
+        if (strncmp(t, mh_cyc_class_names[c], nl2) != 0 || t[nl2] != '=' ||
+            parse_u64(t + nl2 + 1, &r->cls[c]) != 0)
+          goto bad;
+      }
+      const char *e = tok[4 + MH_CYC_CLASSES];
+      if (strncmp(e, "exc=", 4) != 0 || parse_u64(e + 4, &r->exc) != 0)
+        goto bad;
+      r->fn = s->fns + s->n_fns;
+      s->n++;
+    } else if (strcmp(tok[0], "fn") == 0 && nt == 4 && s->n > 0) {
+      fn_rec *f = &s->fns[s->n_fns];
+      f->name = tok[1];
+      if (parse_u64(tok[2], &f->insns) != 0 ||
+          parse_u64(tok[3], &f->cycles) != 0)
+        goto bad;
+      s->n_fns++;
+      s->r[s->n - 1].n_fn++;
+    } else if (strcmp(tok[0], "end") == 0 && nt == 2) {
+      uint64_t n;
+      if (parse_u64(tok[1], &n) != 0 || n != s->n) {
+        snprintf(err, errlen,
+                 "line %zu: end record says %s samples, the file has %zu",
+                 lineno, tok[1], s->n);
+        return -1;
+      }
+      ended = 1;
+    } else {
+      goto bad;
+    }
+    continue;
+  bad:
+    snprintf(err, errlen, "line %zu: garbled record", lineno);
+    return -1;
+  }
+  if (lineno == 0) {
+    snprintf(err, errlen, "the file is empty");
+    return -1;
+  }
+  if (!ended) {
+    snprintf(err, errlen,
+             "no end record: the file is cut short (QEMU killed?)");
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- hashing share ----------------------------------------------------- */
+
+/* Hash and XOF cores by backend (docs/cycle-model.md "Hashing share"):
+ * case-insensitive substrings of function names. */
+static const char *const hash_fns[] = {
+    /* SHA-2 compression */
+    "transform_sha256", /* wolfCrypt (C and Thumb-2 assembly) */
+    "transform_sha512", /* wolfCrypt */
+    "sha256_process",   /* Mbed TLS mbedtls_internal_sha256_process */
+    "sha512_process",   /* Mbed TLS */
+    "hashblocks_sha",   /* PQClean crypto_hashblocks_sha256/512 */
+    "sha2small_round",  /* BearSSL */
+    "sha2big_round",    /* BearSSL */
+    "sha256_transform", /* libsodium SHA256_Transform */
+    "sha512_transform", /* libsodium */
+    /* Keccak-f[1600] */
+    "keccakf1600",  /* PQClean KeccakF1600_StatePermute, mlkem-native */
+    "keccak_f1600", /* Mbed TLS keccak_f1600 */
+    "keccakp1600",  /* XKCP-style names */
+    "blocksha3",    /* wolfCrypt BlockSha3 */
+};
+
+int mh_cycles_is_hash_fn(const char *name) {
+  char low[256];
+  size_t i = 0;
+  for (; name[i] && i + 1 < sizeof low; i++)
+    low[i] = (char)tolower((unsigned char)name[i]);
+  low[i] = '\0';
+  for (size_t k = 0; k < sizeof hash_fns / sizeof hash_fns[0]; k++)
+    if (strstr(low, hash_fns[k]))
+      return 1;
+  return 0;
+}
+
+/* ---- attach ------------------------------------------------------------ */
+
+typedef struct {
+  const char *name;
+  double v;
+} fn_val;
+
+static int cmp_fn_val(const void *a, const void *b) {
+  const fn_val *x = a, *y = b;
+  if (x->v != y->v)
+    return x->v < y->v ? 1 : -1;
+  return strcmp(x->name, y->name);
+}
+
+static const region *sort_ctx;
+static int cmp_region_idx(const void *a, const void *b) {
+  uint64_t x = sort_ctx[*(const size_t *)a].insns;
+  uint64_t y = sort_ctx[*(const size_t *)b].insns;
+  if (x != y)
+    return x < y ? -1 : 1;
+  return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static uint64_t cal_fn(const region *cal, const char *name, int cycles) {
+  for (size_t i = 0; i < cal->n_fn; i++)
+    if (strcmp(cal->fn[i].name, name) == 0)
+      return cycles ? cal->fn[i].cycles : cal->fn[i].insns;
+  return 0;
+}
+
+static int attach_op(mh_op *op, const region *r, const region *cal,
+                     int has_model, char *err, size_t errlen) {
+  mh_cyc_op *c = calloc(1, sizeof *c);
+  size_t n = op->n_raw;
+  size_t *idx = malloc(n * sizeof *idx);
+  fn_val *fv = NULL;
+  if (!c || !idx)
+    goto oom;
+  double b = op->batch ? (double)op->batch : 1.0;
+  if (has_model) {
+    c->est_samples = malloc(n * sizeof *c->est_samples);
+    if (!c->est_samples)
+      goto oom;
+    for (size_t i = 0; i < n; i++)
+      c->est_samples[i] =
+          (r[i].cycles > cal->cycles ? (double)(r[i].cycles - cal->cycles)
+                                     : 0.0) /
+          b;
+    c->n_est = n;
+    if (mh_stats_compute(c->est_samples, n, &c->est) != 0)
+      goto oom;
+    c->has_est = 1;
+  }
+  for (size_t i = 0; i < n; i++)
+    idx[i] = i;
+  sort_ctx = r;
+  qsort(idx, n, sizeof *idx, cmp_region_idx);
+  const region *med = &r[idx[(n - 1) / 2]];
+  for (int k = 0; k < MH_CYC_CLASSES; k++)
+    c->classes[k] =
+        (med->cls[k] > cal->cls[k] ? (double)(med->cls[k] - cal->cls[k]) : 0) /
+        b;
+  fv = calloc(med->n_fn ? med->n_fn : 1, sizeof *fv);
+  if (!fv)
+    goto oom;
+  double total = 0, hash = 0;
+  for (size_t i = 0; i < med->n_fn; i++) {
+    uint64_t v = has_model ? med->fn[i].cycles : med->fn[i].insns;
+    uint64_t cv = cal_fn(cal, med->fn[i].name, has_model);
+    fv[i].name = med->fn[i].name;
+    fv[i].v = v > cv ? (double)(v - cv) : 0;
+    total += fv[i].v;
+    if (mh_cycles_is_hash_fn(fv[i].name))
+      hash += fv[i].v;
+  }
+  qsort(fv, med->n_fn, sizeof *fv, cmp_fn_val);
+  c->hash_share = total > 0 ? hash / total : 0;
+  for (size_t i = 0; i < med->n_fn && c->n_top < MH_CYC_TOP; i++) {
+    if (fv[i].v <= 0)
+      break;
+    c->top[c->n_top].name = strdup(fv[i].name);
+    if (!c->top[c->n_top].name)
+      goto oom;
+    c->top[c->n_top].share = fv[i].v / total;
+    c->n_top++;
+  }
+  free(fv);
+  free(idx);
+  mh_cyc_op_free(op->cyc);
+  free(op->cyc);
+  op->cyc = c;
+  return 0;
+oom:
+  free(fv);
+  free(idx);
+  mh_cyc_op_free(c);
+  free(c);
+  snprintf(err, errlen, "out of memory");
+  return -1;
+}
+
+/* The region of the first timed sample of ops[i] (region 0 is the
+ * calibration). */
+static size_t sample_index(const mh_run *run, size_t i) {
+  size_t at = 1;
+  for (size_t k = 0; k < i; k++)
+    at += run->ops[k].n_samples ? run->ops[k].n_raw : 0;
+  return at;
+}
+
+/* The plugin's count of a sample minus the counter's, in instructions. */
+static long long sample_offset(const mh_run *run, size_t i, size_t k,
+                               const region *r) {
+  long long counted =
+      (long long)nearbyint((double)run->ops[i].raw[k] * run->ticks_to_unit);
+  return (long long)r->insns - counted;
+}
+
+int mh_cycles_attach(mh_run *run, const char *side, const char *why_absent,
+                     char *err, size_t errlen) {
+  char *buf = NULL, msg[512];
+  size_t len = 0;
+  if (mh_read_file(side, MAX_SIDE_BYTES, &buf, &len, msg, sizeof msg) != 0) {
+    snprintf(err, errlen,
+             "cycle model: the plugin's side file is missing or unreadable "
+             "(%s); run with --cycle-model off to time without it",
+             msg);
+    return -1;
+  }
+  side_file s;
+  int rc = -1;
+  if (side_parse(buf, len, &s, msg, sizeof msg) != 0) {
+    snprintf(err, errlen, "cycle model: side file %s: %s", side, msg);
+    goto out;
+  }
+  size_t need = 1;
+  for (size_t i = 0; i < run->n_ops; i++)
+    need += run->ops[i].n_samples ? run->ops[i].n_raw : 0;
+  if (s.n != need) {
+    snprintf(err, errlen,
+             "cycle model: side file %s has %zu bracketed samples, the "
+             "console stream %zu (1 calibration + timed samples): the two "
+             "cannot be matched",
+             side, s.n, need);
+    goto out;
+  }
+  int has_model = strcmp(s.model, "none") != 0;
+  mh_cyc_run *cr = calloc(1, sizeof *cr);
+  if (!cr || !(cr->model = strdup(has_model ? s.model : "none")) ||
+      !(cr->version = strdup(s.version)) ||
+      (!has_model &&
+       !(cr->absent = strdup(why_absent ? why_absent : "no model chosen")))) {
+    mh_cyc_run_free(cr);
+    free(cr);
+    snprintf(err, errlen, "out of memory");
+    goto out;
+  }
+  cr->wait_states = s.ws;
+  mh_cyc_run_free(run->cyc);
+  free(run->cyc);
+  run->cyc = cr;
+  /* The plugin's count and the counter's differ by one fixed number of
+   * instructions (the bracket edges) in every sample without an exception.
+   * Each exception taken inside a sample (the timer wrap: one per 2^32
+   * ticks, so a sample of billions of instructions takes several) moves
+   * the difference by one fixed number more, derived here from the first
+   * sample that took one and then required of every other: exact, however
+   * many wraps a sample spans. A wrap that lands inside a counter read
+   * may move it by up to MH_CYC_WRAP_SLACK once more. */
+  cr->wrap_insns = -1;
+  int have_off = 0;
+  for (size_t i = 0; i < run->n_ops && !have_off; i++) {
+    if (!run->ops[i].n_samples)
+      continue;
+    for (size_t k = 0, j = sample_index(run, i); k < run->ops[i].n_raw;
+         k++, j++) {
+      if (s.r[j].exc)
+        continue;
+      cr->offset = sample_offset(run, i, k, &s.r[j]);
+      have_off = 1;
+      break;
+    }
+  }
+  size_t at = 1;
+  for (size_t i = 0; i < run->n_ops; i++) {
+    mh_op *op = &run->ops[i];
+    if (!op->n_samples)
+      continue;
+    for (size_t k = 0; k < op->n_raw; k++) {
+      const region *r = &s.r[at + k];
+      long long off = sample_offset(run, i, k, r);
+      if (!have_off) { /* every sample took an exception */
+        cr->offset = off;
+        have_off = 1;
+      }
+      long long excess = off - cr->offset;
+      if (r->exc && cr->wrap_insns < 0 && excess >= 0 &&
+          excess % (long long)r->exc == 0 &&
+          excess / (long long)r->exc <= MH_CYC_WRAP_SLACK)
+        cr->wrap_insns = excess / (long long)r->exc;
+      long long expect = r->exc && cr->wrap_insns >= 0
+                             ? (long long)r->exc * cr->wrap_insns
+                             : 0;
+      if (r->exc && llabs(excess - expect) <= MH_CYC_WRAP_SLACK) {
+        cr->wrap_samples++;
+      } else if (excess != 0) {
+        snprintf(err, errlen,
+                 "cycle model: %s %s sample %zu: the plugin counted %" PRIu64
+                 " instructions, the counter %" PRIu64
+                 ": offset %lld differs from %lld of the samples without an "
+                 "exception%s",
+                 op->alg, op->op, k, r->insns, r->insns - (uint64_t)off, off,
+                 cr->offset,
+                 r->exc ? " by more than its exceptions account for" : "");
+        goto out;
+      }
+    }
+    if (attach_op(op, &s.r[at], &s.r[0], has_model, err, errlen) != 0)
+      goto out;
+    at += op->n_raw;
+  }
+  rc = 0;
+out:
+  if (rc != 0) {
+    for (size_t i = 0; i < run->n_ops; i++) {
+      mh_cyc_op_free(run->ops[i].cyc);
+      free(run->ops[i].cyc);
+      run->ops[i].cyc = NULL;
+    }
+  }
+  side_free(&s);
+  free(buf);
+  return rc;
+}
+
+void mh_cyc_op_free(mh_cyc_op *c) {
+  if (!c)
+    return;
+  free(c->est_samples);
+  for (size_t i = 0; i < c->n_top; i++)
+    free(c->top[i].name);
+  memset(c, 0, sizeof *c);
+}
+
+void mh_cyc_run_free(mh_cyc_run *c) {
+  if (!c)
+    return;
+  free(c->model);
+  free(c->version);
+  free(c->absent);
+  memset(c, 0, sizeof *c);
+}

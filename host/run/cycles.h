@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Estimated cycles, instruction classes and the per-function profile of
+ * QEMU runs, from the side file of the TCG plugin tools/qemu-plugin
+ * (docs/cycle-model.md). An estimate from a model, never a measurement.
+ */
+#ifndef MERLIN_HOST_CYCLES_H
+#define MERLIN_HOST_CYCLES_H
+
+#include "model/model.h"
+
+#include <stddef.h>
+
+#define MH_CYC_CLASSES 10
+#define MH_CYC_TOP 5
+
+extern const char *const mh_cyc_class_names[MH_CYC_CLASSES];
+
+typedef struct {
+  char *name;
+  double share; /* of the operation's estimated cycles (instructions when
+                   there is no model) */
+} mh_cyc_fn;
+
+typedef struct mh_cyc_op {
+  int has_est;  /* est_cycles present (a model exists for the core) */
+  mh_stats est; /* per-operation estimated cycles */
+  double *est_samples;
+  size_t n_est;
+  /* Per-operation instruction counts per class, of the median sample. */
+  double classes[MH_CYC_CLASSES];
+  /* Profile of the median sample. */
+  double hash_share;
+  mh_cyc_fn top[MH_CYC_TOP];
+  size_t n_top;
+} mh_cyc_op;
+
+typedef struct mh_cyc_run {
+  char *model; /* "cortex-m4 1" style name, or NULL: no model */
+  char *version;
+  char *absent; /* why there is no est_cycles, when model is NULL */
+  unsigned wait_states;
+  long long offset; /* plugin count minus counter count, no exception */
+  /* Every exception taken in a sample (a timer wrap) moves the difference
+   * by the same number of instructions, derived from the first such sample
+   * (-1: no sample took one); samples with exceptions are counted in
+   * wrap_samples (docs/cycle-model.md, "Exactness"). */
+  long long wrap_insns;
+  unsigned long wrap_samples;
+} mh_cyc_run;
+
+/* Largest per-exception difference accepted, and the once-per-sample
+ * allowance for a wrap that lands inside a counter read (its pending-wrap
+ * path re-reads the timer). */
+#define MH_CYC_WRAP_SLACK 16
+
+/* --cycle-model values: auto (the target's core), off, or a model. */
+#define MH_CYC_CHOICES "auto, off, m0plus, m0plus-smallmul, m3, m4"
+int mh_cycles_choice_valid(const char *choice);
+
+/* The plugin's model= argument for a target ("none" with *why set when no
+ * model can be given for its core). */
+const char *mh_cycles_model_arg(const char *target_id, const char *choice,
+                                const char **why);
+
+/* The plugin shared object: $MERLIN_QEMU_PLUGIN, else merlin_cycles.so next
+ * to the merlin executable. Returns a malloc'd path, or NULL with a
+ * message. */
+char *mh_cycles_plugin_path(char *err, size_t errlen);
+
+/* argv with "-plugin SO,elf=IMAGE,out=SIDE,model=M,ws=N" appended (argv is
+ * consumed); NULL when out of memory. */
+char **mh_cycles_argv(char **argv, const char *plugin, const char *image,
+                      const char *side, const char *model_arg, unsigned ws);
+
+/* Read the side file of a finished run and attach est_cycles, classes and
+ * profile to every timed op of run (in order). Returns 0, or -1 with a
+ * message (missing, short or garbled file; count that disagrees with the
+ * counter). */
+int mh_cycles_attach(mh_run *run, const char *side, const char *why_absent,
+                     char *err, size_t errlen);
+
+void mh_cyc_op_free(mh_cyc_op *c);
+void mh_cyc_run_free(mh_cyc_run *c);
+
+/* Whether a function name is a hash or XOF core (SHA-2 compression,
+ * Keccak-f[1600]); the list is in docs/cycle-model.md. */
+int mh_cycles_is_hash_fn(const char *name);
+
+#endif

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "run/matrix.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const CCS[] = {"gcc", "clang"};
+static const char *const OPTS[] = {"O0", "O1", "O2", "O3", "Os", "Oz"};
+
+static int known(const char *v, const char *const *list, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(v, list[i]) == 0)
+      return 1;
+  return 0;
+}
+
+void mh_matrix_free(char **vals, size_t n) {
+  for (size_t i = 0; vals && i < n; i++)
+    free(vals[i]);
+  free(vals);
+}
+
+int mh_matrix_split(const char *what, const char *arg, char ***vals, size_t *n,
+                    char *err, size_t errlen) {
+  int is_cc = strcmp(what, "--cc") == 0;
+  size_t cap = 1;
+  for (const char *s = arg; *s; s++)
+    cap += *s == ',';
+  char **v = calloc(cap, sizeof *v);
+  *vals = NULL;
+  *n = 0;
+  if (!v) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  size_t k = 0;
+  for (const char *s = arg;;) {
+    size_t len = strcspn(s, ","), wlen = len;
+    const char *w = s;
+    if (!is_cc && wlen && *w == '-') {
+      w++;
+      wlen--;
+    }
+    char *item = strndup(w, wlen);
+    if (!item) {
+      snprintf(err, errlen, "out of memory");
+      goto fail;
+    }
+    v[k++] = item;
+    if (!*item) {
+      snprintf(err, errlen, "%s '%s' has an empty entry; valid: %s", what, arg,
+               is_cc ? MH_CC_VALID : MH_OPT_VALID);
+      goto fail;
+    }
+    if (is_cc ? !known(item, CCS, 2) : !known(item, OPTS, 6)) {
+      snprintf(err, errlen, "%s: unknown %s '%s'; valid: %s", what,
+               is_cc ? "compiler" : "optimisation level", item,
+               is_cc ? MH_CC_VALID : MH_OPT_VALID);
+      goto fail;
+    }
+    for (size_t i = 0; i + 1 < k; i++)
+      if (strcmp(v[i], item) == 0) {
+        snprintf(err, errlen, "%s lists '%s' twice", what, item);
+        goto fail;
+      }
+    if (!s[len])
+      break;
+    s += len + 1;
+  }
+  *vals = v;
+  *n = k;
+  return 0;
+fail:
+  mh_matrix_free(v, k);
+  return -1;
+}
+
+/* Whether an executable named name is in a directory of $PATH. */
+static int on_path(const char *name) {
+  const char *path = getenv("PATH");
+  if (!path || !*path)
+    return 0;
+  for (const char *s = path;;) {
+    size_t len = strcspn(s, ":");
+    char buf[4096];
+    if (len && len + strlen(name) + 2 < sizeof buf) {
+      snprintf(buf, sizeof buf, "%.*s/%s", (int)len, s, name);
+      if (access(buf, X_OK) == 0)
+        return 1;
+    }
+    if (!s[len])
+      return 0;
+    s += len + 1;
+  }
+}
+
+int mh_matrix_check_cc(const char *cc, char *err, size_t errlen) {
+  if (strcmp(cc, "clang") == 0 && !on_path("clang")) {
+    snprintf(err, errlen,
+             "--cc clang: clang is not on PATH; install it with "
+             "scripts/setup (Debian package clang), or drop clang from --cc");
+    return -1;
+  }
+  return 0;
+}
+
+void mh_result_cc(const mh_result *x, char *buf, size_t len) {
+  const char *c = mh_run_prov(&x->run, "compiler");
+  /* "<driver> <CMake compiler id> <version>" (cmake/MerlinImage.cmake) */
+  if (!c || !*c) {
+    snprintf(buf, len, "?");
+    return;
+  }
+  const char *id = strchr(c, ' ');
+  if (id && strncmp(id + 1, "GNU ", 4) == 0)
+    snprintf(buf, len, "gcc");
+  else if (id && (strncmp(id + 1, "Clang ", 6) == 0 ||
+                  strncmp(id + 1, "AppleClang ", 11) == 0))
+    snprintf(buf, len, "clang");
+  else
+    snprintf(buf, len, "%.*s", (int)strcspn(c, " "), c);
+}
+
+void mh_result_opt(const mh_result *x, char *buf, size_t len) {
+  const char *f = mh_run_prov(&x->run, "cflags");
+  const char *last = NULL;
+  size_t last_len = 0;
+  for (const char *s = f; s && *s;) {
+    s += strspn(s, " ");
+    size_t n = strcspn(s, " ");
+    if (n >= 2 && s[0] == '-' && s[1] == 'O') {
+      last = s;
+      last_len = n;
+    }
+    s += n;
+  }
+  snprintf(buf, len, "%.*s", (int)last_len, last ? last : "");
+}
+
+static int same(const char *a, const char *b) {
+  return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+int mh_result_same_row(const mh_result *a, const mh_result *b) {
+  char ca[64], cb[64], oa[32], ob[32];
+  if (!same(a->target, b->target) || !same(a->profile, b->profile))
+    return 0;
+  mh_result_cc(a, ca, sizeof ca);
+  mh_result_cc(b, cb, sizeof cb);
+  mh_result_opt(a, oa, sizeof oa);
+  mh_result_opt(b, ob, sizeof ob);
+  return strcmp(ca, cb) == 0 && strcmp(oa, ob) == 0;
+}
+
+int mh_results_is_matrix(const mh_results *r) {
+  for (size_t i = 0; i < r->n_runs; i++)
+    for (size_t k = 0; k < i; k++)
+      if (same(r->runs[i].target, r->runs[k].target) &&
+          same(r->runs[i].profile, r->runs[k].profile))
+        return 1;
+  return 0;
+}

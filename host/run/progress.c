@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "run/progress.h"
+#include "run/target_exec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Seconds between progress lines when stderr is not a terminal. */
+#define LOG_EVERY_S 10
+/* An operation running this long is named while it runs. */
+#define SLOW_S 15
+
+typedef struct {
+  char *id;
+  char *label;    /* "sha256 hash 64 B (wolfcrypt)" */
+  double seconds; /* wall time it took in this run (0: not finished) */
+  double before;  /* wall time it took in the recorded run (0: unknown) */
+} op_label;
+
+struct mh_progress {
+  char *target;
+  int tty, quiet, drawn;
+  op_label *ops;
+  size_t n_ops, cap_ops, done;
+  const char *current; /* label of the operation being timed */
+  time_t last_line;    /* when the last non-terminal line was printed */
+  /* The operation running now (ops run in announcement order): its index,
+   * since when, and what it is doing, from the records seen so far. */
+  size_t running;
+  int started; /* the announcements are over: operations run */
+  double since, start;
+  char phase[64];
+  char *rec_path, *rec_key; /* the recorded durations of this image */
+  int lines_only;           /* under the job board (mh_progress_lines_only) */
+};
+
+static void announce(mh_progress *p);
+
+mh_progress *mh_progress_new(const char *target, int tty, int quiet) {
+  mh_progress *p = calloc(1, sizeof *p);
+  if (!p)
+    return NULL;
+  p->target = strdup(target);
+  if (!p->target) {
+    free(p);
+    return NULL;
+  }
+  p->tty = tty && !quiet;
+  p->quiet = quiet;
+  p->start = p->since = mh_now_s();
+  return p;
+}
+
+void mh_progress_free(mh_progress *p) {
+  if (!p)
+    return;
+  for (size_t i = 0; i < p->n_ops; i++) {
+    free(p->ops[i].id);
+    free(p->ops[i].label);
+  }
+  free(p->ops);
+  free(p->target);
+  free(p->rec_path);
+  free(p->rec_key);
+  free(p);
+}
+
+/* The value of key=... among the fields of a wire line (raw, not decoded:
+ * this is display only; the real parse happens on the whole stream). */
+static const char *field(const char *s, size_t n, const char *key,
+                         size_t *vlen) {
+  size_t kl = strlen(key);
+  for (size_t i = 0; i + kl + 1 <= n; i++) {
+    if ((i == 0 || s[i - 1] == ' ') && memcmp(s + i, key, kl) == 0 &&
+        s[i + kl] == '=') {
+      size_t j = i + kl + 1, e = j;
+      while (e < n && s[e] != ' ')
+        e++;
+      *vlen = e - j;
+      return s + j;
+    }
+  }
+  return NULL;
+}
+
+static const op_label *find_op(const mh_progress *p, const char *id, size_t n) {
+  for (size_t i = 0; i < p->n_ops; i++)
+    if (strlen(p->ops[i].id) == n && memcmp(p->ops[i].id, id, n) == 0)
+      return &p->ops[i];
+  return NULL;
+}
+
+void mh_progress_lines_only(mh_progress *p) {
+  p->lines_only = 1;
+  p->tty = 0;
+}
+
+/* Start of a plain line: under the job board on a terminal, erase the
+ * board's summary line first. */
+static const char *line_start(const mh_progress *p) {
+  return p->lines_only && isatty(STDERR_FILENO) ? "\r\033[K" : "";
+}
+
+static void draw(mh_progress *p, const char *label) {
+  if (p->quiet || p->lines_only)
+    return;
+  if (p->tty) {
+    char line[256];
+    snprintf(line, sizeof line, "%s: %zu/%zu ops%s%s", p->target, p->done,
+             p->n_ops, label ? ", " : "", label ? label : "");
+    fprintf(stderr, "\r\033[K%.78s", line);
+    p->drawn = 1;
+  } else if (label) {
+    /* Logs get a line at most every LOG_EVERY_S seconds: enough to show
+     * life, short enough to read. */
+    time_t now = time(NULL);
+    if (p->last_line && now - p->last_line < LOG_EVERY_S)
+      return;
+    p->last_line = now;
+    fprintf(stderr, "merlin: %s: %zu/%zu ops done, last %s\n", p->target,
+            p->done, p->n_ops, label);
+  }
+  fflush(stderr);
+}
+
+void mh_progress_clear(mh_progress *p) {
+  if (p && p->drawn) {
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+    p->drawn = 0;
+  }
+}
+
+static void add_op(mh_progress *p, const char *s, size_t n) {
+  size_t il, al, ol, bl, yl;
+  const char *id = field(s, n, "id", &il), *alg = field(s, n, "alg", &al);
+  const char *op = field(s, n, "op", &ol), *be = field(s, n, "backend", &bl);
+  const char *by = field(s, n, "bytes", &yl);
+  if (!id || !alg || !op || !be)
+    return;
+  if (p->n_ops == p->cap_ops) {
+    size_t cap = p->cap_ops ? p->cap_ops * 2 : 32;
+    op_label *no = realloc(p->ops, cap * sizeof *no);
+    if (!no)
+      return;
+    p->ops = no;
+    p->cap_ops = cap;
+  }
+  char label[200];
+  if (by && !(yl == 1 && by[0] == '-'))
+    snprintf(label, sizeof label, "%.*s %.*s %.*s B (%.*s)", (int)al, alg,
+             (int)ol, op, (int)yl, by, (int)bl, be);
+  else
+    snprintf(label, sizeof label, "%.*s %.*s (%.*s)", (int)al, alg, (int)ol, op,
+             (int)bl, be);
+  op_label o = {strndup(id, il), strdup(label), 0, 0};
+  if (!o.id || !o.label) {
+    free(o.id);
+    free(o.label);
+    return;
+  }
+  p->ops[p->n_ops++] = o;
+}
+
+void mh_progress_console(mh_progress *p, const char *s, size_t n) {
+  if (n && s[n - 1] == '\r')
+    n--;
+  if (n < 5 || memcmp(s, "@M1 ", 4) != 0)
+    return;
+  /* "@M1 <seq> <type> ..." */
+  const char *t = memchr(s + 4, ' ', n - 4);
+  if (!t)
+    return;
+  t++;
+  size_t rest = n - (size_t)(t - s);
+  size_t tl = 0;
+  while (tl < rest && t[tl] != ' ')
+    tl++;
+  size_t il;
+  const char *id = field(t, rest, "id", &il);
+  const op_label *o = id ? find_op(p, id, il) : NULL;
+  double now = mh_now_s();
+#define IS(w) (tl == sizeof w - 1 && memcmp(t, w, sizeof w - 1) == 0)
+  if (IS("op")) {
+    add_op(p, t, rest);
+  } else if (IS("overhead")) { /* the first operation starts */
+    p->started = 1;
+    p->since = now;
+    snprintf(p->phase, sizeof p->phase, "known-answer test");
+    announce(p);
+  } else if (IS("kat") && o) {
+    snprintf(p->phase, sizeof p->phase, "inputs and first call");
+  } else if (IS("plan") && o) {
+    size_t nl;
+    const char *nv = field(t, rest, "n", &nl);
+    snprintf(p->phase, sizeof p->phase, "%.*s samples planned", (int)nl,
+             nv ? nv : "?");
+    p->current = o->label;
+    if (p->tty)
+      draw(p, o->label);
+  } else if (IS("samples") && o) {
+    snprintf(p->phase, sizeof p->phase, "samples, memory and constant time");
+  } else if ((IS("opend") || IS("error")) && o) {
+    size_t k = (size_t)(o - p->ops);
+    p->ops[k].seconds = now - p->since;
+    p->running = k + 1;
+    p->since = now;
+    snprintf(p->phase, sizeof p->phase, "known-answer test");
+    if (IS("opend")) {
+      p->done++;
+      p->current = NULL;
+      draw(p, o->label);
+    }
+  } else if (IS("wfcheck")) {
+    p->running = p->n_ops;
+    p->current = "end-to-end workflows"; /* after the ops (workflows.md) */
+    draw(p, p->current);
+  }
+#undef IS
+}
+
+void mh_progress_tick(mh_progress *p) {
+  if (!p || p->quiet || !p->started || p->running >= p->n_ops)
+    return;
+  double now = mh_now_s(), on = now - p->since;
+  if (on < SLOW_S)
+    return;
+  const op_label *o = &p->ops[p->running];
+  char before[64] = "";
+  if (o->before > 0)
+    snprintf(before, sizeof before, "; %.0f s in the recorded run", o->before);
+  if (p->tty) {
+    static char line[256];
+    snprintf(line, sizeof line, "%s: %s, %.0f s%s", o->label, p->phase, on,
+             before);
+    if (time(NULL) != p->last_line) { /* redraw once a second */
+      p->last_line = time(NULL);
+      draw(p, line);
+    }
+    return;
+  }
+  time_t t = time(NULL);
+  if (p->last_line && t - p->last_line < LOG_EVERY_S)
+    return;
+  p->last_line = t;
+  fprintf(stderr, "merlin: %s: still on %s (%s), %.0f s so far%s\n", p->target,
+          o->label, p->phase, on, before);
+  fflush(stderr);
+}
+
+/* ---- recorded durations ------------------------------------------------ */
+
+int mh_progress_record(mh_progress *p, const char *path, const char *key) {
+  free(p->rec_path);
+  free(p->rec_key);
+  p->rec_path = strdup(path);
+  p->rec_key = strdup(key);
+  return p->rec_path && p->rec_key ? 0 : -1;
+}
+
+int mh_progress_save(const mh_progress *p) {
+  if (!p->rec_path || !p->rec_key)
+    return -1;
+  const char *path = p->rec_path, *key = p->rec_key;
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return -1;
+  fprintf(f, "merlin-durations 1\nkey %s\ntotal %.1f\n", key,
+          mh_now_s() - p->start);
+  for (size_t i = 0; i < p->n_ops; i++)
+    fprintf(f, "op %.1f %s\n", p->ops[i].seconds, p->ops[i].label);
+  return fclose(f) == 0 ? 0 : -1;
+}
+
+/* The recorded total and the options it holds for (held); per-operation
+ * times only when those are the options of this run. 0: no record. */
+static double load(mh_progress *p, const char *path, const char *key,
+                   char *held, size_t held_len) {
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return 0;
+  char line[512];
+  double total = 0;
+  int ok = fgets(line, sizeof line, f) &&
+           strcmp(line, "merlin-durations 1\n") == 0 &&
+           fgets(line, sizeof line, f) && strncmp(line, "key ", 4) == 0;
+  if (ok) {
+    line[strcspn(line, "\n")] = '\0';
+    snprintf(held, held_len, "%s", line + 4);
+  }
+  ok = ok && fgets(line, sizeof line, f) &&
+       sscanf(line, "total %lf", &total) == 1 && total > 0;
+  while (ok && strcmp(held, key) == 0 && fgets(line, sizeof line, f)) {
+    double sec;
+    int at = 0;
+    if (sscanf(line, "op %lf %n", &sec, &at) != 1 || !at)
+      continue;
+    line[strcspn(line, "\n")] = '\0';
+    for (size_t i = 0; i < p->n_ops; i++)
+      if (strcmp(p->ops[i].label, line + at) == 0)
+        p->ops[i].before = sec;
+  }
+  fclose(f);
+  return ok ? total : 0;
+}
+
+void mh_progress_stderr(mh_progress *p, const char *line, size_t len) {
+  int redraw = p->drawn;
+  mh_progress_clear(p);
+  fprintf(stderr, "%s| %.*s\n", p->target, (int)len, line);
+  if (redraw)
+    draw(p, p->current);
+  fflush(stderr);
+}
+
+void mh_progress_console_hook(void *ctx, const char *line, size_t len) {
+  mh_progress_console(ctx, line, len);
+}
+
+void mh_progress_stderr_hook(void *ctx, const char *line, size_t len) {
+  mh_progress_stderr(ctx, line, len);
+}
+
+void mh_progress_tick_hook(void *ctx) { mh_progress_tick(ctx); }
+
+/* Once the operations are announced: what to expect (docs/cli.md,
+ * "Progress"). */
+static void announce(mh_progress *p) {
+  char held[128] = "";
+  double total =
+      p->rec_path ? load(p, p->rec_path, p->rec_key, held, sizeof held) : 0;
+  if (p->quiet)
+    return;
+  mh_progress_clear(p);
+  fputs(line_start(p), stderr);
+  if (total > 0 && strcmp(held, p->rec_key) == 0)
+    fprintf(stderr,
+            "merlin: %s: %zu operations; expected about %.*f s (the recorded "
+            "run of this image with these options)\n",
+            p->target, p->n_ops, total < 10 ? 1 : 0, total);
+  else if (total > 0)
+    fprintf(
+        stderr,
+        "merlin: %s: %zu operations; the recorded run of this image took "
+        "%.*f s with other options (%s), so no expectation for these (%s)\n",
+        p->target, p->n_ops, total < 10 ? 1 : 0, total, held, p->rec_key);
+  else
+    fprintf(stderr,
+            "merlin: %s: %zu operations; no recorded run of this image, so "
+            "no expected duration; an operation running over %d s is named "
+            "while it runs\n",
+            p->target, p->n_ops, SLOW_S);
+  fflush(stderr);
+}

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "util/fsutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int mh_read_file(const char *path, size_t max_len, char **buf, size_t *len,
+                 char *err, size_t errlen) {
+  *buf = NULL;
+  *len = 0;
+  char brief[MH_PATH_BRIEF];
+  const char *bp = mh_path_brief(path, brief, sizeof brief);
+  /* O_NONBLOCK: opening a FIFO (or a device) must not wait for a writer;
+   * anything but a regular file is rejected before a read could block. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    snprintf(err, errlen, "cannot open %s: %s", bp, strerror(errno));
+    return -1;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    snprintf(err, errlen, "cannot stat %s: %s", bp, strerror(errno));
+    close(fd);
+    return -1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(err, errlen, "%s: not a regular file (%s)", bp,
+             S_ISFIFO(st.st_mode)   ? "a FIFO"
+             : S_ISDIR(st.st_mode)  ? "a directory"
+             : S_ISCHR(st.st_mode)  ? "a character device"
+             : S_ISSOCK(st.st_mode) ? "a socket"
+                                    : "not a file");
+    close(fd);
+    return -1;
+  }
+  int fl = fcntl(fd, F_GETFL);
+  if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+    snprintf(err, errlen, "cannot read %s: %s", bp, strerror(errno));
+    close(fd);
+    return -1;
+  }
+  size_t cap = 4096, n = 0;
+  char *b = malloc(cap);
+  if (!b) {
+    snprintf(err, errlen, "out of memory reading %s", bp);
+    close(fd);
+    return -1;
+  }
+  for (;;) {
+    if (n + 1 >= cap) {
+      if (cap > max_len) {
+        snprintf(err, errlen, "%s: larger than %zu bytes", bp, max_len);
+        free(b);
+        close(fd);
+        return -1;
+      }
+      char *nb = realloc(b, cap * 2);
+      if (!nb) {
+        snprintf(err, errlen, "out of memory reading %s", bp);
+        free(b);
+        close(fd);
+        return -1;
+      }
+      b = nb;
+      cap *= 2;
+    }
+    ssize_t r = read(fd, b + n, cap - 1 - n);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0) {
+      snprintf(err, errlen, "cannot read %s: %s", bp, strerror(errno));
+      free(b);
+      close(fd);
+      return -1;
+    }
+    if (r == 0)
+      break;
+    n += (size_t)r;
+  }
+  close(fd);
+  if (n > max_len) {
+    snprintf(err, errlen, "%s: larger than %zu bytes", bp, max_len);
+    free(b);
+    return -1;
+  }
+  b[n] = '\0';
+  *buf = b;
+  *len = n;
+  return 0;
+}
+
+static int write_all(int fd, const char *data, size_t len) {
+  while (len > 0) {
+    ssize_t w = write(fd, data, len);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return -1;
+    data += w;
+    len -= (size_t)w;
+  }
+  return 0;
+}
+
+int mh_write_atomic(const char *path, const char *data, size_t len, char *err,
+                    size_t errlen) {
+  size_t tl = strlen(path) + 32;
+  char *tmp = malloc(tl);
+  if (!tmp) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  snprintf(tmp, tl, "%s.tmp.%ld", path, (long)getpid());
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    int e = errno;
+    char brief[MH_PATH_BRIEF];
+    snprintf(err, errlen, "cannot create %s: %s",
+             mh_path_brief(tmp, brief, sizeof brief), strerror(e));
+    free(tmp);
+    return -1;
+  }
+  int bad = write_all(fd, data, len) != 0 || fsync(fd) != 0;
+  int e = errno;
+  if (close(fd) != 0 && !bad) {
+    bad = 1;
+    e = errno;
+  }
+  if (!bad && rename(tmp, path) != 0) {
+    bad = 1;
+    e = errno;
+  }
+  if (bad) {
+    char brief[MH_PATH_BRIEF];
+    snprintf(err, errlen, "cannot write %s: %s",
+             mh_path_brief(path, brief, sizeof brief), strerror(e));
+    unlink(tmp);
+  }
+  free(tmp);
+  return bad ? -1 : 0;
+}
+
+int mh_write_if_changed(const char *path, const char *data, size_t len,
+                        int *changed, char *err, size_t errlen) {
+  char *old = NULL;
+  size_t old_len = 0;
+  char ignored[8];
+  *changed = 1;
+  if (mh_read_file(path, len + 1, &old, &old_len, ignored, sizeof ignored) ==
+          0 &&
+      old_len == len && memcmp(old, data, len) == 0) {
+    free(old);
+    *changed = 0;
+    return 0;
+  }
+  free(old);
+  return mh_write_atomic(path, data, len, err, errlen);
+}
+
+int mh_mkdir_p(const char *path, char *err, size_t errlen) {
+  char *p = strdup(path);
+  if (!p) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  size_t n = strlen(p);
+  for (size_t i = 1; i <= n; i++) {
+    if (p[i] != '/' && p[i] != '\0')
+      continue;
+    char c = p[i];
+    p[i] = '\0';
+    if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+      int e = errno;
+      char brief[MH_PATH_BRIEF];
+      snprintf(err, errlen, "cannot create directory %s: %s",
+               mh_path_brief(p, brief, sizeof brief), strerror(e));
+      free(p);
+      return -1;
+    }
+    p[i] = c;
+  }
+  struct stat st;
+  int ok = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+  if (!ok) {
+    char brief[MH_PATH_BRIEF];
+    snprintf(err, errlen, "%s: not a directory",
+             mh_path_brief(path, brief, sizeof brief));
+  }
+  free(p);
+  return ok ? 0 : -1;
+}
+
+char *mh_path_join(const char *a, const char *b) {
+  size_t n = strlen(a) + strlen(b) + 2;
+  char *s = malloc(n);
+  if (s)
+    snprintf(s, n, "%s/%s", a, b);
+  return s;
+}
+
+const char *mh_path_display(const char *root, const char *path) {
+  size_t n = root ? strlen(root) : 0;
+  if (n && strncmp(path, root, n) == 0 && path[n] == '/' && path[n + 1])
+    return path + n + 1;
+  return path;
+}
+
+const char *mh_path_brief(const char *path, char *buf, size_t len) {
+  size_t n = strlen(path);
+  if (n < len || len < 64)
+    return path;
+  /* head...tail (N bytes): both ends of the path, and the reason after it
+   * still fits in a message buffer. */
+  size_t head = len / 4, tail = len / 2;
+  snprintf(buf, len, "%.*s...%s (a path of %zu bytes)", (int)head, path,
+           path + n - tail, n);
+  return buf;
+}

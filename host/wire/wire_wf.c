@@ -1,0 +1,541 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The workflow records of the wire (docs/wire-format.md: wf, wfcheck,
+ * wfplan, wfsample, wfend, wferror), as strict as the operation records:
+ * fixed schemas, announced ids, samples in order and of the announced
+ * width, message counts that match the announcement, and an end for every
+ * workflow that passed its check. Fields arrive decoded from host/wire/wire.c.
+ */
+#include "model/workflow.h"
+
+#include "model/stats.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WF_MAX 10000u
+#define WF_MAX_STEPS 32u
+#define WF_MAX_SAMPLES 1000000u
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int
+bad(char *msg, size_t len, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, len, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+/* Fields of a record against its schema: out[k] is the value of names[k]
+ * or NULL; the first `required` names must be present. */
+static int schema(const char *type, const mh_kv *f, size_t n,
+                  const char *const *names, size_t n_names, size_t required,
+                  const char **out, char *msg, size_t len) {
+  for (size_t k = 0; k < n_names; k++)
+    out[k] = NULL;
+  for (size_t i = 0; i < n; i++) {
+    size_t k = 0;
+    while (k < n_names && strcmp(f[i].key, names[k]) != 0)
+      k++;
+    if (k == n_names)
+      return bad(msg, len, "unknown field '%s' in %s record", f[i].key, type);
+    out[k] = f[i].value;
+  }
+  for (size_t k = 0; k < required; k++)
+    if (!out[k])
+      return bad(msg, len, "%s record is missing required field '%s'", type,
+                 names[k]);
+  return 0;
+}
+
+static int dec(const char *s, uint64_t max, uint64_t *out) {
+  uint64_t v = 0;
+  if (!*s)
+    return -1;
+  for (; *s; s++) {
+    if (*s < '0' || *s > '9')
+      return -1;
+    unsigned d = (unsigned)(*s - '0');
+    if (v > (max - d) / 10)
+      return -1;
+    v = v * 10 + d;
+  }
+  *out = v;
+  return 0;
+}
+
+static int num(const char *type, const char *key, const char *s, uint64_t max,
+               uint64_t *out, char *msg, size_t len) {
+  if (dec(s, max, out) != 0)
+    return bad(msg, len,
+               "field '%s' of %s record is not a decimal number up to %" PRIu64
+               ": '%.40s'",
+               key, type, max, s);
+  return 0;
+}
+
+/* A comma separated list of decimal numbers: exactly want of them. */
+static int num_list(const char *type, const char *key, const char *s,
+                    size_t want, uint64_t max, uint64_t *out, char *msg,
+                    size_t len) {
+  size_t n = 0;
+  const char *p = s;
+  for (;;) {
+    const char *comma = strchr(p, ',');
+    size_t l = comma ? (size_t)(comma - p) : strlen(p);
+    char buf[24];
+    if (l == 0 || l >= sizeof buf || n == want)
+      return bad(msg, len,
+                 "field '%s' of %s record: expected %zu comma separated "
+                 "numbers, got '%.60s'",
+                 key, type, want, s);
+    memcpy(buf, p, l);
+    buf[l] = '\0';
+    if (num(type, key, buf, max, &out[n], msg, len) != 0)
+      return -1;
+    n++;
+    if (!comma)
+      break;
+    p = comma + 1;
+  }
+  if (n != want)
+    return bad(msg, len, "field '%s' of %s record has %zu values, expected %zu",
+               key, type, n, want);
+  return 0;
+}
+
+static char *dup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d)
+    memcpy(d, s, n);
+  return d;
+}
+
+static int valid_name(const char *s) {
+  if (!*s)
+    return 0;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' ||
+          *s == '-' || *s == '+'))
+      return 0;
+  return 1;
+}
+
+static mh_wf *find(mh_run *run, const char *id, const char *type, char *msg,
+                   size_t len) {
+  uint64_t v;
+  if (dec(id, INT_MAX, &v) != 0) {
+    bad(msg, len, "%s record has a malformed id '%.20s'", type, id);
+    return NULL;
+  }
+  for (size_t i = 0; i < run->n_wfs; i++)
+    if (run->wfs[i].id == (int)v)
+      return &run->wfs[i];
+  bad(msg, len, "%s record names workflow id %" PRIu64 ", never announced",
+      type, v);
+  return NULL;
+}
+
+static int rec_wf(mh_run *run, const mh_kv *f, size_t n, char *msg,
+                  size_t len) {
+  static const char *const names[] = {"id",    "workflow", "variant", "backend",
+                                      "steps", "msgs",     "algs"};
+  const char *v[7];
+  uint64_t id;
+  if (schema("wf", f, n, names, 7, 7, v, msg, len) != 0 ||
+      num("wf", "id", v[0], INT_MAX, &id, msg, len) != 0)
+    return -1;
+  for (size_t i = 0; i < run->n_wfs; i++)
+    if (run->wfs[i].id == (int)id)
+      return bad(msg, len, "workflow id %" PRIu64 " announced twice", id);
+  if (run->n_wfs >= WF_MAX)
+    return bad(msg, len, "more than %u workflows", WF_MAX);
+  for (int k = 1; k <= 3; k++)
+    if (!valid_name(v[k]))
+      return bad(msg, len, "wf record: malformed %s '%.40s'", names[k], v[k]);
+  mh_wf *grown = realloc(run->wfs, (run->n_wfs + 1) * sizeof *grown);
+  if (!grown)
+    return bad(msg, len, "out of memory");
+  run->wfs = grown;
+  mh_wf *w = &run->wfs[run->n_wfs++];
+  memset(w, 0, sizeof *w);
+  w->id = (int)id;
+  w->workflow = dup(v[1]);
+  w->variant = dup(v[2]);
+  w->backend = dup(v[3]);
+  w->algs = dup(v[6]);
+  if (!w->workflow || !w->variant || !w->backend || !w->algs)
+    return bad(msg, len, "out of memory");
+  /* steps=a,b,c */
+  for (const char *p = v[4]; *p;) {
+    const char *comma = strchr(p, ',');
+    size_t l = comma ? (size_t)(comma - p) : strlen(p);
+    if (w->n_steps >= WF_MAX_STEPS || l == 0 || l > 32)
+      return bad(msg, len, "wf record %d: malformed steps '%.60s'", w->id,
+                 v[4]);
+    char **s = realloc(w->steps, (w->n_steps + 1) * sizeof *s);
+    if (!s)
+      return bad(msg, len, "out of memory");
+    w->steps = s;
+    if (!(s[w->n_steps] = malloc(l + 1)))
+      return bad(msg, len, "out of memory");
+    memcpy(s[w->n_steps], p, l);
+    s[w->n_steps++][l] = '\0';
+    if (!valid_name(s[w->n_steps - 1]))
+      return bad(msg, len, "wf record %d: malformed step name", w->id);
+    p = comma ? comma + 1 : p + l;
+  }
+  /* msgs=name:tx,name:rx */
+  for (const char *p = v[5]; *p;) {
+    const char *comma = strchr(p, ',');
+    size_t l = comma ? (size_t)(comma - p) : strlen(p);
+    const char *colon = memchr(p, ':', l);
+    if (w->n_msgs >= WF_MAX_STEPS || !colon || colon == p || l > 48 ||
+        (l - (size_t)(colon - p) != 3) ||
+        (memcmp(colon, ":tx", 3) != 0 && memcmp(colon, ":rx", 3) != 0))
+      return bad(msg, len,
+                 "wf record %d: malformed msgs '%.60s' (expected "
+                 "name:tx|rx,...)",
+                 w->id, v[5]);
+    mh_wf_msg *m = realloc(w->msgs, (w->n_msgs + 1) * sizeof *m);
+    if (!m)
+      return bad(msg, len, "out of memory");
+    w->msgs = m;
+    mh_wf_msg *x = &m[w->n_msgs++];
+    memset(x, 0, sizeof *x);
+    size_t nl = (size_t)(colon - p);
+    if (!(x->name = malloc(nl + 1)))
+      return bad(msg, len, "out of memory");
+    memcpy(x->name, p, nl);
+    x->name[nl] = '\0';
+    x->tx = colon[1] == 't';
+    if (!valid_name(x->name))
+      return bad(msg, len, "wf record %d: malformed message name", w->id);
+    p = comma ? comma + 1 : p + l;
+  }
+  if (!w->n_steps || !w->n_msgs)
+    return bad(msg, len, "wf record %d announces no steps or no messages",
+               w->id);
+  return 0;
+}
+
+static int rec_check(mh_run *run, const mh_kv *f, size_t n, char *msg,
+                     size_t len) {
+  static const char *const names[] = {"id",     "result", "msgs",
+                                      "stored", "step",   "detail"};
+  const char *v[6];
+  if (schema("wfcheck", f, n, names, 6, 2, v, msg, len) != 0)
+    return -1;
+  mh_wf *w = find(run, v[0], "wfcheck", msg, len);
+  if (!w)
+    return -1;
+  if (w->check)
+    return bad(msg, len, "second wfcheck record for workflow %d", w->id);
+  if (strcmp(v[1], "pass") == 0) {
+    if (!v[2] || !v[3] || v[4] || v[5])
+      return bad(msg, len,
+                 "wfcheck record for workflow %d: a pass carries msgs and "
+                 "stored, and no step or detail",
+                 w->id);
+    uint64_t b[WF_MAX_STEPS];
+    if (num_list("wfcheck", "msgs", v[2], w->n_msgs, UINT32_MAX, b, msg, len) !=
+            0 ||
+        num("wfcheck", "stored", v[3], UINT32_MAX, &w->stored, msg, len) != 0)
+      return -1;
+    for (size_t k = 0; k < w->n_msgs; k++) {
+      if (b[k] == 0)
+        return bad(msg, len, "workflow %d: message %s has 0 bytes", w->id,
+                   w->msgs[k].name);
+      w->msgs[k].bytes = b[k];
+    }
+    w->check = 1;
+  } else if (strcmp(v[1], "fail") == 0) {
+    if (!v[4] || !v[5] || v[2] || v[3])
+      return bad(msg, len,
+                 "wfcheck record for workflow %d: a failure carries step "
+                 "and detail only",
+                 w->id);
+    if (!(w->fail_step = dup(v[4])) || !(w->fail_detail = dup(v[5])))
+      return bad(msg, len, "out of memory");
+    w->check = -1;
+  } else {
+    return bad(msg, len,
+               "wfcheck record says result=%.20s, expected pass or "
+               "fail",
+               v[1]);
+  }
+  return 0;
+}
+
+static int rec_plan(mh_run *run, const mh_kv *f, size_t n, char *msg,
+                    size_t len) {
+  static const char *const names[] = {"id", "warmup", "n"};
+  const char *v[3];
+  uint64_t warmup, cnt;
+  if (schema("wfplan", f, n, names, 3, 3, v, msg, len) != 0)
+    return -1;
+  mh_wf *w = find(run, v[0], "wfplan", msg, len);
+  if (!w)
+    return -1;
+  if (w->check != 1 || w->has_plan || w->ended || run->kat_only)
+    return bad(msg, len,
+               "wfplan record for workflow %d out of place (needs a passed "
+               "check, one plan, a timed run)",
+               w->id);
+  if (num("wfplan", "warmup", v[1], UINT32_MAX, &warmup, msg, len) != 0 ||
+      num("wfplan", "n", v[2], WF_MAX_SAMPLES, &cnt, msg, len) != 0)
+    return -1;
+  if (cnt == 0)
+    return bad(msg, len, "wfplan record for workflow %d says n=0", w->id);
+  w->warmup = (uint32_t)warmup;
+  w->n = (uint32_t)cnt;
+  w->raw = calloc(cnt * w->n_steps, sizeof *w->raw);
+  if (!w->raw)
+    return bad(msg, len, "out of memory");
+  w->has_plan = 1;
+  return 0;
+}
+
+static int rec_sample(mh_run *run, const mh_kv *f, size_t n, char *msg,
+                      size_t len) {
+  static const char *const names[] = {"id", "i", "v"};
+  const char *v[3];
+  uint64_t i;
+  if (schema("wfsample", f, n, names, 3, 3, v, msg, len) != 0)
+    return -1;
+  mh_wf *w = find(run, v[0], "wfsample", msg, len);
+  if (!w)
+    return -1;
+  if (!w->has_plan || w->ended)
+    return bad(msg, len, "wfsample record for workflow %d outside its plan",
+               w->id);
+  if (num("wfsample", "i", v[1], UINT32_MAX, &i, msg, len) != 0)
+    return -1;
+  if (i != w->n_raw || i >= w->n)
+    return bad(msg, len,
+               "wfsample record for workflow %d: sample %" PRIu64
+               ", expected %zu of %" PRIu32,
+               w->id, i, w->n_raw, w->n);
+  uint64_t *raw = &w->raw[w->n_raw * w->n_steps];
+  if (num_list("wfsample", "v", v[2], w->n_steps, UINT64_MAX, raw, msg, len) !=
+      0)
+    return -1;
+  /* As for op samples (overhead_ticks is 0 until the overhead record). */
+  for (size_t k = 0; k < w->n_steps; k++)
+    if (raw[k] < run->overhead_ticks)
+      return bad(msg, len,
+                 "wfsample record for workflow %d: step %zu (%" PRIu64
+                 " ticks) is below the counter overhead %" PRIu64,
+                 w->id, k, raw[k], run->overhead_ticks);
+  w->n_raw++;
+  return 0;
+}
+
+static int rec_end(mh_run *run, const mh_kv *f, size_t n, char *msg,
+                   size_t len) {
+  static const char *const names[] = {
+      "id",       "n",        "stack",          "heap",          "allocs",
+      "ctl_hkdf", "ctl_hmac", "ctl_hkdf_batch", "ctl_hmac_batch"};
+  const char *v[9];
+  uint64_t cnt;
+  if (schema("wfend", f, n, names, 9, 2, v, msg, len) != 0)
+    return -1;
+  mh_wf *w = find(run, v[0], "wfend", msg, len);
+  if (!w)
+    return -1;
+  if (w->check != 1 || w->ended)
+    return bad(msg, len,
+               "wfend record for workflow %d without a passed check, or "
+               "twice",
+               w->id);
+  if (num("wfend", "n", v[1], WF_MAX_SAMPLES, &cnt, msg, len) != 0)
+    return -1;
+  if (cnt != w->n_raw || (w->has_plan && cnt != w->n))
+    return bad(msg, len,
+               "wfend record for workflow %d says n=%" PRIu64
+               " but %zu sample(s) were received",
+               w->id, cnt, w->n_raw);
+  int any = v[2] || v[3] || v[4];
+  if (any != w->has_plan || (any && !(v[2] && v[3] && v[4])))
+    return bad(msg, len,
+               "wfend record for workflow %d: a timed workflow ends with "
+               "stack, heap and allocs, an untimed one without",
+               w->id);
+  if (any &&
+      (num("wfend", "stack", v[2], MH_COUNT_MAX, &w->stack_bytes, msg, len) ||
+       num("wfend", "heap", v[3], MH_COUNT_MAX, &w->heap_bytes, msg, len) ||
+       num("wfend", "allocs", v[4], MH_COUNT_MAX, &w->heap_allocs, msg, len)))
+    return -1;
+  for (int k = 0; k < 2; k++) {
+    if (v[5 + k] && !any)
+      return bad(msg, len,
+                 "wfend record for workflow %d: a control figure "
+                 "without a timed run",
+                 w->id);
+    if (!v[5 + k] != !v[7 + k])
+      return bad(msg, len,
+                 "wfend record for workflow %d: %s and %s come together", w->id,
+                 names[5 + k], names[7 + k]);
+    uint64_t batch = 0;
+    if (v[5 + k] && (num("wfend", names[5 + k], v[5 + k], UINT64_MAX,
+                         &w->ctl_raw[k], msg, len) != 0 ||
+                     num("wfend", names[7 + k], v[7 + k], UINT32_MAX, &batch,
+                         msg, len) != 0))
+      return -1;
+    if (v[5 + k] && w->ctl_raw[k] < run->overhead_ticks)
+      return bad(msg, len,
+                 "wfend record for workflow %d: %s=%" PRIu64
+                 " is below the counter overhead %" PRIu64,
+                 w->id, names[5 + k], w->ctl_raw[k], run->overhead_ticks);
+    if (v[5 + k] && batch == 0)
+      return bad(msg, len, "wfend record for workflow %d: %s is 0", w->id,
+                 names[7 + k]);
+    w->ctl_batch[k] = (uint32_t)batch;
+    w->has_ctl[k] = v[5 + k] != NULL;
+  }
+  w->has_mem = any;
+  w->ended = 1;
+  return 0;
+}
+
+static int rec_error(mh_run *run, const mh_kv *f, size_t n, char *msg,
+                     size_t len) {
+  static const char *const names[] = {"id", "msg"};
+  const char *v[2];
+  if (schema("wferror", f, n, names, 2, 2, v, msg, len) != 0)
+    return -1;
+  mh_wf *w = find(run, v[0], "wferror", msg, len);
+  if (!w)
+    return -1;
+  if (w->ended)
+    return bad(msg, len, "wferror record for workflow %d after its end", w->id);
+  if (!w->error_msg && !(w->error_msg = dup(v[1])))
+    return bad(msg, len, "out of memory");
+  return 0;
+}
+
+int mh_wire_wf_record(mh_run *run, const char *type, const mh_kv *f, size_t n,
+                      char *msg, size_t len) {
+  if (strcmp(type, "wf") == 0)
+    return rec_wf(run, f, n, msg, len);
+  if (strcmp(type, "wfcheck") == 0)
+    return rec_check(run, f, n, msg, len);
+  if (strcmp(type, "wfplan") == 0)
+    return rec_plan(run, f, n, msg, len);
+  if (strcmp(type, "wfsample") == 0)
+    return rec_sample(run, f, n, msg, len);
+  if (strcmp(type, "wfend") == 0)
+    return rec_end(run, f, n, msg, len);
+  if (strcmp(type, "wferror") == 0)
+    return rec_error(run, f, n, msg, len);
+  return bad(msg, len, "unknown workflow record type '%s'", type);
+}
+
+int mh_wire_wf_complete(const mh_run *run, char *msg, size_t len) {
+  for (size_t i = 0; i < run->n_wfs; i++) {
+    const mh_wf *w = &run->wfs[i];
+    if (w->check == 1 && !w->ended && !w->error_msg)
+      return bad(msg, len,
+                 "end record, but workflow %d (%s %s) passed its check and "
+                 "never ended",
+                 w->id, w->workflow, w->variant);
+  }
+  return 0;
+}
+
+/* ---- totals and statistics ------------------------------------------- */
+
+static int timed(const mh_wf *w) {
+  return w->check == 1 && w->ended && !w->error_msg && w->n_raw > 0 && w->raw;
+}
+
+int mh_wf_finish(mh_run *run,
+                 double (*value)(uint64_t raw, uint64_t overhead,
+                                 double ticks_to_unit, int integer_unit),
+                 double ticks_to_unit, int integer_unit, char *msg,
+                 size_t len) {
+  for (size_t i = 0; i < run->n_wfs; i++) {
+    mh_wf *w = &run->wfs[i];
+    if (!timed(w))
+      continue;
+    for (int k = 0; k < 2; k++)
+      if (w->has_ctl[k]) {
+        if (w->ctl_raw[k] < run->overhead_ticks)
+          return bad(msg, len,
+                     "workflow %d: a control figure is below the "
+                     "counter overhead",
+                     w->id);
+        w->ctl[k] = value(w->ctl_raw[k], run->overhead_ticks, ticks_to_unit,
+                          integer_unit) /
+                    w->ctl_batch[k];
+      }
+    for (size_t k = 0; k < w->n_raw * w->n_steps; k++)
+      if (w->raw[k] < run->overhead_ticks)
+        return bad(msg, len,
+                   "workflow %d (%s %s): a step of %" PRIu64
+                   " ticks is below the counter overhead",
+                   w->id, w->workflow, w->variant, w->raw[k]);
+    free(w->samples);
+    free(w->step_median);
+    w->samples = calloc(w->n_raw, sizeof *w->samples);
+    w->step_median = calloc(w->n_steps, sizeof *w->step_median);
+    double *col = calloc(w->n_raw, sizeof *col);
+    if (!w->samples || !w->step_median || !col) {
+      free(col);
+      return bad(msg, len, "out of memory");
+    }
+    for (size_t s = 0; s < w->n_steps; s++) {
+      for (size_t k = 0; k < w->n_raw; k++) {
+        col[k] = value(w->raw[k * w->n_steps + s], run->overhead_ticks,
+                       ticks_to_unit, integer_unit);
+        w->samples[k] += col[k];
+      }
+      w->step_median[s] = mh_percentile(col, w->n_raw, 0.5);
+    }
+    free(col);
+    w->n_samples = w->n_raw;
+    if (mh_stats_compute(w->samples, w->n_samples, &w->stats) != 0)
+      return bad(msg, len, "workflow %d: statistics failed", w->id);
+  }
+  return 0;
+}
+
+uint64_t mh_wf_wire_bytes(const mh_wf *w) {
+  uint64_t t = 0;
+  for (size_t k = 0; k < w->n_msgs; k++)
+    t += w->msgs[k].bytes;
+  return t;
+}
+
+void mh_wf_free_all(mh_run *run) {
+  for (size_t i = 0; i < run->n_wfs; i++) {
+    mh_wf *w = &run->wfs[i];
+    free(w->workflow);
+    free(w->variant);
+    free(w->backend);
+    free(w->algs);
+    for (size_t k = 0; k < w->n_steps; k++)
+      free(w->steps[k]);
+    free(w->steps);
+    for (size_t k = 0; k < w->n_msgs; k++)
+      free(w->msgs[k].name);
+    free(w->msgs);
+    free(w->fail_step);
+    free(w->fail_detail);
+    free(w->error_msg);
+    free(w->raw);
+    free(w->samples);
+    free(w->step_median);
+  }
+  free(run->wfs);
+  run->wfs = NULL;
+  run->n_wfs = 0;
+}

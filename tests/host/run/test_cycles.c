@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The cycle plugin's side file on the host (host/run/cycles.c): matching to the
+ * console samples, estimates, classes, profile, and every way a side file
+ * can be wrong. */
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+#include "model/cycles_json.h"
+#include "run/cycles.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char side[] = "/tmp/merlin-test-cycles-XXXXXX";
+
+static void write_side(const char *text) {
+  FILE *f = fopen(side, "w");
+  CHECK(f != NULL);
+  if (!f)
+    return;
+  fputs(text, f);
+  fclose(f);
+}
+
+/* One op, batch 2, three samples; k = 40/128 (mps2 at -icount shift=7):
+ * 3200 ticks = 1000 instructions. */
+static void make_run(mh_run *run, uint64_t *raw) {
+  static char alg[] = "ml-kem-768", op[] = "keygen";
+  memset(run, 0, sizeof *run);
+  static mh_op ops[1];
+  memset(ops, 0, sizeof ops);
+  ops[0].alg = alg;
+  ops[0].op = op;
+  ops[0].batch = 2;
+  ops[0].raw = raw;
+  ops[0].n_raw = 3;
+  ops[0].n_samples = 3;
+  run->ops = ops;
+  run->n_ops = 1;
+  run->ticks_to_unit = 40.0 / 128.0;
+  run->icount_shift = 7;
+}
+
+static void clear_run(mh_run *run) {
+  for (size_t i = 0; i < run->n_ops; i++) {
+    mh_cyc_op_free(run->ops[i].cyc);
+    free(run->ops[i].cyc);
+    run->ops[i].cyc = NULL;
+  }
+  mh_cyc_run_free(run->cyc);
+  free(run->cyc);
+  run->cyc = NULL;
+}
+
+#define CLASSES(a)                                                             \
+  "alu=" a " mul=0 mac=0 div=0 load=0 store=0 ldm_stm=0 "                      \
+  "branch_taken=0 branch_not_taken=0 fp=0 exc=0"
+
+/* Calibration 60 instructions, 80 cycles; samples 1049/2049/3049
+ * instructions (offset 49 against 1000/2000/3000 counted). */
+static const char good[] =
+    "merlin-cycles 1\n"
+    "model cortex-m4 1 ws=0\n"
+    "sample 0 insns=60 cycles=80 " CLASSES(
+        "10") "\n"
+              "fn mport_counter_read 56 74\n"
+              "sample 1 insns=1049 cycles=1080 " CLASSES(
+                  "100") "\n"
+                         "fn BlockSha3 600 700\n"
+                         "fn mport_counter_read 56 74\n"
+                         "fn mlkem_ntt 300 306\n"
+                         "sample 2 insns=2049 cycles=2080 " CLASSES(
+                             "210") "\n"
+                                    "fn BlockSha3 1200 1500\n"
+                                    "fn mlkem_ntt 700 506\n"
+                                    "sample 3 insns=3049 cycles=3080 " CLASSES(
+                                        "300") "\n"
+                                               "end 4\n";
+
+static void test_good(void) {
+  uint64_t raw[3] = {3200, 6400, 9600};
+  mh_run run;
+  make_run(&run, raw);
+  write_side(good);
+  char err[512] = "";
+  CHECK(mh_cycles_attach(&run, side, NULL, err, sizeof err) == 0);
+  CHECK(run.cyc && strcmp(run.cyc->model, "cortex-m4") == 0);
+  CHECK(run.cyc && run.cyc->offset == 49);
+  const mh_cyc_op *c = run.ops[0].cyc;
+  CHECK(c != NULL);
+  if (!c) {
+    clear_run(&run);
+    return;
+  }
+  /* (cycles - 80) / batch 2: 500, 1000, 1500. */
+  CHECK(c->has_est && c->n_est == 3);
+  CHECK_EQ_DBL(c->est.median, 1000, 1e-9);
+  CHECK_EQ_DBL(c->est.min, 500, 1e-9);
+  /* Median sample by instructions: sample 2; alu (210 - 10) / 2. */
+  CHECK_EQ_DBL(c->classes[0], 100, 1e-9);
+  /* Profile of sample 2 in cycles: BlockSha3 1500, mlkem_ntt 506 - 0;
+   * hash share 1500 / 2006. */
+  CHECK_EQ_DBL(c->hash_share, 1500.0 / 2006.0, 1e-12);
+  CHECK(c->n_top == 2 && strcmp(c->top[0].name, "BlockSha3") == 0);
+  /* JSON round trip of the op fields and the provenance. */
+  json_t *o = json_object(), *p = json_object();
+  CHECK(mh_cycles_op_json(o, &run, &run.ops[0]) == 0);
+  CHECK(mh_cycles_prov_json(p, &run) == 0);
+  CHECK(strcmp(json_string_value(json_object_get(o, "cycle_model")),
+               "cortex-m4 1") == 0);
+  mh_op back;
+  mh_run rback;
+  memset(&back, 0, sizeof back);
+  memset(&rback, 0, sizeof rback);
+  CHECK(mh_cycles_read_op(o, &back, err, sizeof err) == 0);
+  CHECK(mh_cycles_read_prov(p, &rback, err, sizeof err) == 0);
+  CHECK(back.cyc && back.cyc->has_est &&
+        back.cyc->est.median == c->est.median &&
+        back.cyc->hash_share == c->hash_share && back.cyc->n_top == 2);
+  CHECK(rback.cyc && rback.cyc->offset == 49);
+  mh_cyc_op_free(back.cyc);
+  free(back.cyc);
+  mh_cyc_run_free(rback.cyc);
+  free(rback.cyc);
+  json_decref(o);
+  json_decref(p);
+  clear_run(&run);
+}
+
+static void expect_error(const char *name, const char *text, const char *msg) {
+  uint64_t raw[3] = {3200, 6400, 9600};
+  mh_run run;
+  make_run(&run, raw);
+  if (text)
+    write_side(text);
+  else
+    unlink(side);
+  char err[512] = "";
+  int rc = mh_cycles_attach(&run, side, NULL, err, sizeof err);
+  CHECK(rc == -1);
+  if (rc != -1 || !strstr(err, msg))
+    fprintf(stderr, "%s: got '%s', want '%s'\n", name, err, msg);
+  CHECK_CONTAINS(err, msg);
+  CHECK(run.ops[0].cyc == NULL);
+  clear_run(&run);
+}
+
+static void test_errors(void) {
+  expect_error("missing", NULL, "missing or unreadable");
+  expect_error("empty", "", "empty");
+  /* cut short: no end record, or a partial last line */
+  char cut[sizeof good];
+  memcpy(cut, good, sizeof good);
+  *strstr(cut, "end 4\n") = '\0';
+  expect_error("no end", cut, "cut short");
+  cut[strlen(cut) - 3] = '\0';
+  expect_error("partial line", cut, "incomplete");
+  expect_error("bad header", "merlin-cycles 2\nend 0\n", "version 1");
+  expect_error("garbled", "merlin-cycles 1\nmodel m 1 ws=0\nsample 0 x\n",
+               "garbled");
+  expect_error("end count", "merlin-cycles 1\nmodel m 1 ws=0\nend 3\n",
+               "end record says 3");
+  expect_error("count", "merlin-cycles 1\nmodel m 1 ws=0\nend 0\n",
+               "cannot be matched");
+  char off[sizeof good];
+  memcpy(off, good, sizeof good);
+  memcpy(strstr(off, "insns=2049"), "insns=2050", 10);
+  expect_error("offset", off, "differs");
+  /* with an exception in the sample: beyond what it accounts for (the
+   * per-exception difference, at most MH_CYC_WRAP_SLACK) is an error */
+  char *e = strstr(strstr(off, "sample 2 "), "exc=0");
+  e[4] = '1';
+  memcpy(strstr(off, "insns=2050"), "insns=2080", 10);
+  expect_error("offset beyond slack", off, "exceptions account for");
+  /* many wraps: a second sample that breaks the derived per-wrap rule by
+   * more than the once-per-sample allowance */
+  char many[sizeof good];
+  memcpy(many, good, sizeof good);
+  memcpy(strstr(many, "insns=2049"), "insns=2069", 10);
+  strstr(strstr(many, "sample 2 "), "exc=0")[4] = '5';
+  memcpy(strstr(many, "insns=3049"), "insns=3078", 10);
+  strstr(strstr(many, "sample 3 "), "exc=0")[4] = '3';
+  expect_error("many wraps, inconsistent", many, "exceptions account for");
+}
+
+/* Samples spanning many timer wraps (issue 20): 5 wraps add 20
+ * instructions, 3 wraps 12: the per-wrap difference (4) is derived from
+ * the first and required of the second, however many wraps each spans. */
+static void test_many_wraps(void) {
+  uint64_t raw[3] = {3200, 6400, 9600};
+  mh_run run;
+  make_run(&run, raw);
+  char w[sizeof good];
+  memcpy(w, good, sizeof good);
+  memcpy(strstr(w, "insns=2049"), "insns=2069", 10);
+  strstr(strstr(w, "sample 2 "), "exc=0")[4] = '5';
+  memcpy(strstr(w, "insns=3049"), "insns=3061", 10);
+  strstr(strstr(w, "sample 3 "), "exc=0")[4] = '3';
+  write_side(w);
+  char err[512] = "";
+  CHECK(mh_cycles_attach(&run, side, NULL, err, sizeof err) == 0);
+  if (err[0])
+    fprintf(stderr, "many wraps: %s\n", err);
+  CHECK(run.cyc && run.cyc->offset == 49 && run.cyc->wrap_samples == 2 &&
+        run.cyc->wrap_insns == 4);
+  clear_run(&run);
+}
+
+/* A timer wrap in sample 2 moves the counter's start by 4 instructions. */
+static void test_wrap(void) {
+  uint64_t raw[3] = {3200, 6400, 9600};
+  mh_run run;
+  make_run(&run, raw);
+  char w[sizeof good];
+  memcpy(w, good, sizeof good);
+  memcpy(strstr(w, "insns=2049"), "insns=2053", 10);
+  strstr(strstr(w, "sample 2 "), "exc=0")[4] = '1';
+  write_side(w);
+  char err[512] = "";
+  CHECK(mh_cycles_attach(&run, side, NULL, err, sizeof err) == 0);
+  CHECK(run.cyc && run.cyc->offset == 49 && run.cyc->wrap_samples == 1);
+  clear_run(&run);
+}
+
+static void test_models(void) {
+  const char *why;
+  CHECK(strcmp(mh_cycles_model_arg("qemu-m4", "auto", &why), "m4") == 0);
+  CHECK(why == NULL);
+  CHECK(strcmp(mh_cycles_model_arg("qemu-m33", "auto", &why), "none") == 0);
+  CHECK_CONTAINS(why, "Cortex-M33");
+  CHECK(strcmp(mh_cycles_model_arg("qemu-m7", "auto", &why), "none") == 0);
+  CHECK(strcmp(mh_cycles_model_arg("qemu-m3", "m4", &why), "m4") == 0);
+  CHECK(mh_cycles_choice_valid("off") && !mh_cycles_choice_valid("m7"));
+  CHECK(mh_cycles_is_hash_fn("KeccakF1600_StatePermute"));
+  CHECK(mh_cycles_is_hash_fn("Transform_Sha256"));
+  CHECK(mh_cycles_is_hash_fn("BlockSha3"));
+  CHECK(!mh_cycles_is_hash_fn("mlkem_ntt"));
+}
+
+int main(void) {
+  int fd = mkstemp(side);
+  CHECK(fd >= 0);
+  if (fd >= 0)
+    close(fd);
+  test_good();
+  test_errors();
+  test_wrap();
+  test_many_wraps();
+  test_models();
+  unlink(side);
+  return check_report();
+}
