@@ -10,6 +10,10 @@
 #       scripts/, boards/ or profiles/ path named in our sources, exists
 #   check_style.sh spdx                   every committed source, script,
 #       build file and profile carries a one-line SPDX header
+#   check_style.sh functions [MAX [FILE...]]  no function of host/ (or of
+#       FILE...) is longer than MAX lines (120), signature to closing brace
+#   check_style.sh repeats [ROOT]         no block of six or more code lines
+#       stands twice in host/ and src/ of ROOT's git tree (check_repeats.mjs)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -90,8 +94,42 @@ spdx)
     grep -vE '^tests/fuzz/corpus/|\.json$')
   [ $fail = 0 ] && echo "ok: $n files carry an SPDX line"
   ;;
+functions)
+  max=${1:-120}
+  shift || true
+  # clang-format (LLVM style, tests/check_format.sh) puts a definition's
+  # first line and its closing brace in column 0; a line at column 0 with a
+  # '(' that ends in '{' opens one (after a multi-line signature too).
+  if [ $# -gt 0 ]; then files=("$@"); else mapfile -t files < <(git ls-files 'host/*.c'); fi
+  report=$(awk -v max="$max" '
+    FNR == 1 { in_fn = 0; sig = "" }
+    in_fn { if ($0 ~ /^}/) { n++; len = FNR - start + 1
+              if (len > max) print FILENAME ":" start ": " name "() has " len " lines" }
+            in_fn = in_fn && $0 !~ /^}/; next }
+    sig != "" { sig = sig " " $0
+                if ($0 ~ /[;}][ \t]*$/) sig = ""; else if ($0 ~ /\{[ \t]*$/) open_fn()
+                next }
+    /^[A-Za-z_]/ && !/^(typedef|struct|enum|union|__attribute__)[ \t(]/ {
+      if ($0 ~ /[;}][ \t]*$/ || $0 !~ /\(/) next
+      sig = $0; start = FNR
+      if ($0 ~ /\{[ \t]*$/) open_fn() }
+    function open_fn(  s, w, k) {
+      s = sig; sig = ""
+      if (s ~ /=[^=]*\{[ \t]*$/ && s !~ /\)[ \t]*\{[ \t]*$/) return
+      sub(/\(.*/, "", s); k = split(s, w, /[ \t*]+/); name = w[k]; in_fn = 1 }
+    END { print "#", n }' "${files[@]}")
+  count=$(printf '%s\n' "$report" | sed -n 's/^# //p')
+  while read -r line; do
+    [ -n "$line" ] && bad "$line (at most $max; split it into named steps)"
+  done < <(printf '%s\n' "$report" | grep -v '^#' || true)
+  [ "${count:-0}" -gt 0 ] || { echo "FAIL: no functions found in host/"; exit 1; }
+  [ $fail = 0 ] && echo "ok: $count functions in host/, none over $max lines"
+  ;;
+repeats)
+  node tests/check_repeats.mjs "${1:-.}" || fail=1
+  ;;
 *)
-  echo "usage: check_style.sh prefixes NM DIR... | paths | spdx" >&2
+  echo "usage: check_style.sh prefixes NM DIR... | paths | spdx | functions [MAX [FILE...]] | repeats [ROOT]" >&2
   exit 2
   ;;
 esac

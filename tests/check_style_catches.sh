@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The style checks fail where they should (make test): a 121-line function
+# is caught by `check_style.sh functions`, and a six-line block written
+# twice by `check_style.sh repeats`; the same tree without them passes.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+expect() { # expect STATUS(pass|fail) WHAT COMMAND...
+  local want=$1 what=$2
+  shift 2
+  if out=$("$@" 2>&1); then got=pass; else got=fail; fi
+  if [ "$got" = "$want" ]; then
+    echo "ok: $what"
+  else
+    echo "FAIL: $what: expected $want, got $got"
+    printf '%s\n' "$out"
+    fail=1
+  fi
+}
+# fn NAME BODY_LINES: a function of BODY_LINES + 2 lines.
+fn() {
+  printf 'int %s(int a) {\n' "$1"
+  for ((i = 0; i < $2; i++)); do printf '  a += %d;\n' "$i"; done
+  printf '}\n'
+}
+{ fn short 118; fn multi_line_signature 10; } >"$tmp/ok.c"
+{ printf 'static int\nlong_one(int a,\n         int b) {\n'; for ((i = 0; i < 118; i++)); do printf '  a += b;\n'; done; printf '}\n'; } >"$tmp/long.c"
+expect pass "a 120-line function passes" bash "$here/check_style.sh" functions 120 "$tmp/ok.c"
+expect fail "a 121-line function with a split signature is caught" \
+  bash "$here/check_style.sh" functions 120 "$tmp/long.c"
+
+repo=$tmp/repo
+mkdir -p "$repo/host" "$repo/src"
+cp "$here/check_repeats.mjs" "$tmp/"
+block=$(for i in 1 2 3 4 5 6; do printf '  x = f%d(x);\n' "$i"; done)
+printf 'int a(int x) {\n%s\n  return x;\n}\n' "$block" >"$repo/host/a.c"
+printf 'int b(int x) {\n  return x + 1;\n}\n' >"$repo/src/b.c"
+git -C "$repo" init -q && git -C "$repo" add -A
+expect pass "a tree without repeats passes" node "$tmp/check_repeats.mjs" "$repo"
+printf 'int c(int x) {\n%s\n  return x;\n}\n' "$block" >"$repo/src/c.c"
+git -C "$repo" add -A
+expect fail "a six-line block in host/ and src/ is caught" node "$tmp/check_repeats.mjs" "$repo"
+exit $fail
