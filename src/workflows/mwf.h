@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define MWF_DEVICE_ID_LEN 8 /* device identifier in device_hello */
 #define MWF_KEY_ID_LEN 4    /* identifier of a stored key */
@@ -118,6 +119,20 @@ typedef struct {
   uint32_t ctr, limit, refreshes;
   uint8_t key0[MWF_KEY_LEN + MWF_NONCE_LEN]; /* as derived, for the check */
 } mwf_chan;
+
+/* Start a channel on okm = key || iv as derived (each workflow derives it
+ * its own way): counter 0, no refresh yet, c's frame limit. Inline, and the
+ * limit read last, so that both callers run what they ran when each had its
+ * own copy. */
+static inline void mwf_chan_start(mwf_chan *ch, const uint8_t *okm,
+                                  const mwf_ctx *c) {
+  memcpy(ch->key, okm, MWF_KEY_LEN);
+  memcpy(ch->iv, okm + MWF_KEY_LEN, MWF_NONCE_LEN);
+  memcpy(ch->key0, okm, sizeof ch->key0);
+  ch->ctr = 0;
+  ch->refreshes = 0;
+  ch->limit = c->frame_limit;
+}
 
 /* out: MWF_SEALED_LEN bytes. */
 int mwf_chan_seal(mwf_chan *ch, const mcore_impl *kdf, const mcore_impl *aead,

@@ -48,12 +48,7 @@ static int ladder(const mwf_ctx *c, mwf_chan *ch, const uint8_t *epoch) {
       kdf->derive(okm, sizeof okm, NULL, 0, ek, sizeof ek, frame_info,
                   sizeof frame_info - 1) != MCORE_OK)
     return MCORE_ERR;
-  memcpy(ch->key, okm, MWF_KEY_LEN);
-  memcpy(ch->iv, okm + MWF_KEY_LEN, MWF_NONCE_LEN);
-  memcpy(ch->key0, okm, sizeof ch->key0);
-  ch->ctr = 0;
-  ch->refreshes = 0;
-  ch->limit = c->frame_limit;
+  mwf_chan_start(ch, okm, c);
   return MCORE_OK;
 }
 

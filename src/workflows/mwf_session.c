@@ -59,12 +59,7 @@ static int keys(const mwf_ctx *c, mwf_chan *ch, const uint8_t *ss,
   int rc =
       c->impl[R_KDF]->vt.kdf->derive(okm, sizeof okm, salt, sizeof salt, ss, 32,
                                      kdf_info, sizeof kdf_info - 1);
-  memcpy(ch->key, okm, MWF_KEY_LEN);
-  memcpy(ch->iv, okm + MWF_KEY_LEN, MWF_NONCE_LEN);
-  memcpy(ch->key0, okm, sizeof ch->key0);
-  ch->ctr = 0;
-  ch->refreshes = 0;
-  ch->limit = c->frame_limit;
+  mwf_chan_start(ch, okm, c);
   return rc;
 }
 
