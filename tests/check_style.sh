@@ -9,7 +9,8 @@
 #       and docs/*.md, and every docs/, src/, host/, tests/, tools/, cmake/,
 #       scripts/, boards/ or profiles/ path named in our sources, exists
 #   check_style.sh spdx                   every committed source, script,
-#       build file and profile carries a one-line SPDX header
+#       build file, profile and Markdown page carries a one-line SPDX
+#       header (JSON, which has no comments, and fuzz corpora aside)
 #   check_style.sh functions [MAX [FILE...]]  no function of host/ (or of
 #       FILE...) is longer than MAX lines (120), signature to closing brace
 #   check_style.sh repeats [ROOT]         no block of six or more code lines
@@ -90,7 +91,7 @@ spdx)
     n=$((n + 1))
     head -n 3 "$f" | grep -q 'SPDX-License-Identifier: Apache-2.0' ||
       bad "$f has no SPDX-License-Identifier line in its first three lines"
-  done < <(git ls-files | grep -E '\.(c|h|S|sh|cmake|mjs|js|ld|profile|board|def|txt)$|CMakeLists.txt$|Makefile$|^scripts/|^\.ci/|^\.gitignore$' |
+  done < <(git ls-files | grep -E '\.(c|h|S|sh|cmake|mjs|js|ld|profile|board|def|txt|md)$|CMakeLists.txt$|Makefile$|^scripts/|^\.ci/|^\.gitignore$' |
     grep -vE '^tests/fuzz/corpus/|\.json$')
   [ $fail = 0 ] && echo "ok: $n files carry an SPDX line"
   ;;
