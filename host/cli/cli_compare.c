@@ -4,7 +4,7 @@
 #include "cli/cli.h"
 
 #include "model/results_json.h"
-#include "report/report_md.h"
+#include "report/format.h"
 #include "run/matrix.h"
 #include "util/fsutil.h"
 #include "util/strbuf.h"

@@ -11,6 +11,7 @@
 #include "model/results.h"
 #include "model/results_json.h"
 #include "model/workflow.h"
+#include "report/format.h"
 #include "report/report_html.h"
 #include "report/report_md.h"
 #include "report/results_csv.h"

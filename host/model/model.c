@@ -98,16 +98,16 @@ void mh_run_free(mh_run *run) {
   memset(run, 0, sizeof *run);
 }
 
-static int str_same(const char *a, const char *b) {
-  return a && b && strcmp(a, b) == 0;
+int mh_str_same(const char *a, const char *b) {
+  return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
 const mh_op *mh_run_find_op(const mh_run *run, const mh_op *like) {
   const mh_op *first = NULL;
   for (size_t i = 0; i < run->n_ops; i++) {
     const mh_op *o = &run->ops[i];
-    if (str_same(o->alg, like->alg) && str_same(o->op, like->op) &&
-        str_same(o->backend, like->backend) && o->bytes == like->bytes) {
+    if (mh_str_same(o->alg, like->alg) && mh_str_same(o->op, like->op) &&
+        mh_str_same(o->backend, like->backend) && o->bytes == like->bytes) {
       if (!o->variant || !like->variant ||
           strcmp(o->variant, like->variant) == 0)
         return o;

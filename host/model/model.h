@@ -116,6 +116,10 @@ int mh_obj_get(const char *s, size_t i, char *name, size_t namelen,
 
 /* Look up a provenance field; NULL when absent. */
 const char *mh_run_prov(const mh_run *run, const char *key);
+
+/* a and b hold the same text; two NULLs (a field absent from both) are the
+ * same, NULL and a string are not. */
+int mh_str_same(const char *a, const char *b);
 void mh_run_free(mh_run *run);
 
 /* Turn raw ticks into per-operation values (docs/wire-format.md): for every

@@ -5,14 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int same_str(const char *a, const char *b) {
-  return a && b && strcmp(a, b) == 0;
-}
-
 const mh_alg_cost *mh_result_alg(const mh_result *x, const char *alg,
                                  const char *backend) {
   for (size_t i = 0; i < x->n_algs; i++)
-    if (same_str(x->algs[i].alg, alg) && same_str(x->algs[i].backend, backend))
+    if (mh_str_same(x->algs[i].alg, alg) &&
+        mh_str_same(x->algs[i].backend, backend))
       return &x->algs[i];
   return NULL;
 }

@@ -1,36 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report/report_cycles.h"
-#include "report/report_md.h"
+#include "report/format.h"
 #include "run/cycles.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static void put_num(mh_sb *b, double v) {
-  char t[96];
-  mh_format_number(v, t, sizeof t);
-  mh_sb_puts(b, t);
-}
-
-static void put_cell(mh_sb *b, const char *s) {
-  for (; s && *s; s++) {
-    if (*s == '|')
-      mh_sb_putc(b, '\\');
-    mh_sb_putc(b, *s == '\n' || *s == '\r' ? ' ' : *s);
-  }
-}
-
 static void run_section(mh_sb *b, const mh_result *x) {
   const mh_run *run = &x->run;
   const mh_cyc_run *c = run->cyc;
   mh_sb_puts(b, "### ");
-  put_cell(b, x->target);
+  mh_fmt_md_cell(b, x->target);
   mh_sb_puts(b, " / ");
-  put_cell(b, x->profile);
+  mh_fmt_md_cell(b, x->profile);
   mh_sb_puts(b, "\n\n");
   if (c->absent) {
     mh_sb_puts(b, "No estimated cycles: ");
-    put_cell(b, c->absent);
+    mh_fmt_md_cell(b, c->absent);
     mh_sb_puts(b, ". Instruction classes and the profile (by instructions) "
                   "are in results.json.\n\n");
     return;
@@ -38,7 +24,7 @@ static void run_section(mh_sb *b, const mh_result *x) {
   const char *hz_s = mh_run_prov(run, "clock_hz");
   double hz = hz_s ? strtod(hz_s, NULL) : 0;
   mh_sb_puts(b, "Cycle model ");
-  put_cell(b, c->model);
+  mh_fmt_md_cell(b, c->model);
   mh_sb_printf(b,
                " version %s, %u flash wait states: **estimate (model)** "
                "from the instruction timings of Arm's TRM, not a "
@@ -47,7 +33,7 @@ static void run_section(mh_sb *b, const mh_result *x) {
                c->version, c->wait_states);
   if (hz > 0) {
     mh_sb_puts(b, " Time is the estimate at the target's board clock, ");
-    put_num(b, hz / 1e6);
+    mh_fmt_num(b, hz / 1e6);
     mh_sb_puts(b, " MHz.");
   }
   mh_sb_puts(b, " Hash share: the part of the estimated cycles spent in the "
@@ -67,28 +53,28 @@ static void run_section(mh_sb *b, const mh_result *x) {
     if (!e || !e->has_est)
       continue;
     mh_sb_puts(b, "| ");
-    put_cell(b, o->alg);
+    mh_fmt_md_cell(b, o->alg);
     mh_sb_putc(b, ' ');
-    put_cell(b, o->op);
+    mh_fmt_md_cell(b, o->op);
     if (o->bytes >= 0)
       mh_sb_printf(b, " %ld B", o->bytes);
     mh_sb_puts(b, " | ");
-    put_cell(b, o->backend);
+    mh_fmt_md_cell(b, o->backend);
     mh_sb_puts(b, " | ");
-    put_num(b, o->stats.median);
+    mh_fmt_num(b, o->stats.median);
     mh_sb_puts(b, " | ");
-    put_num(b, e->est.median);
+    mh_fmt_num(b, e->est.median);
     mh_sb_puts(b, " | ");
-    put_num(b, e->est.p99);
+    mh_fmt_num(b, e->est.p99);
     mh_sb_puts(b, " | ");
-    put_num(b, o->stats.median > 0 ? e->est.median / o->stats.median : 0);
+    mh_fmt_num(b, o->stats.median > 0 ? e->est.median / o->stats.median : 0);
     if (hz > 0) {
       mh_sb_puts(b, " | ");
-      put_num(b, e->est.median / hz * 1e6);
+      mh_fmt_num(b, e->est.median / hz * 1e6);
     }
     mh_sb_printf(b, " | %.1f%% | ", 100 * e->hash_share);
     if (e->n_top) {
-      put_cell(b, e->top[0].name);
+      mh_fmt_md_cell(b, e->top[0].name);
       mh_sb_printf(b, " (%.1f%%)", 100 * e->top[0].share);
     }
     mh_sb_puts(b, " |\n");

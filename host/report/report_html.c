@@ -6,8 +6,10 @@
  * <g class="series">, so a browser test can count them. */
 #include "report/report_html.h"
 
+#include "analysis/groups.h"
+#include "analysis/pairs.h"
 #include "model/stats.h"
-#include "report/report_md.h"
+#include "report/format.h"
 #include "report/report_wf.h"
 #include "run/matrix.h"
 #include "util/strbuf.h"
@@ -29,16 +31,6 @@ static const char *const COLOURS[] = {"#1b6ca8", "#d1495b", "#edae49",
                                       "#f08a4b", "#2e4057"};
 #define NCOL (sizeof COLOURS / sizeof *COLOURS)
 
-static int same(const char *a, const char *b) {
-  return a && b && strcmp(a, b) == 0;
-}
-
-static void num(mh_sb *b, double v) {
-  char t[96];
-  mh_format_number(v, t, sizeof t);
-  mh_sb_puts(b, t);
-}
-
 /* y position of v on a log10 axis from lo to hi. */
 static double ylog(double v, double lo, double hi) {
   double f = (log10(v) - log10(lo)) / (log10(hi) - log10(lo));
@@ -59,7 +51,7 @@ static void axis_log(mh_sb *b, double lo, double hi, const char *unit) {
                  "stroke='#ddd'/><text x='%.0f' y='%.1f' font-size='10' "
                  "text-anchor='end'>",
                  ML, y, W - MR, y, ML - 4, y + 3);
-    num(b, d);
+    mh_fmt_num(b, d);
     mh_sb_puts(b, "</text>");
   }
   mh_sb_printf(b,
@@ -84,12 +76,13 @@ static void plot_bars(mh_sb *b, const mh_result *x) {
       continue;
     int seen = 0;
     for (size_t k = 0; k < nb; k++)
-      seen |= same(backends[k], o->backend);
+      seen |= mh_str_same(backends[k], o->backend);
     if (!seen && nb < 16)
       backends[nb++] = o->backend;
     seen = 0;
     for (size_t k = 0; k < ng; k++)
-      seen |= same(groups[k]->alg, o->alg) && same(groups[k]->op, o->op);
+      seen |= mh_str_same(groups[k]->alg, o->alg) &&
+              mh_str_same(groups[k]->op, o->op);
     if (!seen && ng < 256)
       groups[ng++] = o;
     double p1 = mh_percentile(o->samples, o->n_samples, 0.01);
@@ -112,10 +105,10 @@ static void plot_bars(mh_sb *b, const mh_result *x) {
     for (size_t g = 0; g < ng; g++) {
       const mh_op *o = NULL;
       for (size_t i = 0; i < run->n_ops && !o; i++)
-        if (same(run->ops[i].alg, groups[g]->alg) &&
-            same(run->ops[i].op, groups[g]->op) &&
-            same(run->ops[i].backend, backends[k]) && run->ops[i].n_samples &&
-            run->ops[i].bytes < 0)
+        if (mh_str_same(run->ops[i].alg, groups[g]->alg) &&
+            mh_str_same(run->ops[i].op, groups[g]->op) &&
+            mh_str_same(run->ops[i].backend, backends[k]) &&
+            run->ops[i].n_samples && run->ops[i].bytes < 0)
           o = &run->ops[i];
       if (!o)
         continue;
@@ -134,7 +127,7 @@ static void plot_bars(mh_sb *b, const mh_result *x) {
       mh_sb_puts(b, " (");
       mh_sb_html(b, o->backend);
       mh_sb_puts(b, "): ");
-      num(b, o->stats.median);
+      mh_fmt_num(b, o->stats.median);
       mh_sb_printf(b,
                    "</title></rect><line x1='%.1f' y1='%.1f' x2='%.1f' "
                    "y2='%.1f'/>",
@@ -186,22 +179,15 @@ static void plot_payload(mh_sb *b, const mh_result *x) {
                "stroke='#444'/><text x='%.0f' y='%.0f' font-size='11'>"
                "bytes (0 to ",
                ML, H - MB, W - MR, H - MB, ML, H - MB + 16);
-  num(b, xmax);
+  mh_fmt_num(b, xmax);
   mh_sb_puts(b, "); up to ");
-  num(b, ymax);
+  mh_fmt_num(b, ymax);
   mh_sb_putc(b, ' ');
   mh_sb_html(b, run->unit ? run->unit : "");
   mh_sb_puts(b, "</text>");
   for (size_t i = 0; i < run->n_ops; i++) {
     const mh_op *o = &run->ops[i];
-    if (o->bytes < 0 || !o->n_samples)
-      continue;
-    int first = 1;
-    for (size_t j = 0; j < i && first; j++)
-      first =
-          !(same(run->ops[j].alg, o->alg) && same(run->ops[j].op, o->op) &&
-            same(run->ops[j].backend, o->backend) && run->ops[j].bytes >= 0);
-    if (!first)
+    if (!mh_an_first_payload(run, i))
       continue;
     mh_sb_puts(b, "<g class='series' data-name='");
     mh_sb_html(b, o->alg);
@@ -213,8 +199,7 @@ static void plot_payload(mh_sb *b, const mh_result *x) {
                  COLOURS[nseries % NCOL]);
     for (size_t j = i; j < run->n_ops; j++) {
       const mh_op *p = &run->ops[j];
-      if (!same(p->alg, o->alg) || !same(p->op, o->op) ||
-          !same(p->backend, o->backend) || p->bytes < 0 || !p->n_samples)
+      if (!mh_an_payload_of(p, o))
         continue;
       mh_sb_printf(b, "%.1f,%.1f ",
                    ML + (W - ML - MR) * (double)p->bytes / xmax,
@@ -237,14 +222,15 @@ static int cmp_d(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Empirical CDFs of the operations whose samples spread (CV above 5 %). */
+/* Empirical CDFs of the signing operations whose samples spread
+ * (mh_an_spread). */
 static void plot_cdf(mh_sb *b, const mh_result *x) {
   const mh_run *run = &x->run;
   double xmax = 0;
   size_t n = 0;
   for (size_t i = 0; i < run->n_ops; i++) {
     const mh_op *o = &run->ops[i];
-    if (o->n_samples >= 2 && o->stats.cv > 0.05 && same(o->op, "sign")) {
+    if (mh_an_spread(o) && mh_str_same(o->op, "sign")) {
       n++;
       xmax = o->stats.max > xmax ? o->stats.max : xmax;
     }
@@ -256,14 +242,14 @@ static void plot_cdf(mh_sb *b, const mh_result *x) {
                 "viewBox='0 0 900 320' width='900' height='320'>");
   mh_sb_printf(b, "<text x='%.0f' y='%.0f' font-size='11'>0 to ", ML,
                H - MB + 16);
-  num(b, xmax);
+  mh_fmt_num(b, xmax);
   mh_sb_putc(b, ' ');
   mh_sb_html(b, run->unit ? run->unit : "");
   mh_sb_puts(b, "; fraction of samples 0 to 1</text>");
   size_t s = 0;
   for (size_t i = 0; i < run->n_ops; i++) {
     const mh_op *o = &run->ops[i];
-    if (!(o->n_samples >= 2 && o->stats.cv > 0.05 && same(o->op, "sign")))
+    if (!(mh_an_spread(o) && mh_str_same(o->op, "sign")))
       continue;
     double *v = malloc(o->n_samples * sizeof *v);
     if (!v) {
@@ -295,41 +281,21 @@ static void plot_cdf(mh_sb *b, const mh_result *x) {
 /* Post-quantum against classical, key establishment on the side that
  * generates a key pair, same backend: one bar per pair (one series). */
 static void plot_ratios(mh_sb *b, const mh_result *x) {
-  static const char *const pq[] = {"ml-kem-512", "ml-kem-768"};
-  static const char *const cl[] = {"ecdh-p256", "x25519"};
-  const mh_run *run = &x->run;
+  mh_an_ratio *v;
+  size_t nv;
+  if (mh_an_ratios(&x->run, MH_AN_KE_INIT, MH_AN_SAME_BACKEND, &v, &nv) != 0) {
+    b->failed = 1;
+    return;
+  }
   double val[64];
   char lab[64][96];
   size_t n = 0;
-  for (size_t p = 0; p < 2; p++)
-    for (size_t c = 0; c < 2; c++)
-      for (size_t i = 0; i < run->n_ops && n < 64; i++) {
-        const mh_op *kg = &run->ops[i];
-        if (!same(kg->alg, pq[p]) || !same(kg->op, "keygen"))
-          continue;
-        const mh_op *dc = NULL, *ckg = NULL, *csh = NULL;
-        for (size_t j = 0; j < run->n_ops; j++) {
-          const mh_op *o = &run->ops[j];
-          if (!o->n_samples)
-            continue;
-          if (same(o->alg, pq[p]) && same(o->op, "decaps") &&
-              same(o->backend, kg->backend))
-            dc = o;
-          if (same(o->alg, cl[c]) && same(o->op, "keygen") &&
-              (!ckg || same(o->backend, kg->backend)))
-            ckg = o;
-          if (same(o->alg, cl[c]) && same(o->op, "shared") &&
-              (!csh || same(o->backend, kg->backend)))
-            csh = o;
-        }
-        if (!dc || !ckg || !csh || !kg->n_samples)
-          continue;
-        val[n] = (kg->stats.median + dc->stats.median) /
-                 (ckg->stats.median + csh->stats.median);
-        snprintf(lab[n], sizeof lab[n], "%s (%s) / %s (%s)", pq[p], kg->backend,
-                 cl[c], ckg->backend);
-        n++;
-      }
+  for (; n < nv && n < 64; n++) {
+    val[n] = v[n].median;
+    snprintf(lab[n], sizeof lab[n], "%s (%s) / %s (%s)", v[n].pq->alg,
+             v[n].pq_backend, v[n].ref->alg, v[n].ref_backend);
+  }
+  free(v);
   if (!n)
     return;
   double vmax = 0;
@@ -375,9 +341,8 @@ static void fit_table(mh_sb *b, const mh_result *x) {
   const mh_run *run = &x->run;
   int header = 0;
   for (size_t i = 0; i < run->n_ops; i++) {
-    double fixed, rate, worst;
-    size_t n;
-    if (!mh_payload_fit(run, i, &fixed, &rate, &worst, &n))
+    mh_an_fit f;
+    if (!mh_an_payload_fit(run, i, &f))
       continue;
     if (!header) {
       mh_sb_puts(b, "<table data-table='fits'><tr><th>operation</th><th>"
@@ -393,10 +358,10 @@ static void fit_table(mh_sb *b, const mh_result *x) {
     mh_sb_puts(b, "</td><td>");
     mh_sb_html(b, o->backend);
     mh_sb_puts(b, "</td><td>");
-    num(b, fixed);
+    mh_fmt_num(b, f.fixed);
     mh_sb_puts(b, "</td><td>");
-    num(b, rate);
-    mh_sb_printf(b, "</td><td>%.1f %%</td></tr>", worst * 100.0);
+    mh_fmt_num(b, f.rate);
+    mh_sb_printf(b, "</td><td>%.1f %%</td></tr>", f.worst * 100.0);
   }
   if (header)
     mh_sb_puts(b, "</table>");
@@ -418,15 +383,15 @@ static void table(mh_sb *b, const mh_result *x) {
     mh_sb_puts(b, "</td><td>");
     mh_sb_html(b, o->backend);
     mh_sb_puts(b, "</td><td>");
-    num(b, o->stats.median);
+    mh_fmt_num(b, o->stats.median);
     mh_sb_puts(b, "</td><td>");
-    num(b, o->stats.p99);
-    mh_sb_puts(b, "</td><td>");
-    if (o->has_mem)
-      num(b, (double)o->stack_bytes);
+    mh_fmt_num(b, o->stats.p99);
     mh_sb_puts(b, "</td><td>");
     if (o->has_mem)
-      num(b, (double)o->heap_bytes);
+      mh_fmt_num(b, (double)o->stack_bytes);
+    mh_sb_puts(b, "</td><td>");
+    if (o->has_mem)
+      mh_fmt_num(b, (double)o->heap_bytes);
     mh_sb_puts(b, "</td><td>");
     if (o->has_ct_verdict)
       mh_sb_html(b, o->ct_status == 1   ? "no finding"

@@ -1,30 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report/report_matrix.h"
 
-#include "report/report_md.h"
+#include "report/format.h"
 #include "run/matrix.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Table cell text: no '|', no line breaks. */
-static void cell(mh_sb *b, const char *s) {
-  for (; s && *s; s++) {
-    if (*s == '|')
-      mh_sb_putc(b, '\\');
-    mh_sb_putc(b, *s == '\n' || *s == '\r' ? ' ' : *s);
-  }
-}
-
-static void num(mh_sb *b, double v) {
-  char t[96];
-  mh_format_number(v, t, sizeof t);
-  mh_sb_puts(b, t);
-}
-
-static int same(const char *a, const char *b) {
-  return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
 
 void mh_report_md_build_suffix(mh_sb *b, const mh_result *x) {
   char cc[64], opt[32];
@@ -33,25 +14,25 @@ void mh_report_md_build_suffix(mh_sb *b, const mh_result *x) {
   mh_result_cc(x, cc, sizeof cc);
   mh_result_opt(x, opt, sizeof opt);
   mh_sb_puts(b, ", ");
-  cell(b, cc);
+  mh_fmt_md_cell(b, cc);
   if (*opt) {
     mh_sb_putc(b, ' ');
-    cell(b, opt);
+    mh_fmt_md_cell(b, opt);
   }
 }
 
 void mh_report_md_run_label(mh_sb *b, const mh_results *r, const mh_result *x) {
   char cc[64], opt[32];
-  cell(b, x->target);
+  mh_fmt_md_cell(b, x->target);
   if (!mh_results_is_matrix(r))
     return;
   mh_result_cc(x, cc, sizeof cc);
   mh_result_opt(x, opt, sizeof opt);
   mh_sb_puts(b, " (");
-  cell(b, cc);
+  mh_fmt_md_cell(b, cc);
   if (*opt) {
     mh_sb_putc(b, ' ');
-    cell(b, opt);
+    mh_fmt_md_cell(b, opt);
   }
   mh_sb_putc(b, ')');
 }
@@ -61,11 +42,11 @@ void mh_report_md_run_label(mh_sb *b, const mh_results *r, const mh_result *x) {
 static void compiler_cell(mh_sb *b, const mh_result *x) {
   char cc[64];
   mh_result_cc(x, cc, sizeof cc);
-  cell(b, cc);
+  mh_fmt_md_cell(b, cc);
   const char *c = mh_run_prov(&x->run, "compiler");
   const char *v = c ? strrchr(c, ' ') : NULL;
   if (v)
-    cell(b, v);
+    mh_fmt_md_cell(b, v);
 }
 
 /* The runs of r with x's target and profile, in file order. */
@@ -73,8 +54,8 @@ static size_t group_of(const mh_results *r, const mh_result *x,
                        const mh_result **g) {
   size_t n = 0;
   for (size_t i = 0; i < r->n_runs; i++)
-    if (same(r->runs[i].target, x->target) &&
-        same(r->runs[i].profile, x->profile))
+    if (mh_str_same(r->runs[i].target, x->target) &&
+        mh_str_same(r->runs[i].profile, x->profile))
       g[n++] = &r->runs[i];
   return n;
 }
@@ -83,18 +64,18 @@ static void group_table(mh_sb *b, const mh_result *const *g, size_t n) {
   const mh_result *first = g[0];
   char cc[64], opt[32];
   mh_sb_puts(b, "### ");
-  cell(b, first->target);
+  mh_fmt_md_cell(b, first->target);
   mh_sb_puts(b, " (profile ");
-  cell(b, first->profile);
+  mh_fmt_md_cell(b, first->profile);
   mh_sb_puts(b, ")\n\nMedian per operation in ");
-  cell(b, first->run.unit);
+  mh_fmt_md_cell(b, first->run.unit);
   mh_sb_puts(b, ", one row per compiler and optimisation level; `x first` is "
                 "the median over the first row's (");
   mh_result_cc(first, cc, sizeof cc);
   mh_result_opt(first, opt, sizeof opt);
-  cell(b, cc);
+  mh_fmt_md_cell(b, cc);
   mh_sb_putc(b, ' ');
-  cell(b, opt);
+  mh_fmt_md_cell(b, opt);
   mh_sb_puts(b, "). Flash is the algorithm's code in an image built the "
                 "same way (merlin sizes).\n\n"
                 "| operation | backend | compiler | opt | median | p99 | IQR "
@@ -107,31 +88,31 @@ static void group_table(mh_sb *b, const mh_result *const *g, size_t n) {
       if (!o)
         continue;
       mh_sb_puts(b, "| ");
-      cell(b, o->alg);
+      mh_fmt_md_cell(b, o->alg);
       mh_sb_putc(b, ' ');
-      cell(b, o->op);
+      mh_fmt_md_cell(b, o->op);
       if (o->bytes >= 0)
         mh_sb_printf(b, " %ld B", o->bytes);
       mh_sb_puts(b, " | ");
-      cell(b, o->backend);
+      mh_fmt_md_cell(b, o->backend);
       mh_sb_puts(b, " | ");
       compiler_cell(b, g[k]);
       mh_sb_puts(b, " | ");
       mh_result_opt(g[k], opt, sizeof opt);
-      cell(b, opt);
+      mh_fmt_md_cell(b, opt);
       mh_sb_puts(b, " | ");
-      num(b, o->stats.median);
+      mh_fmt_num(b, o->stats.median);
       mh_sb_puts(b, " | ");
-      num(b, o->stats.p99);
+      mh_fmt_num(b, o->stats.p99);
       mh_sb_puts(b, " | ");
-      num(b, o->stats.iqr);
+      mh_fmt_num(b, o->stats.iqr);
       mh_sb_puts(b, " | ");
       if (o0->stats.median > 0)
         mh_sb_printf(b, "%.3f", o->stats.median / o0->stats.median);
       mh_sb_puts(b, " | ");
       const mh_alg_cost *a = mh_result_alg(g[k], o->alg, o->backend);
       if (a && a->has_size)
-        num(b, (double)a->flash_bytes);
+        mh_fmt_num(b, (double)a->flash_bytes);
       mh_sb_puts(b, " |\n");
     }
   }
@@ -151,8 +132,8 @@ void mh_report_md_matrix(mh_sb *b, const mh_results *r) {
     const mh_result *x = &r->runs[i];
     int seen = 0;
     for (size_t k = 0; k < i && !seen; k++)
-      seen = same(r->runs[k].target, x->target) &&
-             same(r->runs[k].profile, x->profile);
+      seen = mh_str_same(r->runs[k].target, x->target) &&
+             mh_str_same(r->runs[k].profile, x->profile);
     if (seen)
       continue;
     size_t n = group_of(r, x, g);

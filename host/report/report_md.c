@@ -2,7 +2,10 @@
 #include "report/report_md.h"
 #include "report/report_cycles.h"
 
+#include "analysis/groups.h"
+#include "analysis/pairs.h"
 #include "model/stats.h"
+#include "report/format.h"
 #include "report/report_matrix.h"
 #include "report/report_wf.h"
 #include "run/ct.h"
@@ -13,67 +16,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mh_format_number(double v, char *buf, size_t len) {
-  if (!isfinite(v)) {
-    snprintf(buf, len, "%g", v);
-    return;
-  }
-  double a = fabs(v);
-  int dec = a == floor(a) || a >= 1000 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3;
-  char raw[64];
-  snprintf(raw, sizeof raw, "%.*f", dec, a);
-  const char *dot = strchr(raw, '.');
-  size_t ilen = dot ? (size_t)(dot - raw) : strlen(raw);
-  char out[96];
-  size_t o = 0;
-  if (v < 0 && strspn(raw, "0.") != strlen(raw))
-    out[o++] = '-';
-  for (size_t i = 0; i < ilen; i++) {
-    if (i && (ilen - i) % 3 == 0)
-      out[o++] = ',';
-    out[o++] = raw[i];
-  }
-  if (dot) {
-    size_t rest = strlen(dot);
-    memcpy(out + o, dot, rest);
-    o += rest;
-  }
-  out[o] = '\0';
-  snprintf(buf, len, "%s", out);
-}
-
-/* Text for a table cell or list item: no '|', no line breaks. */
-static void cell(mh_sb *b, const char *s) {
-  for (; s && *s; s++) {
-    if (*s == '|')
-      mh_sb_putc(b, '\\');
-    mh_sb_putc(b, *s == '\n' || *s == '\r' ? ' ' : *s);
-  }
-}
-
 /* "| alg op [N B] | backend": the first two cells of an operation's row. */
 static void op_cells(mh_sb *b, const mh_op *o) {
   mh_sb_puts(b, "| ");
-  cell(b, o->alg);
-  mh_sb_putc(b, ' ');
-  cell(b, o->op);
-  if (o->bytes >= 0)
-    mh_sb_printf(b, " %ld B", o->bytes);
+  mh_fmt_op_name(b, o->alg, o->op, o->bytes, 1);
   mh_sb_puts(b, " | ");
-  cell(b, o->backend);
-}
-
-static void num(mh_sb *b, double v) {
-  char t[96];
-  mh_format_number(v, t, sizeof t);
-  mh_sb_puts(b, t);
+  mh_fmt_md_cell(b, o->backend);
 }
 
 static void title(mh_sb *b, const mh_result *x) {
   mh_sb_puts(b, "### ");
-  cell(b, x->target);
+  mh_fmt_md_cell(b, x->target);
   mh_sb_puts(b, " (profile ");
-  cell(b, x->profile);
+  mh_fmt_md_cell(b, x->profile);
   mh_report_md_build_suffix(b, x);
   mh_sb_puts(b, ")\n\n");
 }
@@ -83,9 +38,9 @@ static void prov_num(mh_sb *b, const char *s) {
   char *end;
   double v = s ? strtod(s, &end) : 0;
   if (s && *s && !*end && isfinite(v))
-    num(b, v);
+    mh_fmt_num(b, v);
   else
-    cell(b, s ? s : "?");
+    mh_fmt_md_cell(b, s ? s : "?");
 }
 
 static void prov_list(mh_sb *b, const mh_run *run, const char *prefix,
@@ -96,9 +51,9 @@ static void prov_list(mh_sb *b, const mh_run *run, const char *prefix,
     if (strncmp(run->prov[i].key, prefix, pl) != 0)
       continue;
     mh_sb_puts(b, any ? "; " : "");
-    cell(b, run->prov[i].key + pl);
+    mh_fmt_md_cell(b, run->prov[i].key + pl);
     mh_sb_puts(b, sep);
-    cell(b, run->prov[i].value);
+    mh_fmt_md_cell(b, run->prov[i].value);
     any = 1;
   }
   if (!any)
@@ -147,7 +102,7 @@ static void provenance(mh_sb *b, const mh_result *x) {
   const char *s;
   title(b, x);
   mh_sb_puts(b, "| field | value |\n|---|---|\n| core | ");
-  cell(b, (s = mh_run_prov(run, "core")) ? s : "?");
+  mh_fmt_md_cell(b, (s = mh_run_prov(run, "core")) ? s : "?");
   mh_sb_puts(b, " |\n| clock | ");
   s = mh_run_prov(run, "clock_hz");
   if (!s || strcmp(s, "0") == 0) {
@@ -157,95 +112,50 @@ static void provenance(mh_sb *b, const mh_result *x) {
     mh_sb_puts(b, " Hz");
   }
   mh_sb_puts(b, " |\n| cycle counter | ");
-  cell(b, (s = mh_run_prov(run, "cycle_counter")) ? s : "not recorded");
+  mh_fmt_md_cell(b,
+                 (s = mh_run_prov(run, "cycle_counter")) ? s : "not recorded");
   mh_sb_puts(b, " |\n| counter | ");
-  cell(b, (s = mh_run_prov(run, "counter")) ? s : "?");
+  mh_fmt_md_cell(b, (s = mh_run_prov(run, "counter")) ? s : "?");
   mh_sb_puts(b, ", counts ");
-  cell(b, (s = mh_run_prov(run, "unit")) ? s : "?");
+  mh_fmt_md_cell(b, (s = mh_run_prov(run, "unit")) ? s : "?");
   mh_sb_puts(b, " at ");
   prov_num(b, mh_run_prov(run, "counter_hz"));
   mh_sb_puts(b, " Hz |\n| unit | ");
-  cell(b, run->unit);
+  mh_fmt_md_cell(b, run->unit);
   mh_sb_puts(b, " (one counter tick = ");
   mh_sb_double(b, run->ticks_to_unit);
   mh_sb_puts(b, " ");
-  cell(b, run->unit);
+  mh_fmt_md_cell(b, run->unit);
   mh_sb_puts(b, "; counter overhead ");
   mh_sb_printf(b, "%llu", (unsigned long long)run->overhead_ticks);
   mh_sb_puts(b, " ticks, subtracted) |\n| compiler | ");
-  cell(b, (s = mh_run_prov(run, "compiler")) ? s : "?");
+  mh_fmt_md_cell(b, (s = mh_run_prov(run, "compiler")) ? s : "?");
   mh_sb_puts(b, " |\n| flags | ");
-  cell(b, (s = mh_run_prov(run, "cflags")) ? s : "?");
+  mh_fmt_md_cell(b, (s = mh_run_prov(run, "cflags")) ? s : "?");
   mh_sb_puts(b, " |\n| libraries | ");
   prov_list(b, run, "lib.", " ");
   mh_sb_puts(b, " |\n| routes | ");
   prov_list(b, run, "route.", ": ");
   mh_sb_puts(b, " |\n| source | ");
-  cell(b, (s = mh_run_prov(run, "source")) ? s : "?");
+  mh_fmt_md_cell(b, (s = mh_run_prov(run, "source")) ? s : "?");
   mh_sb_puts(b, " |\n| runs | ");
-  cell(b, (s = mh_run_prov(run, "runs")) ? s : "?");
+  mh_fmt_md_cell(b, (s = mh_run_prov(run, "runs")) ? s : "?");
   mh_sb_puts(b, " timed after ");
-  cell(b, (s = mh_run_prov(run, "warmup")) ? s : "?");
+  mh_fmt_md_cell(b, (s = mh_run_prov(run, "warmup")) ? s : "?");
   mh_sb_puts(b, " warm-up |\n| QEMU icount | ");
   if (run->icount_shift >= 0) {
     mh_sb_printf(b, "-icount shift=%d (2^%d ns per instruction); ",
                  run->icount_shift, run->icount_shift);
-    cell(b, x->qemu_version ? x->qemu_version : "QEMU version unknown");
+    mh_fmt_md_cell(b,
+                   x->qemu_version ? x->qemu_version : "QEMU version unknown");
   } else {
     mh_sb_puts(b, "not emulated");
   }
   mh_sb_puts(b, " |\n| host | ");
-  cell(b, x->host ? x->host : "?");
+  mh_fmt_md_cell(b, x->host ? x->host : "?");
   mh_sb_puts(b, " |\n| not in this run | ");
   absent(b, x);
   mh_sb_puts(b, " |\n\n");
-}
-
-/* A column group of the results table: one backend (and its variant when
- * the same backend appears with several variants). */
-typedef struct {
-  const char *backend, *variant; /* variant NULL: any */
-} group;
-
-static int same(const char *a, const char *b) {
-  return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
-
-static int op_in_group(const mh_op *op, const group *g) {
-  return same(op->backend, g->backend) &&
-         (!g->variant || same(op->variant, g->variant));
-}
-
-static size_t groups_of(const mh_run *run, group *g) {
-  size_t n = 0;
-  for (size_t i = 0; i < run->n_ops; i++) {
-    const mh_op *op = &run->ops[i];
-    int seen = 0, other_variant = 0;
-    for (size_t k = 0; k < run->n_ops; k++)
-      if (same(run->ops[k].backend, op->backend) &&
-          !same(run->ops[k].variant, op->variant))
-        other_variant = 1;
-    group cand = {op->backend, other_variant ? op->variant : NULL};
-    for (size_t k = 0; k < n; k++)
-      if (same(g[k].backend, cand.backend) && same(g[k].variant, cand.variant))
-        seen = 1;
-    if (!seen)
-      g[n++] = cand;
-  }
-  return n;
-}
-
-static void group_name(mh_sb *b, const group *g) {
-  cell(b, g->backend);
-  if (g->variant) {
-    mh_sb_puts(b, " (");
-    cell(b, g->variant);
-    mh_sb_puts(b, ")");
-  }
-}
-
-static int same_row(const mh_op *a, const mh_op *b) {
-  return same(a->alg, b->alg) && same(a->op, b->op) && a->bytes == b->bytes;
 }
 
 static void payload(mh_sb *b, const mh_op *op) {
@@ -261,6 +171,66 @@ static int budget_cut(const mh_run *run, const mh_op *op) {
   return runs && op->kat == MH_KAT_PASS && op->n < strtoul(runs, NULL, 10);
 }
 
+static void group_name(mh_sb *b, const mh_an_group *g) {
+  mh_fmt_md_cell(b, g->backend);
+  if (g->variant) {
+    mh_sb_puts(b, " (");
+    mh_fmt_md_cell(b, g->variant);
+    mh_sb_puts(b, ")");
+  }
+}
+
+/* The column groups of run (*g malloc'd, NULL when none) and the header of
+ * a table with the columns lead ("| operation |"), then per group the
+ * statistics stat[0..n_stat); align: the lead's alignment row. Returns how
+ * many groups, with b->failed set on allocation failure. */
+static size_t group_header(mh_sb *b, const mh_run *run, mh_an_group **g,
+                           const char *lead, const char *align,
+                           const char *const *stat, size_t n_stat) {
+  *g = run->n_ops ? calloc(run->n_ops, sizeof **g) : NULL;
+  if (run->n_ops && !*g) {
+    b->failed = 1;
+    return 0;
+  }
+  size_t ng = *g ? mh_an_groups(run, *g) : 0;
+  mh_sb_puts(b, lead);
+  for (size_t k = 0; k < ng; k++)
+    for (size_t s = 0; s < n_stat; s++) {
+      mh_sb_putc(b, ' ');
+      group_name(b, &(*g)[k]);
+      mh_sb_printf(b, " %s (", stat[s]);
+      mh_fmt_md_cell(b, run->unit);
+      mh_sb_puts(b, ") |");
+    }
+  mh_sb_puts(b, align);
+  for (size_t k = 0; k < n_stat * ng; k++)
+    mh_sb_puts(b, "---:|");
+  mh_sb_putc(b, '\n');
+  return ng;
+}
+
+/* The cells of row run->ops[i]: per group median, p99 and IQR. */
+static void result_cells(mh_sb *b, const mh_run *run, size_t i,
+                         const mh_an_group *g, size_t ng) {
+  for (size_t k = 0; k < ng; k++) {
+    const mh_op *hit = mh_an_row_cell(run, i, &g[k]);
+    if (!hit) {
+      mh_sb_puts(b, " - | - | - |");
+      continue;
+    }
+    const double v[3] = {hit->stats.median, hit->stats.p99, hit->stats.iqr};
+    for (size_t s = 0; s < 3; s++) {
+      mh_sb_putc(b, ' ');
+      mh_fmt_num(b, v[s]);
+      /* Fewer samples than asked: the run budget cut them (n is the
+       * truth; see the note under the table). */
+      if (s == 0 && budget_cut(run, hit))
+        mh_sb_printf(b, " (n=%u)†", hit->n);
+      mh_sb_puts(b, " |");
+    }
+  }
+}
+
 static void results_table(mh_sb *b, const mh_result *x) {
   const mh_run *run = &x->run;
   title(b, x);
@@ -268,61 +238,24 @@ static void results_table(mh_sb *b, const mh_result *x) {
     mh_sb_puts(b, "No operations.\n\n");
     return;
   }
-  group *g = calloc(run->n_ops, sizeof *g);
-  if (!g) {
-    b->failed = 1;
-    return;
-  }
-  size_t ng = groups_of(run, g);
-  mh_sb_puts(b, "| operation | payload |");
   static const char *const stat[] = {"median", "p99", "IQR"};
-  for (size_t k = 0; k < ng; k++)
-    for (size_t s = 0; s < 3; s++) {
-      mh_sb_putc(b, ' ');
-      group_name(b, &g[k]);
-      mh_sb_printf(b, " %s (", stat[s]);
-      cell(b, run->unit);
-      mh_sb_puts(b, ") |");
-    }
-  mh_sb_puts(b, "\n|---|---:|");
-  for (size_t k = 0; k < 3 * ng; k++)
-    mh_sb_puts(b, "---:|");
-  mh_sb_putc(b, '\n');
+  mh_an_group *g;
+  size_t ng = group_header(b, run, &g, "| operation | payload |",
+                           "\n|---|---:|", stat, 3);
+  if (!g)
+    return;
   for (size_t i = 0; i < run->n_ops; i++) {
     const mh_op *row = &run->ops[i];
-    int first = 1;
-    for (size_t j = 0; j < i && first; j++)
-      if (same_row(&run->ops[j], row))
-        first = 0;
-    if (!first)
+    if (!mh_an_first_of_row(run, i))
       continue;
     mh_sb_puts(b, "| ");
-    cell(b, row->alg);
+    mh_fmt_md_cell(b, row->alg);
     mh_sb_putc(b, ' ');
-    cell(b, row->op);
+    mh_fmt_md_cell(b, row->op);
     mh_sb_puts(b, " | ");
     payload(b, row);
     mh_sb_puts(b, " |");
-    for (size_t k = 0; k < ng; k++) {
-      const mh_op *hit = NULL;
-      for (size_t j = i; j < run->n_ops && !hit; j++)
-        if (same_row(&run->ops[j], row) && op_in_group(&run->ops[j], &g[k]))
-          hit = &run->ops[j];
-      if (!hit) {
-        mh_sb_puts(b, " - | - | - |");
-        continue;
-      }
-      const double v[3] = {hit->stats.median, hit->stats.p99, hit->stats.iqr};
-      for (size_t s = 0; s < 3; s++) {
-        mh_sb_putc(b, ' ');
-        num(b, v[s]);
-        /* Fewer samples than asked: the run budget cut them (n is the
-         * truth; see the note under the table). */
-        if (s == 0 && budget_cut(run, hit))
-          mh_sb_printf(b, " (n=%u)†", hit->n);
-        mh_sb_puts(b, " |");
-      }
-    }
+    result_cells(b, run, i, g, ng);
     mh_sb_putc(b, '\n');
   }
   mh_sb_putc(b, '\n');
@@ -336,91 +269,40 @@ static void results_table(mh_sb *b, const mh_result *x) {
   free(g);
 }
 
-/* The rows of the classical versus post-quantum comparison. */
-static const struct {
-  const char *alg, *op, *label;
-} CMP[] = {
-    {"ecdh-p256", "keygen", "ECDH P-256 keygen"},
-    {"ecdh-p256", "shared", "ECDH P-256 shared secret"},
-    {"ecdsa-p256", "sign", "ECDSA P-256 sign"},
-    {"ecdsa-p256", "verify", "ECDSA P-256 verify"},
-    {"x25519", "keygen", "X25519 keygen"},
-    {"x25519", "shared", "X25519 shared secret"},
-    {"ed25519", "sign", "Ed25519 sign"},
-    {"ed25519", "verify", "Ed25519 verify"},
-    {"ml-kem-512", "keygen", "ML-KEM-512 keygen"},
-    {"ml-kem-512", "encaps", "ML-KEM-512 encaps"},
-    {"ml-kem-512", "decaps", "ML-KEM-512 decaps"},
-    {"ml-kem-768", "keygen", "ML-KEM-768 keygen"},
-    {"ml-kem-768", "encaps", "ML-KEM-768 encaps"},
-    {"ml-kem-768", "decaps", "ML-KEM-768 decaps"},
-    {"ml-dsa-44", "sign", "ML-DSA-44 sign"},
-    {"ml-dsa-44", "verify", "ML-DSA-44 verify"},
-    {"ml-dsa-65", "sign", "ML-DSA-65 sign"},
-    {"ml-dsa-65", "verify", "ML-DSA-65 verify"},
-};
-
-static int is_cmp(const mh_op *op) {
-  for (size_t c = 0; c < sizeof CMP / sizeof CMP[0]; c++)
-    if (same(op->alg, CMP[c].alg) && same(op->op, CMP[c].op))
-      return (int)c;
-  return -1;
-}
-
 static void comparison(mh_sb *b, const mh_result *x) {
   const mh_run *run = &x->run;
   title(b, x);
-  group *g = run->n_ops ? calloc(run->n_ops, sizeof *g) : NULL;
-  if (run->n_ops && !g) {
-    b->failed = 1;
-    return;
-  }
-  size_t ng = g ? groups_of(run, g) : 0;
   int any = 0;
   for (size_t i = 0; i < run->n_ops; i++)
-    any |= is_cmp(&run->ops[i]) >= 0;
+    any |= mh_an_cmp_index(&run->ops[i]) >= 0;
   if (!any) {
     mh_sb_puts(b, "This profile measures none of the key establishment and "
                   "signature operations compared here (ECDH P-256, X25519, "
                   "ECDSA P-256, Ed25519, ML-KEM-512/768, ML-DSA-44/65).\n\n");
-    free(g);
     return;
   }
   mh_sb_puts(b, "Medians, in ");
-  cell(b, run->unit);
-  mh_sb_puts(b, ".\n\n| operation |");
-  for (size_t k = 0; k < ng; k++) {
-    mh_sb_putc(b, ' ');
-    group_name(b, &g[k]);
-    mh_sb_puts(b, " median (");
-    cell(b, run->unit);
-    mh_sb_puts(b, ") |");
-  }
-  mh_sb_puts(b, "\n|---|");
-  for (size_t k = 0; k < ng; k++)
-    mh_sb_puts(b, "---:|");
-  mh_sb_putc(b, '\n');
-  for (size_t c = 0; c < sizeof CMP / sizeof CMP[0]; c++) {
+  mh_fmt_md_cell(b, run->unit);
+  mh_sb_puts(b, ".\n\n");
+  static const char *const stat[] = {"median"};
+  mh_an_group *g;
+  size_t ng = group_header(b, run, &g, "| operation |", "\n|---|", stat, 1);
+  if (!g)
+    return;
+  for (size_t c = 0; c < mh_an_n_cmp_ops; c++) {
     for (size_t i = 0; i < run->n_ops; i++) {
       const mh_op *row = &run->ops[i];
-      int first = is_cmp(row) == (int)c;
-      for (size_t j = 0; j < i && first; j++)
-        if (same_row(&run->ops[j], row))
-          first = 0;
-      if (!first)
+      if (mh_an_cmp_index(row) != (int)c || !mh_an_first_of_row(run, i))
         continue;
-      mh_sb_printf(b, "| %s", CMP[c].label);
+      mh_sb_printf(b, "| %s", mh_an_cmp_ops[c].label);
       if (row->bytes >= 0)
         mh_sb_printf(b, " (%ld B)", row->bytes);
       mh_sb_puts(b, " |");
       for (size_t k = 0; k < ng; k++) {
-        const mh_op *hit = NULL;
-        for (size_t j = i; j < run->n_ops && !hit; j++)
-          if (same_row(&run->ops[j], row) && op_in_group(&run->ops[j], &g[k]))
-            hit = &run->ops[j];
+        const mh_op *hit = mh_an_row_cell(run, i, &g[k]);
         mh_sb_putc(b, ' ');
         if (hit)
-          num(b, hit->stats.median);
+          mh_fmt_num(b, hit->stats.median);
         else
           mh_sb_putc(b, '-');
         mh_sb_puts(b, " |");
@@ -433,19 +315,6 @@ static void comparison(mh_sb *b, const mh_result *x) {
 }
 
 /* ---- code, stack and time ---------------------------------------------- */
-
-/* First occurrence, over every run, of an (alg, backend) pair / an op of
- * it: the column and table orders. */
-static int first_pair(const mh_results *r, size_t ri, size_t oi) {
-  const mh_op *me = &r->runs[ri].run.ops[oi];
-  for (size_t i = 0; i <= ri; i++)
-    for (size_t k = 0; k < (i == ri ? oi : r->runs[i].run.n_ops); k++) {
-      const mh_op *o = &r->runs[i].run.ops[k];
-      if (same(o->alg, me->alg) && same(o->backend, me->backend))
-        return 0;
-    }
-  return 1;
-}
 
 typedef enum {
   ROW_CODE,
@@ -483,7 +352,8 @@ static void cst_row(mh_sb *b, const mh_results *r, const mh_result *x,
     for (size_t c = 0; c < nc; c++) {
       mh_sb_puts(b, " | ");
       if (c == 0 && a && a->has_size)
-        num(b, (double)(kind == ROW_CODE ? a->flash_bytes : a->ram_bytes));
+        mh_fmt_num(b,
+                   (double)(kind == ROW_CODE ? a->flash_bytes : a->ram_bytes));
       else
         mh_sb_puts(b, c == 0 ? "-" : "");
     }
@@ -503,7 +373,7 @@ static void cst_row(mh_sb *b, const mh_results *r, const mh_result *x,
                 : kind == ROW_HEAP ? " heap (bytes / allocations)"
                                    : " time (median, ");
   if (kind == ROW_TIME) {
-    cell(b, x->run.unit ? x->run.unit : "?");
+    mh_fmt_md_cell(b, x->run.unit ? x->run.unit : "?");
     mh_sb_putc(b, ')');
   }
   for (size_t c = 0; c < nc; c++) {
@@ -512,14 +382,104 @@ static void cst_row(mh_sb *b, const mh_results *r, const mh_result *x,
     if (!o || (kind != ROW_TIME && !o->has_mem))
       mh_sb_puts(b, "-");
     else if (kind == ROW_STACK)
-      num(b, (double)o->stack_bytes);
+      mh_fmt_num(b, (double)o->stack_bytes);
     else if (kind == ROW_HEAP)
       mh_sb_printf(b, "%llu / %llu", (unsigned long long)o->heap_bytes,
                    (unsigned long long)o->heap_allocs);
     else
-      num(b, o->stats.median);
+      mh_fmt_num(b, o->stats.median);
   }
   mh_sb_puts(b, " |\n");
+}
+
+/* "#### alg (backend)", the object sizes and the column header of the
+ * (algorithm, backend) of run ri. */
+static void cst_head(mh_sb *b, const mh_result *x, const mh_op *pair,
+                     const mh_op *const *cols, size_t nc) {
+  mh_sb_puts(b, "#### ");
+  mh_fmt_md_cell(b, pair->alg);
+  mh_sb_puts(b, " (");
+  mh_fmt_md_cell(b, pair->backend);
+  mh_sb_puts(b, ")\n\n");
+  const mh_alg_cost *a = mh_result_alg(x, pair->alg, pair->backend);
+  char name[16];
+  unsigned long long v;
+  for (size_t k = 0;
+       a && a->obj && mh_obj_get(a->obj, k, name, sizeof name, &v) == 0; k++) {
+    mh_sb_puts(b, k ? ", "
+                    : "Object sizes (bytes, the library's "
+                      "constants, checked by the KATs): ");
+    mh_fmt_md_cell(b, name);
+    mh_sb_putc(b, ' ');
+    mh_fmt_num(b, (double)v);
+  }
+  if (a && a->obj)
+    mh_sb_puts(b, ".\n\n");
+  mh_sb_puts(b, "| |");
+  for (size_t c = 0; c < nc; c++) {
+    mh_sb_putc(b, ' ');
+    mh_fmt_md_cell(b, cols[c]->op);
+    if (cols[c]->bytes >= 0)
+      mh_sb_printf(b, " %ld B", cols[c]->bytes);
+    mh_sb_puts(b, " |");
+  }
+  mh_sb_puts(b, "\n|---|");
+  for (size_t c = 0; c < nc; c++)
+    mh_sb_puts(b, "---:|");
+  mh_sb_putc(b, '\n');
+}
+
+/* The rows of one target x for the columns cols (none when it measured
+ * none of them). */
+static void cst_rows(mh_sb *b, const mh_results *r, const mh_result *x,
+                     const mh_op *pair, const mh_op *const *cols, size_t nc) {
+  int has = 0, heap = 0, ct = 0;
+  for (size_t c = 0; c < nc; c++) {
+    const mh_op *o = mh_run_find_op(&x->run, cols[c]);
+    has |= o != NULL;
+    heap |= o && o->has_mem && (o->heap_bytes || o->heap_allocs);
+    ct |= o && o->has_ct_verdict;
+  }
+  if (!has)
+    return;
+  const mh_alg_cost *ac = mh_result_alg(x, pair->alg, pair->backend);
+  if (ac && ac->has_size)
+    cst_row(b, r, x, cols, nc, ROW_CODE);
+  if (ac && ac->has_size && ac->ram_bytes)
+    cst_row(b, r, x, cols, nc, ROW_SRAM);
+  cst_row(b, r, x, cols, nc, ROW_STACK);
+  if (heap)
+    cst_row(b, r, x, cols, nc, ROW_HEAP);
+  cst_row(b, r, x, cols, nc, ROW_TIME);
+  if (ct)
+    cst_row(b, r, x, cols, nc, ROW_CT);
+}
+
+/* Why, for every constant-time verdict that is not a plain pass. */
+static void ct_notes(mh_sb *b, const mh_results *r, const mh_op *const *cols,
+                     size_t nc) {
+  for (size_t i = 0; i < r->n_runs; i++)
+    for (size_t k = 0; k < nc; k++) {
+      const mh_op *o = mh_run_find_op(&r->runs[i].run, cols[k]);
+      if (!o || !o->has_ct_verdict || o->ct_status == MH_CT_NONE ||
+          !o->ct_detail || !o->ct_detail[0])
+        continue;
+      int dup = 0; /* payload sizes share one verdict text */
+      for (size_t q = 0; q < k && !dup; q++) {
+        const mh_op *p = mh_run_find_op(&r->runs[i].run, cols[q]);
+        dup = p && p->has_ct_verdict && mh_str_same(p->op, o->op) &&
+              mh_str_same(p->ct_detail, o->ct_detail);
+      }
+      if (dup)
+        continue;
+      mh_sb_puts(b, "- ");
+      mh_fmt_md_cell(b, r->runs[i].target);
+      mh_sb_puts(b, ", ");
+      mh_fmt_md_cell(b, o->op);
+      mh_sb_puts(b, ": ");
+      mh_fmt_md_cell(b, o->ct_detail);
+      mh_sb_putc(b, '\n');
+    }
 }
 
 /* Per (algorithm, backend): its operations across, and per target the rows
@@ -540,119 +500,20 @@ static void code_stack_time(mh_sb *b, const mh_results *r) {
   for (size_t ri = 0; ri < r->n_runs; ri++) {
     const mh_run *run0 = &r->runs[ri].run;
     for (size_t oi = 0; oi < run0->n_ops; oi++) {
-      if (!first_pair(r, ri, oi))
+      if (!mh_an_first_alg(r, ri, oi))
         continue;
       const mh_op *pair = &run0->ops[oi];
-      /* Columns: every op of this pair, in first-seen order. */
-      const mh_op **cols = NULL;
-      size_t nc = 0, cap = 0;
+      const mh_op **cols;
+      size_t nc;
+      if (mh_an_alg_ops(r, pair->alg, pair->backend, &cols, &nc) != 0) {
+        b->failed = 1;
+        return;
+      }
+      cst_head(b, &r->runs[ri], pair, cols, nc);
       for (size_t i = 0; i < r->n_runs; i++)
-        for (size_t k = 0; k < r->runs[i].run.n_ops; k++) {
-          const mh_op *o = &r->runs[i].run.ops[k];
-          if (!same(o->alg, pair->alg) || !same(o->backend, pair->backend))
-            continue;
-          int dup = 0;
-          for (size_t c = 0; c < nc && !dup; c++)
-            dup = same(cols[c]->op, o->op) && cols[c]->bytes == o->bytes;
-          if (dup)
-            continue;
-          if (nc == cap) {
-            size_t ncap = cap ? cap * 2 : 8;
-            const mh_op **g = realloc(cols, ncap * sizeof *g);
-            if (!g) {
-              free(cols);
-              b->failed = 1;
-              return;
-            }
-            cols = g;
-            cap = ncap;
-          }
-          cols[nc++] = o;
-        }
-      mh_sb_puts(b, "#### ");
-      cell(b, pair->alg);
-      mh_sb_puts(b, " (");
-      cell(b, pair->backend);
-      mh_sb_puts(b, ")\n\n");
-      const mh_alg_cost *a =
-          mh_result_alg(&r->runs[ri], pair->alg, pair->backend);
-      char name[16];
-      unsigned long long v;
-      for (size_t k = 0;
-           a && a->obj && mh_obj_get(a->obj, k, name, sizeof name, &v) == 0;
-           k++) {
-        mh_sb_puts(b, k ? ", "
-                        : "Object sizes (bytes, the library's "
-                          "constants, checked by the KATs): ");
-        cell(b, name);
-        mh_sb_putc(b, ' ');
-        num(b, (double)v);
-      }
-      if (a && a->obj)
-        mh_sb_puts(b, ".\n\n");
-      mh_sb_puts(b, "| |");
-      for (size_t c = 0; c < nc; c++) {
-        mh_sb_putc(b, ' ');
-        cell(b, cols[c]->op);
-        if (cols[c]->bytes >= 0)
-          mh_sb_printf(b, " %ld B", cols[c]->bytes);
-        mh_sb_puts(b, " |");
-      }
-      mh_sb_puts(b, "\n|---|");
-      for (size_t c = 0; c < nc; c++)
-        mh_sb_puts(b, "---:|");
+        cst_rows(b, r, &r->runs[i], pair, cols, nc);
       mh_sb_putc(b, '\n');
-      for (size_t i = 0; i < r->n_runs; i++) {
-        const mh_result *x = &r->runs[i];
-        int has = 0, heap = 0;
-        for (size_t c = 0; c < nc; c++) {
-          const mh_op *o = mh_run_find_op(&x->run, cols[c]);
-          has |= o != NULL;
-          heap |= o && o->has_mem && (o->heap_bytes || o->heap_allocs);
-        }
-        if (!has)
-          continue;
-        const mh_alg_cost *ac = mh_result_alg(x, pair->alg, pair->backend);
-        if (ac && ac->has_size)
-          cst_row(b, r, x, cols, nc, ROW_CODE);
-        if (ac && ac->has_size && ac->ram_bytes)
-          cst_row(b, r, x, cols, nc, ROW_SRAM);
-        cst_row(b, r, x, cols, nc, ROW_STACK);
-        if (heap)
-          cst_row(b, r, x, cols, nc, ROW_HEAP);
-        cst_row(b, r, x, cols, nc, ROW_TIME);
-        int ct = 0;
-        for (size_t k = 0; k < nc; k++) {
-          const mh_op *o = mh_run_find_op(&x->run, cols[k]);
-          ct |= o && o->has_ct_verdict;
-        }
-        if (ct)
-          cst_row(b, r, x, cols, nc, ROW_CT);
-      }
-      mh_sb_putc(b, '\n');
-      /* Why, for every constant-time verdict that is not a plain pass. */
-      for (size_t i = 0; i < r->n_runs; i++)
-        for (size_t k = 0; k < nc; k++) {
-          const mh_op *o = mh_run_find_op(&r->runs[i].run, cols[k]);
-          if (!o || !o->has_ct_verdict || o->ct_status == MH_CT_NONE ||
-              !o->ct_detail || !o->ct_detail[0])
-            continue;
-          int dup = 0; /* payload sizes share one verdict text */
-          for (size_t q = 0; q < k && !dup; q++) {
-            const mh_op *p = mh_run_find_op(&r->runs[i].run, cols[q]);
-            dup = p && p->has_ct_verdict && same(p->op, o->op) &&
-                  same(p->ct_detail, o->ct_detail);
-          }
-          if (dup)
-            continue;
-          mh_sb_puts(b, "- ");
-          cell(b, r->runs[i].target);
-          mh_sb_puts(b, ", ");
-          cell(b, o->op);
-          mh_sb_puts(b, ": ");
-          cell(b, o->ct_detail);
-          mh_sb_putc(b, '\n');
-        }
+      ct_notes(b, r, cols, nc);
       mh_sb_putc(b, '\n');
       free(cols);
     }
@@ -675,7 +536,7 @@ static void fits_table(mh_sb *b, const mh_result *x) {
   for (size_t k = 0; k < first->n_fits; k++)
     if (first->fit[k] != -1) {
       mh_sb_putc(b, ' ');
-      cell(b, first->fit_board[k]);
+      mh_fmt_md_cell(b, first->fit_board[k]);
       mh_sb_puts(b, " |");
     }
   mh_sb_puts(b, "\n|---|");
@@ -688,9 +549,9 @@ static void fits_table(mh_sb *b, const mh_result *x) {
     if (!a->n_fits)
       continue;
     mh_sb_puts(b, "| ");
-    cell(b, a->alg);
+    mh_fmt_md_cell(b, a->alg);
     mh_sb_puts(b, " (");
-    cell(b, a->backend);
+    mh_fmt_md_cell(b, a->backend);
     mh_sb_puts(b, ") |");
     for (size_t k = 0; k < a->n_fits; k++) {
       if (a->fit[k] == -1)
@@ -699,7 +560,7 @@ static void fits_table(mh_sb *b, const mh_result *x) {
       if (a->fit[k] == 1)
         mh_sb_puts(b, "fits");
       else
-        cell(b, a->fit_reason[k]);
+        mh_fmt_md_cell(b, a->fit_reason[k]);
       mh_sb_puts(b, " |");
     }
     mh_sb_putc(b, '\n');
@@ -708,12 +569,13 @@ static void fits_table(mh_sb *b, const mh_result *x) {
   for (size_t k = 0; k < first->n_fits; k++)
     if (first->fit[k] == -1) {
       mh_sb_puts(b, note ? ", " : "\nNot evaluated: ");
-      cell(b, first->fit_board[k]);
+      mh_fmt_md_cell(b, first->fit_board[k]);
       mh_sb_puts(b, " (");
-      cell(b,
-           first->fit_reason[k] +
-               (strncmp(first->fit_reason[k], "not evaluated: ", 15) == 0 ? 15
-                                                                          : 0));
+      mh_fmt_md_cell(
+          b,
+          first->fit_reason[k] +
+              (strncmp(first->fit_reason[k], "not evaluated: ", 15) == 0 ? 15
+                                                                         : 0));
       mh_sb_putc(b, ')');
       note = 1;
     }
@@ -722,124 +584,56 @@ static void fits_table(mh_sb *b, const mh_result *x) {
 
 /* ---- ratios ------------------------------------------------------------ */
 
-static const mh_op *op_of(const mh_run *run, const char *alg, const char *op,
-                          const char *backend) {
-  for (size_t i = 0; i < run->n_ops; i++) {
-    const mh_op *o = &run->ops[i];
-    if (same(o->alg, alg) && same(o->op, op) && same(o->backend, backend) &&
-        o->n_samples)
-      return o;
-  }
-  return NULL;
-}
-
-/* One device-side job: the sum of one or two operations' medians and p99s
- * (a sum of p99s bounds the job's p99 from above). */
-typedef struct {
-  const char *label, *alg, *op1, *op2;
-} job;
-
-static int job_cost(const mh_run *run, const job *j, const char *backend,
-                    double *median, double *p99) {
-  const mh_op *a = op_of(run, j->alg, j->op1, backend);
-  const mh_op *b = j->op2 ? op_of(run, j->alg, j->op2, backend) : NULL;
-  if (!a || (j->op2 && !b))
-    return 0;
-  *median = a->stats.median + (b ? b->stats.median : 0);
-  *p99 = a->stats.p99 + (b ? b->stats.p99 : 0);
-  return 1;
-}
-
 /* Post-quantum against classical for the same job, each backend against
- * the classical reference on the same backend (or, failing that, any). */
-static void ratio_section(mh_sb *b, const mh_run *run, const char *what,
-                          const job *ref, size_t nref, const job *pq,
-                          size_t npq) {
-  int header = 0;
-  for (size_t r = 0; r < nref; r++)
-    for (size_t i = 0; i < run->n_ops; i++) {
-      const mh_op *o = &run->ops[i];
-      double rm, rp;
-      if (!same(o->alg, ref[r].alg) || !same(o->op, ref[r].op1) ||
-          !job_cost(run, &ref[r], o->backend, &rm, &rp) || rm <= 0)
-        continue;
-      for (size_t q = 0; q < npq; q++)
-        for (size_t k = 0; k < run->n_ops; k++) {
-          const mh_op *p = &run->ops[k];
-          double pm, pp;
-          if (!same(p->alg, pq[q].alg) || !same(p->op, pq[q].op1) ||
-              !job_cost(run, &pq[q], p->backend, &pm, &pp))
-            continue;
-          if (!header) {
-            mh_sb_printf(b,
-                         "%s\n\n| post-quantum | backend | classical | "
-                         "backend | ratio of medians | ratio of p99s |\n"
-                         "|---|---|---|---|---:|---:|\n",
-                         what);
-            header = 1;
-          }
-          mh_sb_printf(b, "| %s | ", pq[q].label);
-          cell(b, p->backend);
-          mh_sb_printf(b, " | %s | ", ref[r].label);
-          cell(b, o->backend);
-          mh_sb_printf(b, " | %.2f | %.2f |\n", pm / rm, rp > 0 ? pp / rp : 0);
-        }
-    }
-  if (header)
+ * every classical backend (host/analysis/pairs.h). */
+static void ratio_section(mh_sb *b, const mh_run *run, mh_an_contest_id c) {
+  static const char *const what[MH_AN_N_CONTESTS] = {
+      [MH_AN_KE_INIT] = "Key establishment, the side that generates a key "
+                        "pair:",
+      [MH_AN_KE_RESP] = "Key establishment, the side that answers (ML-KEM "
+                        "encaps against a full ECDH/X25519 exchange):",
+      [MH_AN_VERIFY] = "Authentication, verifying:",
+      [MH_AN_SIGN] = "Authentication, signing:",
+  };
+  mh_an_ratio *v;
+  size_t n;
+  if (mh_an_ratios(run, c, MH_AN_EVERY, &v, &n) != 0) {
+    b->failed = 1;
+    return;
+  }
+  if (n)
+    mh_sb_printf(b,
+                 "%s\n\n| post-quantum | backend | classical | "
+                 "backend | ratio of medians | ratio of p99s |\n"
+                 "|---|---|---|---|---:|---:|\n",
+                 what[c]);
+  for (size_t i = 0; i < n; i++) {
+    mh_sb_printf(b, "| %s | ", v[i].pq->label);
+    mh_fmt_md_cell(b, v[i].pq_backend);
+    mh_sb_printf(b, " | %s | ", v[i].ref->label);
+    mh_fmt_md_cell(b, v[i].ref_backend);
+    mh_sb_printf(b, " | %.2f | %.2f |\n", v[i].median, v[i].p99);
+  }
+  if (n)
     mh_sb_putc(b, '\n');
+  free(v);
 }
 
 static void ratios(mh_sb *b, const mh_result *x) {
-  static const job ke_ref[] = {
-      {"ECDH P-256 keygen + shared", "ecdh-p256", "keygen", "shared"},
-      {"X25519 keygen + shared", "x25519", "keygen", "shared"}};
-  static const job ke_init[] = {
-      {"ML-KEM-512 keygen + decaps", "ml-kem-512", "keygen", "decaps"},
-      {"ML-KEM-768 keygen + decaps", "ml-kem-768", "keygen", "decaps"}};
-  static const job ke_resp[] = {
-      {"ML-KEM-512 encaps", "ml-kem-512", "encaps", NULL},
-      {"ML-KEM-768 encaps", "ml-kem-768", "encaps", NULL}};
-  static const job vf_ref[] = {
-      {"ECDSA P-256 verify", "ecdsa-p256", "verify", NULL},
-      {"Ed25519 verify", "ed25519", "verify", NULL}};
-  static const job vf_pq[] = {
-      {"ML-DSA-44 verify", "ml-dsa-44", "verify", NULL},
-      {"ML-DSA-65 verify", "ml-dsa-65", "verify", NULL}};
-  static const job sg_ref[] = {{"ECDSA P-256 sign", "ecdsa-p256", "sign", NULL},
-                               {"Ed25519 sign", "ed25519", "sign", NULL}};
-  static const job sg_pq[] = {{"ML-DSA-44 sign", "ml-dsa-44", "sign", NULL},
-                              {"ML-DSA-65 sign", "ml-dsa-65", "sign", NULL}};
   const mh_run *run = &x->run;
   title(b, x);
   mh_sb_puts(b, "Ratios above 1: the post-quantum job costs more. Spread: the "
                 "ratio of the jobs' p99s (sums of the operations' p99s).\n\n");
-  ratio_section(b, run,
-                "Key establishment, the side that generates a key "
-                "pair:",
-                ke_ref, 2, ke_init, 2);
-  ratio_section(b, run,
-                "Key establishment, the side that answers (ML-KEM "
-                "encaps against a full ECDH/X25519 exchange):",
-                ke_ref, 2, ke_resp, 2);
-  ratio_section(b, run, "Authentication, verifying:", vf_ref, 2, vf_pq, 2);
-  ratio_section(b, run, "Authentication, signing:", sg_ref, 2, sg_pq, 2);
+  for (int c = 0; c < MH_AN_N_CONTESTS; c++)
+    ratio_section(b, run, (mh_an_contest_id)c);
   /* Backend against backend for the same operation. */
   int header = 0;
   for (size_t i = 0; i < run->n_ops; i++) {
     const mh_op *o = &run->ops[i];
     if (!o->n_samples || o->stats.median <= 0)
       continue;
-    const mh_op *best = o;
-    size_t nb = 0;
-    for (size_t k = 0; k < run->n_ops; k++) {
-      const mh_op *p = &run->ops[k];
-      if (same(p->alg, o->alg) && same(p->op, o->op) && p->bytes == o->bytes &&
-          p->n_samples) {
-        nb++;
-        if (p->stats.median < best->stats.median)
-          best = p;
-      }
-    }
+    size_t nb;
+    const mh_op *best = mh_an_fastest(run, i, &nb);
     if (nb < 2 || best == o)
       continue;
     if (!header) {
@@ -850,7 +644,7 @@ static void ratios(mh_sb *b, const mh_result *x) {
     }
     op_cells(b, o);
     mh_sb_puts(b, " | ");
-    cell(b, best->backend);
+    mh_fmt_md_cell(b, best->backend);
     mh_sb_printf(b, " | %.2f |\n", o->stats.median / best->stats.median);
   }
   if (header)
@@ -864,11 +658,7 @@ static void target_ratios(mh_sb *b, const mh_results *r) {
   for (size_t i = 0; i < r->n_runs; i++)
     for (size_t j = i + 1; j < r->n_runs; j++) {
       const mh_run *a = &r->runs[i].run, *c = &r->runs[j].run;
-      if (!a->unit || !c->unit || strcmp(a->unit, c->unit) != 0)
-        continue;
-      /* One target and profile, two builds: the matrix section has it. */
-      if (strcmp(r->runs[i].target, r->runs[j].target) == 0 &&
-          strcmp(r->runs[i].profile, r->runs[j].profile) == 0)
+      if (!mh_an_comparable_runs(r, i, j))
         continue;
       for (size_t k = 0; k < c->n_ops; k++) {
         const mh_op *q = &c->ops[k];
@@ -925,9 +715,9 @@ static void repeatability(mh_sb *b, const mh_result *x) {
       continue;
     op_cells(b, o);
     mh_sb_puts(b, " | ");
-    num(b, o->repeat_min);
+    mh_fmt_num(b, o->repeat_min);
     mh_sb_puts(b, " | ");
-    num(b, o->repeat_max);
+    mh_fmt_num(b, o->repeat_max);
     mh_sb_printf(b, " | %.2f %% |\n",
                  o->repeat_min > 0
                      ? (o->repeat_max - o->repeat_min) / o->repeat_min * 100.0
@@ -938,22 +728,20 @@ static void repeatability(mh_sb *b, const mh_result *x) {
 
 /* ---- distributions ----------------------------------------------------- */
 
-/* Operations whose samples spread (CV above 5 %, ML-DSA signing for one):
- * percentiles, and the p99 / median ratio a deadline has to allow for. */
-#define WIDE_CV 0.05
-
+/* Operations whose samples spread (host/analysis/groups.h): percentiles,
+ * and the p99 / median ratio a deadline has to allow for. */
 static void distributions(mh_sb *b, const mh_result *x) {
   const mh_run *run = &x->run;
   int header = 0;
   for (size_t i = 0; i < run->n_ops; i++) {
     const mh_op *o = &run->ops[i];
-    if (o->n_samples < 2 || o->stats.cv <= WIDE_CV || o->stats.median <= 0)
+    if (!mh_an_spread(o))
       continue;
     if (!header) {
       title(b, x);
       mh_sb_puts(b, "Operations whose samples spread (coefficient of "
                     "variation above 5 %), in ");
-      cell(b, run->unit);
+      mh_fmt_md_cell(b, run->unit);
       mh_sb_puts(b, ".\n\n| operation | backend | n | p1 | p10 | p50 | p90 | "
                     "p99 | max | p99 / median |\n"
                     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -964,11 +752,11 @@ static void distributions(mh_sb *b, const mh_result *x) {
     mh_sb_printf(b, " | %zu |", o->n_samples);
     for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
       mh_sb_putc(b, ' ');
-      num(b, mh_percentile(o->samples, o->n_samples, ps[k]));
+      mh_fmt_num(b, mh_percentile(o->samples, o->n_samples, ps[k]));
       mh_sb_puts(b, " |");
     }
     mh_sb_putc(b, ' ');
-    num(b, o->stats.max);
+    mh_fmt_num(b, o->stats.max);
     mh_sb_printf(b, " | %.2f |\n", o->stats.p99 / o->stats.median);
   }
   if (header)
@@ -977,55 +765,14 @@ static void distributions(mh_sb *b, const mh_result *x) {
 
 /* ---- cost versus payload ---------------------------------------------- */
 
-int mh_payload_fit(const mh_run *run, size_t i, double *fixed, double *rate,
-                   double *worst, size_t *n_points) {
-  const mh_op *o = &run->ops[i];
-  if (o->bytes < 0 || o->n_samples == 0)
-    return 0;
-  for (size_t j = 0; j < i; j++)
-    if (same(run->ops[j].alg, o->alg) && same(run->ops[j].op, o->op) &&
-        same(run->ops[j].backend, o->backend) && run->ops[j].bytes >= 0 &&
-        run->ops[j].n_samples)
-      return 0; /* not the first payload of this operation */
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  size_t n = 0;
-  for (size_t j = i; j < run->n_ops; j++) {
-    const mh_op *p = &run->ops[j];
-    if (!same(p->alg, o->alg) || !same(p->op, o->op) ||
-        !same(p->backend, o->backend) || p->bytes < 0 || !p->n_samples)
-      continue;
-    double xv = (double)p->bytes, yv = p->stats.median;
-    sx += xv, sy += yv, sxx += xv * xv, sxy += xv * yv, n++;
-  }
-  double den = (double)n * sxx - sx * sx;
-  if (n < 2 || den == 0.0)
-    return 0;
-  *rate = ((double)n * sxy - sx * sy) / den;
-  *fixed = (sy - *rate * sx) / (double)n;
-  *worst = 0;
-  for (size_t j = i; j < run->n_ops; j++) {
-    const mh_op *p = &run->ops[j];
-    if (!same(p->alg, o->alg) || !same(p->op, o->op) ||
-        !same(p->backend, o->backend) || p->bytes < 0 || !p->n_samples ||
-        p->stats.median == 0)
-      continue;
-    double r = fabs(p->stats.median - (*fixed + *rate * (double)p->bytes)) /
-               p->stats.median;
-    *worst = r > *worst ? r : *worst;
-  }
-  *n_points = n;
-  return 1;
-}
-
 /* time = fixed + rate * bytes per payload-dependent operation. */
 static void payload_fits(mh_sb *b, const mh_result *x) {
   const mh_run *run = &x->run;
   int header = 0;
   for (size_t i = 0; i < run->n_ops; i++) {
     const mh_op *o = &run->ops[i];
-    double fixed, rate, worst;
-    size_t n;
-    if (!mh_payload_fit(run, i, &fixed, &rate, &worst, &n))
+    mh_an_fit f;
+    if (!mh_an_payload_fit(run, i, &f))
       continue;
     if (!header) {
       title(b, x);
@@ -1034,24 +781,24 @@ static void payload_fits(mh_sb *b, const mh_result *x) {
                  "measured payloads; the residual is the largest distance "
                  "of a median from the line, relative to it.\n\n"
                  "| operation | backend | payloads | fixed (");
-      cell(b, run->unit);
+      mh_fmt_md_cell(b, run->unit);
       mh_sb_puts(b, ") | rate (");
-      cell(b, run->unit);
+      mh_fmt_md_cell(b, run->unit);
       mh_sb_puts(
           b, " per byte) | max residual |\n|---|---|---:|---:|---:|---:|\n");
       header = 1;
     }
     mh_sb_puts(b, "| ");
-    cell(b, o->alg);
+    mh_fmt_md_cell(b, o->alg);
     mh_sb_putc(b, ' ');
-    cell(b, o->op);
+    mh_fmt_md_cell(b, o->op);
     mh_sb_puts(b, " | ");
-    cell(b, o->backend);
-    mh_sb_printf(b, " | %zu | ", n);
-    num(b, fixed);
+    mh_fmt_md_cell(b, o->backend);
+    mh_sb_printf(b, " | %zu | ", f.n_points);
+    mh_fmt_num(b, f.fixed);
     mh_sb_puts(b, " | ");
-    num(b, rate);
-    mh_sb_printf(b, " | %.1f%% |\n", worst * 100.0);
+    mh_fmt_num(b, f.rate);
+    mh_sb_printf(b, " | %.1f%% |\n", f.worst * 100.0);
   }
   if (header)
     mh_sb_putc(b, '\n');
@@ -1061,9 +808,9 @@ char *mh_report_md(const mh_results *r) {
   mh_sb b = {0};
   mh_sb_puts(&b, "# Merlin benchmark report\n\n");
   mh_sb_puts(&b, "Created ");
-  cell(&b, r->created ? r->created : "?");
+  mh_fmt_md_cell(&b, r->created ? r->created : "?");
   mh_sb_puts(&b, " by merlin ");
-  cell(&b, r->merlin ? r->merlin : "?");
+  mh_fmt_md_cell(&b, r->merlin ? r->merlin : "?");
   mh_sb_puts(&b, ". Every operation passed its known-answer test before it was "
                  "timed. Values are per operation, with the counter overhead "
                  "subtracted: median, 99th percentile (p99) and interquartile "

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report/report_tex.h"
 
-#include "report/report_md.h"
+#include "report/format.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>

@@ -3,26 +3,13 @@
 #include "report/report_wf.h"
 
 #include "model/workflow.h"
-#include "report/report_md.h"
+#include "report/format.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #define FAIR_LIMIT 0.03 /* docs/workflows.md: within 3% */
-
-static void num(mh_sb *b, double v) {
-  char t[96];
-  mh_format_number(v, t, sizeof t);
-  mh_sb_puts(b, t);
-}
-
-static void ratio(mh_sb *b, double x, double ref) {
-  if (ref > 0 && isfinite(x / ref))
-    mh_sb_printf(b, " | %.2f", x / ref);
-  else
-    mh_sb_puts(b, " | –");
-}
 
 static int is_provision(const mh_wf *w) {
   return strcmp(w->workflow, "provision") == 0;
@@ -80,11 +67,11 @@ static void table(mh_sb *b, const mh_result *x) {
     uint64_t sent, recv;
     bytes_dir(w, &sent, &recv);
     mh_sb_printf(b, "| %s | %s | %s | ", w->workflow, w->variant, w->backend);
-    num(b, w->stats.median);
+    mh_fmt_num(b, w->stats.median);
     mh_sb_puts(b, " | ");
-    num(b, w->stats.p99);
+    mh_fmt_num(b, w->stats.p99);
     mh_sb_puts(b, " | ");
-    num(b, w->stats.iqr);
+    mh_fmt_num(b, w->stats.iqr);
     mh_sb_printf(
         b, " | %zu | %llu (%llu + %llu) | %llu | %llu | %llu | ", w->n_samples,
         (unsigned long long)(sent + recv), (unsigned long long)sent,
@@ -96,10 +83,11 @@ static void table(mh_sb *b, const mh_result *x) {
       continue;
     }
     mh_sb_puts(b, ref->backend);
-    ratio(b, w->stats.median, ref->stats.median);
-    ratio(b, (double)mh_wf_wire_bytes(w), (double)mh_wf_wire_bytes(ref));
-    ratio(b, (double)w->stored, (double)ref->stored);
-    ratio(b, (double)w->stack_bytes, (double)ref->stack_bytes);
+    mh_fmt_md_ratio(b, w->stats.median, ref->stats.median);
+    mh_fmt_md_ratio(b, (double)mh_wf_wire_bytes(w),
+                    (double)mh_wf_wire_bytes(ref));
+    mh_fmt_md_ratio(b, (double)w->stored, (double)ref->stored);
+    mh_fmt_md_ratio(b, (double)w->stack_bytes, (double)ref->stack_bytes);
     mh_sb_puts(b, " |\n");
   }
   mh_sb_putc(b, '\n');
@@ -145,7 +133,7 @@ static void steps(mh_sb *b, const mh_result *x) {
     mh_sb_printf(b, "| %s | %s | %s | ", w->workflow, w->variant, w->backend);
     for (size_t k = 0; k < w->n_steps; k++) {
       mh_sb_printf(b, "%s%s ", k ? " · " : "", w->steps[k]);
-      num(b, w->step_median[k]);
+      mh_fmt_num(b, w->step_median[k]);
       if (sum > 0)
         mh_sb_printf(b, " (%.0f%%)", 100.0 * w->step_median[k] / sum);
     }
@@ -351,9 +339,9 @@ void mh_report_html_workflows(mh_sb *b, const mh_result *x) {
     mh_sb_puts(b, "</td><td>");
     mh_sb_html(b, w->backend);
     mh_sb_puts(b, "</td><td>");
-    num(b, w->stats.median);
+    mh_fmt_num(b, w->stats.median);
     mh_sb_puts(b, "</td><td>");
-    num(b, w->stats.p99);
+    mh_fmt_num(b, w->stats.p99);
     mh_sb_printf(b,
                  "</td><td>%zu</td><td>%llu</td><td>%llu</td><td>%llu</td>"
                  "<td>",

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "analysis/pairs.h"
+
+#include <stdlib.h>
+
+const mh_an_cmp_op mh_an_cmp_ops[] = {
+    {"ecdh-p256", "keygen", "ECDH P-256 keygen"},
+    {"ecdh-p256", "shared", "ECDH P-256 shared secret"},
+    {"ecdsa-p256", "sign", "ECDSA P-256 sign"},
+    {"ecdsa-p256", "verify", "ECDSA P-256 verify"},
+    {"x25519", "keygen", "X25519 keygen"},
+    {"x25519", "shared", "X25519 shared secret"},
+    {"ed25519", "sign", "Ed25519 sign"},
+    {"ed25519", "verify", "Ed25519 verify"},
+    {"ml-kem-512", "keygen", "ML-KEM-512 keygen"},
+    {"ml-kem-512", "encaps", "ML-KEM-512 encaps"},
+    {"ml-kem-512", "decaps", "ML-KEM-512 decaps"},
+    {"ml-kem-768", "keygen", "ML-KEM-768 keygen"},
+    {"ml-kem-768", "encaps", "ML-KEM-768 encaps"},
+    {"ml-kem-768", "decaps", "ML-KEM-768 decaps"},
+    {"ml-dsa-44", "sign", "ML-DSA-44 sign"},
+    {"ml-dsa-44", "verify", "ML-DSA-44 verify"},
+    {"ml-dsa-65", "sign", "ML-DSA-65 sign"},
+    {"ml-dsa-65", "verify", "ML-DSA-65 verify"},
+};
+const size_t mh_an_n_cmp_ops = sizeof mh_an_cmp_ops / sizeof mh_an_cmp_ops[0];
+
+int mh_an_cmp_index(const mh_op *op) {
+  for (size_t c = 0; c < mh_an_n_cmp_ops; c++)
+    if (mh_str_same(op->alg, mh_an_cmp_ops[c].alg) &&
+        mh_str_same(op->op, mh_an_cmp_ops[c].op))
+      return (int)c;
+  return -1;
+}
+
+static const mh_an_job KE_REF[] = {
+    {"ECDH P-256 keygen + shared", "ecdh-p256", "keygen", "shared"},
+    {"X25519 keygen + shared", "x25519", "keygen", "shared"}};
+static const mh_an_job KE_INIT[] = {
+    {"ML-KEM-512 keygen + decaps", "ml-kem-512", "keygen", "decaps"},
+    {"ML-KEM-768 keygen + decaps", "ml-kem-768", "keygen", "decaps"}};
+static const mh_an_job KE_RESP[] = {
+    {"ML-KEM-512 encaps", "ml-kem-512", "encaps", NULL},
+    {"ML-KEM-768 encaps", "ml-kem-768", "encaps", NULL}};
+static const mh_an_job VF_REF[] = {
+    {"ECDSA P-256 verify", "ecdsa-p256", "verify", NULL},
+    {"Ed25519 verify", "ed25519", "verify", NULL}};
+static const mh_an_job VF_PQ[] = {
+    {"ML-DSA-44 verify", "ml-dsa-44", "verify", NULL},
+    {"ML-DSA-65 verify", "ml-dsa-65", "verify", NULL}};
+static const mh_an_job SG_REF[] = {
+    {"ECDSA P-256 sign", "ecdsa-p256", "sign", NULL},
+    {"Ed25519 sign", "ed25519", "sign", NULL}};
+static const mh_an_job SG_PQ[] = {
+    {"ML-DSA-44 sign", "ml-dsa-44", "sign", NULL},
+    {"ML-DSA-65 sign", "ml-dsa-65", "sign", NULL}};
+
+#define JOBS(a) a, sizeof a / sizeof a[0]
+const mh_an_contest mh_an_contests[MH_AN_N_CONTESTS] = {
+    [MH_AN_KE_INIT] = {JOBS(KE_REF), JOBS(KE_INIT)},
+    [MH_AN_KE_RESP] = {JOBS(KE_REF), JOBS(KE_RESP)},
+    [MH_AN_VERIFY] = {JOBS(VF_REF), JOBS(VF_PQ)},
+    [MH_AN_SIGN] = {JOBS(SG_REF), JOBS(SG_PQ)},
+};
+#undef JOBS
+
+static const mh_op *op_of(const mh_run *run, const char *alg, const char *op,
+                          const char *backend) {
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_op *o = &run->ops[i];
+    if (mh_str_same(o->alg, alg) && mh_str_same(o->op, op) &&
+        mh_str_same(o->backend, backend) && o->n_samples)
+      return o;
+  }
+  return NULL;
+}
+
+int mh_an_job_cost(const mh_run *run, const mh_an_job *j, const char *backend,
+                   double *median, double *p99) {
+  const mh_op *a = op_of(run, j->alg, j->op1, backend);
+  const mh_op *b = j->op2 ? op_of(run, j->alg, j->op2, backend) : NULL;
+  if (!a || (j->op2 && !b))
+    return 0;
+  *median = a->stats.median + (b ? b->stats.median : 0);
+  *p99 = a->stats.p99 + (b ? b->stats.p99 : 0);
+  return 1;
+}
+
+/* The backends job j has in run, one per operation of its first kind, in
+ * run order: op i when it starts job j with a cost; its cost. */
+static int job_at(const mh_run *run, const mh_an_job *j, size_t i, double *m,
+                  double *p) {
+  const mh_op *o = &run->ops[i];
+  return mh_str_same(o->alg, j->alg) && mh_str_same(o->op, j->op1) &&
+         mh_an_job_cost(run, j, o->backend, m, p);
+}
+
+typedef struct {
+  mh_an_ratio *v;
+  size_t n, cap;
+  int failed;
+} ratios;
+
+static void add(ratios *r, const mh_an_job *pq, const char *pqb, double pm,
+                double pp, const mh_an_job *ref, const char *refb, double rm,
+                double rp) {
+  if (r->n == r->cap) {
+    size_t cap = r->cap ? 2 * r->cap : 8;
+    mh_an_ratio *v = realloc(r->v, cap * sizeof *v);
+    if (!v) {
+      r->failed = 1;
+      return;
+    }
+    r->v = v;
+    r->cap = cap;
+  }
+  r->v[r->n++] =
+      (mh_an_ratio){pq, ref, pqb, refb, pm / rm, rp > 0 ? pp / rp : 0};
+}
+
+static void every(const mh_run *run, const mh_an_contest *c, ratios *out) {
+  for (size_t r = 0; r < c->n_ref; r++)
+    for (size_t i = 0; i < run->n_ops; i++) {
+      double rm, rp, pm, pp;
+      if (!job_at(run, &c->ref[r], i, &rm, &rp) || rm <= 0)
+        continue;
+      for (size_t q = 0; q < c->n_pq; q++)
+        for (size_t k = 0; k < run->n_ops; k++)
+          if (job_at(run, &c->pq[q], k, &pm, &pp))
+            add(out, &c->pq[q], run->ops[k].backend, pm, pp, &c->ref[r],
+                run->ops[i].backend, rm, rp);
+    }
+}
+
+static void same_backend(const mh_run *run, const mh_an_contest *c,
+                         ratios *out) {
+  for (size_t q = 0; q < c->n_pq; q++)
+    for (size_t r = 0; r < c->n_ref; r++)
+      for (size_t k = 0; k < run->n_ops; k++) {
+        double rm, rp, pm, pp;
+        const char *pqb = run->ops[k].backend, *refb = pqb;
+        if (!job_at(run, &c->pq[q], k, &pm, &pp))
+          continue;
+        if (!mh_an_job_cost(run, &c->ref[r], pqb, &rm, &rp)) {
+          refb = NULL;
+          for (size_t i = 0; i < run->n_ops && !refb; i++)
+            if (job_at(run, &c->ref[r], i, &rm, &rp))
+              refb = run->ops[i].backend;
+        }
+        if (refb && rm > 0)
+          add(out, &c->pq[q], pqb, pm, pp, &c->ref[r], refb, rm, rp);
+      }
+}
+
+int mh_an_ratios(const mh_run *run, mh_an_contest_id c, mh_an_pairing how,
+                 mh_an_ratio **out, size_t *n) {
+  ratios r = {0};
+  if (how == MH_AN_EVERY)
+    every(run, &mh_an_contests[c], &r);
+  else
+    same_backend(run, &mh_an_contests[c], &r);
+  if (r.failed) {
+    free(r.v);
+    return -1;
+  }
+  *out = r.v;
+  *n = r.n;
+  return 0;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Number and text formatting shared by every renderer (report.md, report.html,
+ * report.tex, the CLI's summaries): one definition each. */
+#ifndef MERLIN_HOST_REPORT_FORMAT_H
+#define MERLIN_HOST_REPORT_FORMAT_H
+
+#include "util/strbuf.h"
+
+#include <stddef.h>
+
+/* v with thousands separators and a few decimals ("1,234,567", "12.5"). */
+void mh_format_number(double v, char *buf, size_t len);
+
+/* Appends mh_format_number(v) to b. */
+void mh_fmt_num(mh_sb *b, double v);
+
+/* Appends s as Markdown table-cell text: '|' escaped, line breaks as
+ * spaces; NULL: nothing. */
+void mh_fmt_md_cell(mh_sb *b, const char *s);
+
+/* Appends "<alg> <op>[ N B]", the name of an operation in a table row;
+ * md: s as Markdown cell text, else as HTML text. */
+void mh_fmt_op_name(mh_sb *b, const char *alg, const char *op, long bytes,
+                    int md);
+
+/* Appends " | %.2f" of x / ref, or " | –" when the ratio is not a number. */
+void mh_fmt_md_ratio(mh_sb *b, double x, double ref);
+
+#endif
