@@ -524,9 +524,8 @@ static int read_provenance(rctx *c, json_t *p, mh_result *x) {
   return 0;
 }
 
-static int read_op(rctx *c, json_t *o, mh_op *op, const char *unit) {
-  if (!json_is_object(o))
-    return rfail(c, "expected an object");
+/* The names, KAT verdict, unit, counts and payload of an operation. */
+static int read_op_head(rctx *c, json_t *o, mh_op *op, const char *unit) {
   char *kat = NULL, *ounit = NULL;
   long long warmup = 0, n = 0, batch = 0;
   int rc = -1;
@@ -566,6 +565,15 @@ static int read_op(rctx *c, json_t *o, mh_op *op, const char *unit) {
     rfail(c, "\"bytes\": expected null or a non-negative integer");
     goto out;
   }
+  rc = 0;
+out:
+  free(kat);
+  free(ounit);
+  return rc;
+}
+
+/* The statistics, the memory figures and the repeat spread. */
+static int read_op_figures(rctx *c, json_t *o, mh_op *op) {
   mh_stats *st = &op->stats;
   if (get_number(c, o, "median", &st->median) != 0 ||
       get_number(c, o, "p99", &st->p99) != 0 ||
@@ -575,7 +583,7 @@ static int read_op(rctx *c, json_t *o, mh_op *op, const char *unit) {
       get_number(c, o, "mean", &st->mean) != 0 ||
       get_number(c, o, "stddev", &st->stddev) != 0 ||
       get_number(c, o, "cv", &st->cv) != 0)
-    goto out;
+    return -1;
   /* Memory figures: written since they were measured; absent in results
    * of earlier versions. All three or none. */
   int nmem = !!json_object_get(o, "stack_bytes") +
@@ -586,129 +594,126 @@ static int read_op(rctx *c, json_t *o, mh_op *op, const char *unit) {
     if (get_int(c, o, "stack_bytes", 0, LLONG_MAX, &sb) != 0 ||
         get_int(c, o, "heap_bytes", 0, LLONG_MAX, &hb) != 0 ||
         get_int(c, o, "heap_allocs", 0, LLONG_MAX, &ha) != 0)
-      goto out;
+      return -1;
     op->has_mem = 1;
     op->stack_bytes = (uint64_t)sb;
     op->heap_bytes = (uint64_t)hb;
     op->heap_allocs = (uint64_t)ha;
   } else if (nmem) {
-    rfail(c, "\"stack_bytes\", \"heap_bytes\" and \"heap_allocs\" come "
-             "together");
-    goto out;
+    return rfail(c, "\"stack_bytes\", \"heap_bytes\" and \"heap_allocs\" "
+                    "come together");
   }
   json_t *rp = json_object_get(o, "repeat");
   if (rp) {
     long long runs;
-    if (!json_is_object(rp) || get_int(c, rp, "runs", 1, 100, &runs) != 0 ||
+    if (!json_is_object(rp))
+      return rfail(c, "\"repeat\": expected an object");
+    if (get_int(c, rp, "runs", 1, 100, &runs) != 0 ||
         get_number(c, rp, "min_median", &op->repeat_min) != 0 ||
-        get_number(c, rp, "max_median", &op->repeat_max) != 0) {
-      if (!json_is_object(rp))
-        rfail(c, "\"repeat\": expected an object");
-      goto out;
-    }
+        get_number(c, rp, "max_median", &op->repeat_max) != 0)
+      return -1;
     op->n_repeat = (uint32_t)runs;
   }
+  return 0;
+}
+
+/* The constant-time verdict, when there is one. */
+static int read_op_ct(rctx *c, json_t *o, mh_op *op) {
   json_t *ct = json_object_get(o, "ct");
-  if (ct) {
-    char *status = NULL;
-    json_t *methods = json_object_get(ct, "method");
-    if (!json_is_object(ct) || !json_is_array(methods)) {
-      rfail(c, "\"ct\": expected an object with a \"method\" array");
-      goto out;
-    }
-    if (get_string(c, ct, "status", 1, &status) != 0 ||
-        get_string(c, ct, "detail", 1, &op->ct_detail) != 0)
-      goto out;
-    op->ct_status = -1;
-    for (int k = MH_CT_UNCHECKED; k <= MH_CT_FINDING; k++)
-      if (strcmp(status, mh_ct_status_name(k)) == 0)
-        op->ct_status = k;
-    free(status);
-    if (op->ct_status < 0) {
-      rfail(c, "\"ct\".\"status\": expected none, expected, finding or "
-               "unchecked");
-      goto out;
-    }
-    mh_sb m = {0};
-    for (size_t k = 0; k < json_array_size(methods); k++) {
-      const char *v = json_string_value(json_array_get(methods, k));
-      if (!v) {
-        mh_sb_free(&m);
-        rfail(c, "\"ct\".\"method\"[%zu]: expected a string", k);
-        goto out;
-      }
-      if (k)
-        mh_sb_putc(&m, ',');
-      mh_sb_puts(&m, v);
-    }
-    op->ct_methods = m.s ? m.s : strdup("");
-    op->ct_listed = json_is_true(json_object_get(ct, "listed"));
-    op->has_ct_verdict = 1;
+  if (!ct)
+    return 0;
+  char *status = NULL;
+  json_t *methods = json_object_get(ct, "method");
+  if (!json_is_object(ct) || !json_is_array(methods))
+    return rfail(c, "\"ct\": expected an object with a \"method\" array");
+  if (get_string(c, ct, "status", 1, &status) != 0 ||
+      get_string(c, ct, "detail", 1, &op->ct_detail) != 0) {
+    free(status); /* read when only "detail" was wrong */
+    return -1;
   }
+  op->ct_status = -1;
+  for (int k = MH_CT_UNCHECKED; k <= MH_CT_FINDING; k++)
+    if (strcmp(status, mh_ct_status_name(k)) == 0)
+      op->ct_status = k;
+  free(status);
+  if (op->ct_status < 0)
+    return rfail(c, "\"ct\".\"status\": expected none, expected, finding or "
+                    "unchecked");
+  mh_sb m = {0};
+  for (size_t k = 0; k < json_array_size(methods); k++) {
+    const char *v = json_string_value(json_array_get(methods, k));
+    if (!v) {
+      mh_sb_free(&m);
+      return rfail(c, "\"ct\".\"method\"[%zu]: expected a string", k);
+    }
+    if (k)
+      mh_sb_putc(&m, ',');
+    mh_sb_puts(&m, v);
+  }
+  op->ct_methods = m.s ? m.s : strdup("");
+  op->ct_listed = json_is_true(json_object_get(ct, "listed"));
+  op->has_ct_verdict = 1;
+  return 0;
+}
+
+/* The samples: n of them, finite, none negative. */
+static int read_op_samples(rctx *c, json_t *o, mh_op *op) {
   json_t *s = json_object_get(o, "samples");
-  if (!json_is_array(s)) {
-    rfail(c, "\"samples\": expected an array");
-    goto out;
-  }
+  if (!json_is_array(s))
+    return rfail(c, "\"samples\": expected an array");
   size_t ns = json_array_size(s);
-  if (ns != op->n) {
-    rfail(c, "\"samples\": %zu values but n is %u", ns, op->n);
-    goto out;
-  }
+  if (ns != op->n)
+    return rfail(c, "\"samples\": %zu values but n is %u", ns, op->n);
   op->samples = malloc(ns * sizeof *op->samples);
-  if (!op->samples) {
-    rfail(c, "out of memory");
-    goto out;
-  }
+  if (!op->samples)
+    return rfail(c, "out of memory");
   for (size_t i = 0; i < ns; i++) {
     json_t *v = json_array_get(s, i);
-    if (!json_is_number(v) || !isfinite(json_number_value(v))) {
-      rfail(c, "\"samples\"[%zu]: expected a number", i);
-      goto out;
-    }
+    if (!json_is_number(v) || !isfinite(json_number_value(v)))
+      return rfail(c, "\"samples\"[%zu]: expected a number", i);
     op->samples[i] = json_number_value(v);
     op->n_samples = i + 1;
     /* (raw - overhead) / batch with raw >= overhead (host/run/run.c). */
-    if (op->samples[i] < 0) {
-      rfail(c,
-            "\"samples\"[%zu]: %.17g is negative; a per-operation value "
-            "never is",
-            i, op->samples[i]);
-      goto out;
-    }
+    if (op->samples[i] < 0)
+      return rfail(c,
+                   "\"samples\"[%zu]: %.17g is negative; a per-operation "
+                   "value never is",
+                   i, op->samples[i]);
   }
+  return 0;
+}
+
+static int read_op(rctx *c, json_t *o, mh_op *op, const char *unit) {
+  if (!json_is_object(o))
+    return rfail(c, "expected an object");
+  if (read_op_head(c, o, op, unit) != 0 || read_op_figures(c, o, op) != 0 ||
+      read_op_ct(c, o, op) != 0 || read_op_samples(c, o, op) != 0)
+    return -1;
   /* The statistics must be those the writer computed from these samples:
    * the same function (host/model/stats.c), up to another machine's rounding.
    */
+  const mh_stats *st = &op->stats;
+  size_t ns = op->n_samples;
   const char *bad = mh_stats_mismatch(op->samples, ns, st);
   if (bad) {
     mh_stats want = {0};
     mh_stats_compute(op->samples, ns, &want);
-    rfail(c,
-          "(%s %s) \"%s\": %.17g is not the %s of its %zu samples (%.17g): "
-          "the statistics were edited or the samples were",
-          op->alg, op->op, bad, mh_stats_field(st, bad), bad, ns,
-          mh_stats_field(&want, bad));
-    goto out;
+    return rfail(c,
+                 "(%s %s) \"%s\": %.17g is not the %s of its %zu samples "
+                 "(%.17g): the statistics were edited or the samples were",
+                 op->alg, op->op, bad, mh_stats_field(st, bad), bad, ns,
+                 mh_stats_field(&want, bad));
   }
   if (op->n_repeat && !(op->repeat_min >= 0 && op->repeat_min <= st->median &&
-                        st->median <= op->repeat_max)) {
-    rfail(c,
-          "(%s %s) \"repeat\": min_median %.17g and max_median %.17g must "
-          "hold the median %.17g (0 <= min <= median <= max)",
-          op->alg, op->op, op->repeat_min, op->repeat_max, st->median);
-    goto out;
-  }
+                        st->median <= op->repeat_max))
+    return rfail(c,
+                 "(%s %s) \"repeat\": min_median %.17g and max_median %.17g "
+                 "must hold the median %.17g (0 <= min <= median <= max)",
+                 op->alg, op->op, op->repeat_min, op->repeat_max, st->median);
   char cerr[256];
-  if (mh_cycles_read_op(o, op, cerr, sizeof cerr) != 0) {
-    rfail(c, "%s", cerr);
-    goto out;
-  }
-  rc = 0;
-out:
-  free(kat);
-  free(ounit);
-  return rc;
+  if (mh_cycles_read_op(o, op, cerr, sizeof cerr) != 0)
+    return rfail(c, "%s", cerr);
+  return 0;
 }
 
 /* "fits" of one algorithm: board -> true or the reason. */
