@@ -58,6 +58,13 @@ void mh_fmt_op_name(mh_sb *b, const char *alg, const char *op, long bytes,
     mh_sb_printf(b, " %ld B", bytes);
 }
 
+void mh_fmt_md_op_cells(mh_sb *b, const mh_op *o) {
+  mh_sb_puts(b, "| ");
+  mh_fmt_op_name(b, o->alg, o->op, o->bytes, 1);
+  mh_sb_puts(b, " | ");
+  mh_fmt_md_cell(b, o->backend);
+}
+
 void mh_fmt_md_ratio(mh_sb *b, double x, double ref) {
   if (ref > 0 && isfinite(x / ref))
     mh_sb_printf(b, " | %.2f", x / ref);

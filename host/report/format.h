@@ -4,6 +4,7 @@
 #ifndef MERLIN_HOST_REPORT_FORMAT_H
 #define MERLIN_HOST_REPORT_FORMAT_H
 
+#include "model/model.h"
 #include "util/strbuf.h"
 
 #include <stddef.h>
@@ -22,6 +23,10 @@ void mh_fmt_md_cell(mh_sb *b, const char *s);
  * md: s as Markdown cell text, else as HTML text. */
 void mh_fmt_op_name(mh_sb *b, const char *alg, const char *op, long bytes,
                     int md);
+
+/* Appends "| alg op [N B] | backend", the first two cells of an
+ * operation's row in a Markdown table. */
+void mh_fmt_md_op_cells(mh_sb *b, const mh_op *o);
 
 /* Appends " | %.2f" of x / ref, or " | –" when the ratio is not a number. */
 void mh_fmt_md_ratio(mh_sb *b, double x, double ref);

@@ -52,14 +52,7 @@ static void run_section(mh_sb *b, const mh_result *x) {
     const mh_cyc_op *e = o->cyc;
     if (!e || !e->has_est)
       continue;
-    mh_sb_puts(b, "| ");
-    mh_fmt_md_cell(b, o->alg);
-    mh_sb_putc(b, ' ');
-    mh_fmt_md_cell(b, o->op);
-    if (o->bytes >= 0)
-      mh_sb_printf(b, " %ld B", o->bytes);
-    mh_sb_puts(b, " | ");
-    mh_fmt_md_cell(b, o->backend);
+    mh_fmt_md_op_cells(b, o);
     mh_sb_puts(b, " | ");
     mh_fmt_num(b, o->stats.median);
     mh_sb_puts(b, " | ");

@@ -7,13 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mh_report_md_build_suffix(mh_sb *b, const mh_result *x) {
+/* "gcc 12.2.1 -O2": the build of x (the optimisation when known). */
+static void build(mh_sb *b, const mh_result *x) {
   char cc[64], opt[32];
-  if (!mh_run_prov(&x->run, "compiler"))
-    return;
   mh_result_cc(x, cc, sizeof cc);
   mh_result_opt(x, opt, sizeof opt);
-  mh_sb_puts(b, ", ");
   mh_fmt_md_cell(b, cc);
   if (*opt) {
     mh_sb_putc(b, ' ');
@@ -21,19 +19,19 @@ void mh_report_md_build_suffix(mh_sb *b, const mh_result *x) {
   }
 }
 
+void mh_report_md_build_suffix(mh_sb *b, const mh_result *x) {
+  if (!mh_run_prov(&x->run, "compiler"))
+    return;
+  mh_sb_puts(b, ", ");
+  build(b, x);
+}
+
 void mh_report_md_run_label(mh_sb *b, const mh_results *r, const mh_result *x) {
-  char cc[64], opt[32];
   mh_fmt_md_cell(b, x->target);
   if (!mh_results_is_matrix(r))
     return;
-  mh_result_cc(x, cc, sizeof cc);
-  mh_result_opt(x, opt, sizeof opt);
   mh_sb_puts(b, " (");
-  mh_fmt_md_cell(b, cc);
-  if (*opt) {
-    mh_sb_putc(b, ' ');
-    mh_fmt_md_cell(b, opt);
-  }
+  build(b, x);
   mh_sb_putc(b, ')');
 }
 
@@ -87,14 +85,7 @@ static void group_table(mh_sb *b, const mh_result *const *g, size_t n) {
       const mh_op *o = mh_run_find_op(&g[k]->run, o0);
       if (!o)
         continue;
-      mh_sb_puts(b, "| ");
-      mh_fmt_md_cell(b, o->alg);
-      mh_sb_putc(b, ' ');
-      mh_fmt_md_cell(b, o->op);
-      if (o->bytes >= 0)
-        mh_sb_printf(b, " %ld B", o->bytes);
-      mh_sb_puts(b, " | ");
-      mh_fmt_md_cell(b, o->backend);
+      mh_fmt_md_op_cells(b, o);
       mh_sb_puts(b, " | ");
       compiler_cell(b, g[k]);
       mh_sb_puts(b, " | ");

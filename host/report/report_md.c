@@ -16,14 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "| alg op [N B] | backend": the first two cells of an operation's row. */
-static void op_cells(mh_sb *b, const mh_op *o) {
-  mh_sb_puts(b, "| ");
-  mh_fmt_op_name(b, o->alg, o->op, o->bytes, 1);
-  mh_sb_puts(b, " | ");
-  mh_fmt_md_cell(b, o->backend);
-}
-
 static void title(mh_sb *b, const mh_result *x) {
   mh_sb_puts(b, "### ");
   mh_fmt_md_cell(b, x->target);
@@ -642,7 +634,7 @@ static void ratios(mh_sb *b, const mh_result *x) {
                     "of medians |\n|---|---|---|---:|\n");
       header = 1;
     }
-    op_cells(b, o);
+    mh_fmt_md_op_cells(b, o);
     mh_sb_puts(b, " | ");
     mh_fmt_md_cell(b, best->backend);
     mh_sb_printf(b, " | %.2f |\n", o->stats.median / best->stats.median);
@@ -672,7 +664,7 @@ static void target_ratios(mh_sb *b, const mh_results *r) {
                         "of medians |\n|---|---|---|---:|\n");
           header = 1;
         }
-        op_cells(b, q);
+        mh_fmt_md_op_cells(b, q);
         mh_sb_puts(b, " | ");
         mh_report_md_run_label(b, r, &r->runs[j]);
         mh_sb_puts(b, " / ");
@@ -713,7 +705,7 @@ static void repeatability(mh_sb *b, const mh_result *x) {
     const mh_op *o = &run->ops[i];
     if (!o->n_repeat || o->repeat_max == o->repeat_min)
       continue;
-    op_cells(b, o);
+    mh_fmt_md_op_cells(b, o);
     mh_sb_puts(b, " | ");
     mh_fmt_num(b, o->repeat_min);
     mh_sb_puts(b, " | ");
@@ -748,7 +740,7 @@ static void distributions(mh_sb *b, const mh_result *x) {
       header = 1;
     }
     static const double ps[] = {0.01, 0.10, 0.50, 0.90, 0.99};
-    op_cells(b, o);
+    mh_fmt_md_op_cells(b, o);
     mh_sb_printf(b, " | %zu |", o->n_samples);
     for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
       mh_sb_putc(b, ' ');
