@@ -65,6 +65,13 @@ void mh_fmt_md_op_cells(mh_sb *b, const mh_op *o) {
   mh_fmt_md_cell(b, o->backend);
 }
 
+void mh_fmt_md_nums(mh_sb *b, const double *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    mh_sb_puts(b, " | ");
+    mh_fmt_num(b, v[i]);
+  }
+}
+
 void mh_fmt_md_ratio(mh_sb *b, double x, double ref) {
   if (ref > 0 && isfinite(x / ref))
     mh_sb_printf(b, " | %.2f", x / ref);

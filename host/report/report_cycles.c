@@ -53,14 +53,10 @@ static void run_section(mh_sb *b, const mh_result *x) {
     if (!e || !e->has_est)
       continue;
     mh_fmt_md_op_cells(b, o);
-    mh_sb_puts(b, " | ");
-    mh_fmt_num(b, o->stats.median);
-    mh_sb_puts(b, " | ");
-    mh_fmt_num(b, e->est.median);
-    mh_sb_puts(b, " | ");
-    mh_fmt_num(b, e->est.p99);
-    mh_sb_puts(b, " | ");
-    mh_fmt_num(b, o->stats.median > 0 ? e->est.median / o->stats.median : 0);
+    const double v[] = {o->stats.median, e->est.median, e->est.p99,
+                        o->stats.median > 0 ? e->est.median / o->stats.median
+                                            : 0};
+    mh_fmt_md_nums(b, v, sizeof v / sizeof v[0]);
     if (hz > 0) {
       mh_sb_puts(b, " | ");
       mh_fmt_num(b, e->est.median / hz * 1e6);
