@@ -15,14 +15,4 @@ void mh_report_md_workflows(mh_sb *b, const mh_results *r);
  * timed workflows). */
 void mh_report_html_workflows(mh_sb *b, const mh_result *x);
 
-/* The fairness check of one target (every run of r whose target is
- * target): the largest relative difference (max / min - 1) between the
- * medians of the control primitives, over the workflows of its images
- * (the control measured after each workflow) and over its images (the
- * hkdf-sha256 and hmac-sha256 operations of one backend and payload).
- * *what names the pair that differ most. Returns the number of values
- * compared (0: nothing to compare). */
-size_t mh_wf_fairness(const mh_results *r, const char *target, double *largest,
-                      char *what, size_t what_len);
-
 #endif
