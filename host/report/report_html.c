@@ -31,6 +31,14 @@ static const char *const COLOURS[] = {"#1b6ca8", "#d1495b", "#edae49",
                                       "#f08a4b", "#2e4057"};
 #define NCOL (sizeof COLOURS / sizeof *COLOURS)
 
+/* "alg op (backend)": the name of a plotted operation. */
+static void series_name(mh_sb *b, const mh_op *o) {
+  mh_fmt_op_name(b, o->alg, o->op, -1, 0);
+  mh_sb_puts(b, " (");
+  mh_sb_html(b, o->backend);
+  mh_sb_putc(b, ')');
+}
+
 /* y position of v on a log10 axis from lo to hi. */
 static double ylog(double v, double lo, double hi) {
   double f = (log10(v) - log10(lo)) / (log10(hi) - log10(lo));
@@ -121,12 +129,8 @@ static void plot_bars(mh_sb *b, const mh_result *x) {
                    "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f'>"
                    "<title>",
                    x0, y, bw, yb - y);
-      mh_sb_html(b, o->alg);
-      mh_sb_putc(b, ' ');
-      mh_sb_html(b, o->op);
-      mh_sb_puts(b, " (");
-      mh_sb_html(b, o->backend);
-      mh_sb_puts(b, "): ");
+      series_name(b, o);
+      mh_sb_puts(b, ": ");
       mh_fmt_num(b, o->stats.median);
       mh_sb_printf(b,
                    "</title></rect><line x1='%.1f' y1='%.1f' x2='%.1f' "
@@ -190,12 +194,8 @@ static void plot_payload(mh_sb *b, const mh_result *x) {
     if (!mh_an_first_payload(run, i))
       continue;
     mh_sb_puts(b, "<g class='series' data-name='");
-    mh_sb_html(b, o->alg);
-    mh_sb_putc(b, ' ');
-    mh_sb_html(b, o->op);
-    mh_sb_puts(b, " (");
-    mh_sb_html(b, o->backend);
-    mh_sb_printf(b, ")'><polyline fill='none' stroke='%s' points='",
+    series_name(b, o);
+    mh_sb_printf(b, "'><polyline fill='none' stroke='%s' points='",
                  COLOURS[nseries % NCOL]);
     for (size_t j = i; j < run->n_ops; j++) {
       const mh_op *p = &run->ops[j];
@@ -206,12 +206,8 @@ static void plot_payload(mh_sb *b, const mh_result *x) {
                    H - MB - (H - MT - MB) * p->stats.median / ymax);
     }
     mh_sb_puts(b, "'/><title>");
-    mh_sb_html(b, o->alg);
-    mh_sb_putc(b, ' ');
-    mh_sb_html(b, o->op);
-    mh_sb_puts(b, " (");
-    mh_sb_html(b, o->backend);
-    mh_sb_puts(b, ")</title></g>");
+    series_name(b, o);
+    mh_sb_puts(b, "</title></g>");
     nseries++;
   }
   mh_sb_puts(b, "</svg>");
@@ -352,9 +348,7 @@ static void fit_table(mh_sb *b, const mh_result *x) {
     }
     const mh_op *o = &run->ops[i];
     mh_sb_puts(b, "<tr><td>");
-    mh_sb_html(b, o->alg);
-    mh_sb_putc(b, ' ');
-    mh_sb_html(b, o->op);
+    mh_fmt_op_name(b, o->alg, o->op, -1, 0);
     mh_sb_puts(b, "</td><td>");
     mh_sb_html(b, o->backend);
     mh_sb_puts(b, "</td><td>");
@@ -375,11 +369,7 @@ static void table(mh_sb *b, const mh_result *x) {
   for (size_t i = 0; i < run->n_ops; i++) {
     const mh_op *o = &run->ops[i];
     mh_sb_puts(b, "<tr><td>");
-    mh_sb_html(b, o->alg);
-    mh_sb_putc(b, ' ');
-    mh_sb_html(b, o->op);
-    if (o->bytes >= 0)
-      mh_sb_printf(b, " %ld B", o->bytes);
+    mh_fmt_op_name(b, o->alg, o->op, o->bytes, 0);
     mh_sb_puts(b, "</td><td>");
     mh_sb_html(b, o->backend);
     mh_sb_puts(b, "</td><td>");
