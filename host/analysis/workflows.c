@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "analysis/workflows.h"
 
-
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
