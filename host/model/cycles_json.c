@@ -40,14 +40,8 @@ static json_t *stats_json(const mh_stats *s) {
   json_t *o = json_object();
   int rc = o ? 0 : -1;
   rc |= set(o, "unit", json_string("cycles (estimate)"));
-  rc |= set(o, "median", json_real(s->median));
-  rc |= set(o, "p99", json_real(s->p99));
-  rc |= set(o, "iqr", json_real(s->iqr));
-  rc |= set(o, "min", json_real(s->min));
-  rc |= set(o, "max", json_real(s->max));
-  rc |= set(o, "mean", json_real(s->mean));
-  rc |= set(o, "stddev", json_real(s->stddev));
-  rc |= set(o, "cv", json_real(s->cv));
+  for (size_t k = 0; k < MH_N_STATS; k++)
+    rc |= set(o, mh_stats_names[k], json_real(mh_stats_get(s, k)));
   if (rc) {
     json_decref(o);
     return NULL;
@@ -153,11 +147,10 @@ int mh_cycles_read_op(json_t *o, mh_op *op, char *err, size_t errlen) {
   const char *bad = NULL;
   if (est) {
     mh_stats *s = &c->est;
-    if (!json_is_object(est) || num(est, "median", &s->median) ||
-        num(est, "p99", &s->p99) || num(est, "iqr", &s->iqr) ||
-        num(est, "min", &s->min) || num(est, "max", &s->max) ||
-        num(est, "mean", &s->mean) || num(est, "stddev", &s->stddev) ||
-        num(est, "cv", &s->cv))
+    int missing = !json_is_object(est);
+    for (size_t k = 0; k < MH_N_STATS && !missing; k++)
+      missing = num(est, mh_stats_names[k], mh_stats_at(s, k)) != 0;
+    if (missing)
       bad = "est_cycles";
     else if (mh_stats_insane(s)) /* no samples of its own to check against */
       bad = "est_cycles";

@@ -188,14 +188,8 @@ static json_t *op_json(wctx *w, const mh_run *run, const mh_op *op) {
   put(w, o, "batch", json_integer(op->batch));
   put(w, o, "unit", json_string(run->unit ? run->unit : ""));
   const mh_stats *st = &op->stats;
-  put(w, o, "median", json_real(st->median));
-  put(w, o, "p99", json_real(st->p99));
-  put(w, o, "iqr", json_real(st->iqr));
-  put(w, o, "min", json_real(st->min));
-  put(w, o, "max", json_real(st->max));
-  put(w, o, "mean", json_real(st->mean));
-  put(w, o, "stddev", json_real(st->stddev));
-  put(w, o, "cv", json_real(st->cv));
+  for (size_t k = 0; k < MH_N_STATS; k++)
+    put(w, o, mh_stats_names[k], json_real(mh_stats_get(st, k)));
   if (op->has_ct_verdict) {
     json_t *ct = json_object(), *methods = json_array();
     const char *m = op->ct_methods ? op->ct_methods : "";
@@ -575,15 +569,9 @@ out:
 /* The statistics, the memory figures and the repeat spread. */
 static int read_op_figures(rctx *c, json_t *o, mh_op *op) {
   mh_stats *st = &op->stats;
-  if (get_number(c, o, "median", &st->median) != 0 ||
-      get_number(c, o, "p99", &st->p99) != 0 ||
-      get_number(c, o, "iqr", &st->iqr) != 0 ||
-      get_number(c, o, "min", &st->min) != 0 ||
-      get_number(c, o, "max", &st->max) != 0 ||
-      get_number(c, o, "mean", &st->mean) != 0 ||
-      get_number(c, o, "stddev", &st->stddev) != 0 ||
-      get_number(c, o, "cv", &st->cv) != 0)
-    return -1;
+  for (size_t k = 0; k < MH_N_STATS; k++)
+    if (get_number(c, o, mh_stats_names[k], mh_stats_at(st, k)) != 0)
+      return -1;
   /* Memory figures: written since they were measured; absent in results
    * of earlier versions. All three or none. */
   int nmem = !!json_object_get(o, "stack_bytes") +

@@ -113,26 +113,26 @@ const char *mh_stats_mismatch(const double *x, size_t n, const mh_stats *st) {
   return NULL;
 }
 
-/* The statistics by name, in the order results.json writes them. */
-typedef struct {
-  const char *name;
-  double v;
-} stat_field;
-#define N_STAT_FIELDS 8
-static void stat_fields(const mh_stats *st, stat_field f[N_STAT_FIELDS]) {
-  const stat_field all[N_STAT_FIELDS] = {
-      {"median", st->median}, {"p99", st->p99}, {"iqr", st->iqr},
-      {"min", st->min},       {"max", st->max}, {"mean", st->mean},
-      {"stddev", st->stddev}, {"cv", st->cv}};
-  memcpy(f, all, sizeof all);
+const char *const mh_stats_names[MH_N_STATS] = {
+    "median", "p99", "iqr", "min", "max", "mean", "stddev", "cv"};
+static const size_t STAT_OFFSET[MH_N_STATS] = {
+    offsetof(mh_stats, median), offsetof(mh_stats, p99),
+    offsetof(mh_stats, iqr),    offsetof(mh_stats, min),
+    offsetof(mh_stats, max),    offsetof(mh_stats, mean),
+    offsetof(mh_stats, stddev), offsetof(mh_stats, cv)};
+
+double *mh_stats_at(mh_stats *st, size_t k) {
+  return (double *)(void *)((char *)st + STAT_OFFSET[k]);
+}
+
+double mh_stats_get(const mh_stats *st, size_t k) {
+  return *(const double *)(const void *)((const char *)st + STAT_OFFSET[k]);
 }
 
 const char *mh_stats_insane(const mh_stats *st) {
-  stat_field f[N_STAT_FIELDS];
-  stat_fields(st, f);
-  for (size_t i = 0; i < N_STAT_FIELDS; i++)
-    if (!isfinite(f[i].v) || f[i].v < 0)
-      return f[i].name;
+  for (size_t i = 0; i < MH_N_STATS; i++)
+    if (!isfinite(mh_stats_get(st, i)) || mh_stats_get(st, i) < 0)
+      return mh_stats_names[i];
   if (st->min > st->max)
     return "min";
   /* Rounding may put a mean or an interpolated percentile an ulp outside. */
@@ -149,10 +149,8 @@ const char *mh_stats_insane(const mh_stats *st) {
 }
 
 double mh_stats_field(const mh_stats *st, const char *name) {
-  stat_field f[N_STAT_FIELDS];
-  stat_fields(st, f);
-  for (size_t i = 0; i < N_STAT_FIELDS; i++)
-    if (strcmp(f[i].name, name) == 0)
-      return f[i].v;
+  for (size_t i = 0; i < MH_N_STATS; i++)
+    if (strcmp(mh_stats_names[i], name) == 0)
+      return mh_stats_get(st, i);
   return NAN;
 }

@@ -32,6 +32,13 @@ const char *mh_stats_mismatch(const double *x, size_t n, const mh_stats *st);
  * iqr <= max - min), else the name of the first field that cannot be. */
 const char *mh_stats_insane(const mh_stats *st);
 
+/* The fields of mh_stats by index, in the order results.json writes and
+ * reads them: mh_stats_names[k] is the name of *mh_stats_at(st, k). */
+#define MH_N_STATS 8
+extern const char *const mh_stats_names[MH_N_STATS];
+double *mh_stats_at(mh_stats *st, size_t k);
+double mh_stats_get(const mh_stats *st, size_t k);
+
 /* The field of st by name ("median", ..., "cv"); NAN for another name. */
 double mh_stats_field(const mh_stats *st, const char *name);
 

@@ -65,14 +65,8 @@ static json_t *one_json(const mh_run *run, const mh_wf *w) {
   bad |= set(o, "warmup", json_integer(w->warmup));
   bad |= set(o, "n", json_integer((json_int_t)w->n_samples));
   const mh_stats *st = &w->stats;
-  bad |= set(o, "median", json_real(st->median));
-  bad |= set(o, "p99", json_real(st->p99));
-  bad |= set(o, "iqr", json_real(st->iqr));
-  bad |= set(o, "min", json_real(st->min));
-  bad |= set(o, "max", json_real(st->max));
-  bad |= set(o, "mean", json_real(st->mean));
-  bad |= set(o, "stddev", json_real(st->stddev));
-  bad |= set(o, "cv", json_real(st->cv));
+  for (size_t k = 0; k < MH_N_STATS; k++)
+    bad |= set(o, mh_stats_names[k], json_real(mh_stats_get(st, k)));
   bad |= set(o, "wire_bytes", count_json(mh_wf_wire_bytes(w)));
   for (size_t k = 0; k < w->n_msgs; k++) {
     json_t *m = json_object();
@@ -169,11 +163,9 @@ static int read_one(json_t *o, mh_wf *w, char *err, size_t errlen) {
     goto fail;
   what = "statistics (median, p99, iqr, min, max, mean, stddev, cv)";
   mh_stats *st = &w->stats;
-  if (real(o, "median", &st->median) || real(o, "p99", &st->p99) ||
-      real(o, "iqr", &st->iqr) || real(o, "min", &st->min) ||
-      real(o, "max", &st->max) || real(o, "mean", &st->mean) ||
-      real(o, "stddev", &st->stddev) || real(o, "cv", &st->cv))
-    goto fail;
+  for (size_t k = 0; k < MH_N_STATS; k++)
+    if (real(o, mh_stats_names[k], mh_stats_at(st, k)))
+      goto fail;
   uint64_t warmup;
   what = "warmup, stored_bytes, stack_bytes, heap_bytes, heap_allocs";
   if (count(o, "warmup", &warmup) || warmup > UINT32_MAX ||
