@@ -65,9 +65,9 @@ void mh_fmt_md_op_cells(mh_sb *b, const mh_op *o) {
   mh_fmt_md_cell(b, o->backend);
 }
 
-void mh_fmt_md_nums(mh_sb *b, const double *v, size_t n) {
+void mh_fmt_nums(mh_sb *b, const char *sep, const double *v, size_t n) {
   for (size_t i = 0; i < n; i++) {
-    mh_sb_puts(b, " | ");
+    mh_sb_puts(b, sep);
     mh_fmt_num(b, v[i]);
   }
 }

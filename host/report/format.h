@@ -28,8 +28,9 @@ void mh_fmt_op_name(mh_sb *b, const char *alg, const char *op, long bytes,
  * operation's row in a Markdown table. */
 void mh_fmt_md_op_cells(mh_sb *b, const mh_op *o);
 
-/* Appends " | v[i]" (mh_format_number) for each of v[0..n). */
-void mh_fmt_md_nums(mh_sb *b, const double *v, size_t n);
+/* Appends sep and v[i] (mh_format_number) for each of v[0..n): " | " in
+ * a Markdown row, "</td><td>" in an HTML one. */
+void mh_fmt_nums(mh_sb *b, const char *sep, const double *v, size_t n);
 
 /* Appends " | %.2f" of x / ref, or " | –" when the ratio is not a number. */
 void mh_fmt_md_ratio(mh_sb *b, double x, double ref);

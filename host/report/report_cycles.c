@@ -56,7 +56,7 @@ static void run_section(mh_sb *b, const mh_result *x) {
     const double v[] = {o->stats.median, e->est.median, e->est.p99,
                         o->stats.median > 0 ? e->est.median / o->stats.median
                                             : 0};
-    mh_fmt_md_nums(b, v, sizeof v / sizeof v[0]);
+    mh_fmt_nums(b, " | ", v, sizeof v / sizeof v[0]);
     if (hz > 0) {
       mh_sb_puts(b, " | ");
       mh_fmt_num(b, e->est.median / hz * 1e6);

@@ -351,10 +351,8 @@ static void fit_table(mh_sb *b, const mh_result *x) {
     mh_fmt_op_name(b, o->alg, o->op, -1, 0);
     mh_sb_puts(b, "</td><td>");
     mh_sb_html(b, o->backend);
-    mh_sb_puts(b, "</td><td>");
-    mh_fmt_num(b, f.fixed);
-    mh_sb_puts(b, "</td><td>");
-    mh_fmt_num(b, f.rate);
+    const double v[] = {f.fixed, f.rate};
+    mh_fmt_nums(b, "</td><td>", v, 2);
     mh_sb_printf(b, "</td><td>%.1f %%</td></tr>", f.worst * 100.0);
   }
   if (header)
@@ -372,10 +370,8 @@ static void table(mh_sb *b, const mh_result *x) {
     mh_fmt_op_name(b, o->alg, o->op, o->bytes, 0);
     mh_sb_puts(b, "</td><td>");
     mh_sb_html(b, o->backend);
-    mh_sb_puts(b, "</td><td>");
-    mh_fmt_num(b, o->stats.median);
-    mh_sb_puts(b, "</td><td>");
-    mh_fmt_num(b, o->stats.p99);
+    const double v[] = {o->stats.median, o->stats.p99};
+    mh_fmt_nums(b, "</td><td>", v, 2);
     mh_sb_puts(b, "</td><td>");
     if (o->has_mem)
       mh_fmt_num(b, (double)o->stack_bytes);

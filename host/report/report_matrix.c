@@ -92,7 +92,7 @@ static void group_table(mh_sb *b, const mh_result *const *g, size_t n) {
       mh_result_opt(g[k], opt, sizeof opt);
       mh_fmt_md_cell(b, opt);
       const double v[] = {o->stats.median, o->stats.p99, o->stats.iqr};
-      mh_fmt_md_nums(b, v, 3);
+      mh_fmt_nums(b, " | ", v, 3);
       mh_sb_puts(b, " | ");
       if (o0->stats.median > 0)
         mh_sb_printf(b, "%.3f", o->stats.median / o0->stats.median);

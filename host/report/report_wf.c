@@ -37,7 +37,7 @@ static void table(mh_sb *b, const mh_result *x) {
     mh_an_wf_bytes(w, &sent, &recv);
     mh_sb_printf(b, "| %s | %s | %s", w->workflow, w->variant, w->backend);
     const double v[] = {w->stats.median, w->stats.p99, w->stats.iqr};
-    mh_fmt_md_nums(b, v, 3);
+    mh_fmt_nums(b, " | ", v, 3);
     mh_sb_printf(
         b, " | %zu | %llu (%llu + %llu) | %llu | %llu | %llu | ", w->n_samples,
         (unsigned long long)(sent + recv), (unsigned long long)sent,
@@ -195,10 +195,8 @@ void mh_report_html_workflows(mh_sb *b, const mh_result *x) {
     mh_sb_html(b, w->variant);
     mh_sb_puts(b, "</td><td>");
     mh_sb_html(b, w->backend);
-    mh_sb_puts(b, "</td><td>");
-    mh_fmt_num(b, w->stats.median);
-    mh_sb_puts(b, "</td><td>");
-    mh_fmt_num(b, w->stats.p99);
+    const double v[] = {w->stats.median, w->stats.p99};
+    mh_fmt_nums(b, "</td><td>", v, 2);
     mh_sb_printf(b,
                  "</td><td>%zu</td><td>%llu</td><td>%llu</td><td>%llu</td>"
                  "<td>",

@@ -44,7 +44,7 @@ static void test_cells(void) {
   CHECK(strcmp(b.s, "| sha256 hash 64 B | x\\|y") == 0);
   mh_sb_free(&b);
   const double v[] = {1234, 0.5};
-  mh_fmt_md_nums(&b, v, 2);
+  mh_fmt_nums(&b, " | ", v, 2);
   mh_fmt_md_ratio(&b, 3, 2);
   mh_fmt_md_ratio(&b, 3, 0);
   CHECK(strcmp(b.s, " | 1,234 | 0.500 | 1.50 | –") == 0);
