@@ -65,6 +65,26 @@ typedef struct {
   const char *cyc_why; /* why the plugin runs without a model, or NULL */
 } target_run;
 
+/* The build of target run tr: the one place a run turns its options into
+ * an mh_build_spec, so that every image of a run (timed, board hint, size
+ * tree, constant-time pass, parallel build) is the same build: same
+ * compiler and level (matrix row), same test hooks (their own build
+ * directory, mh_build_dir), same job count. quiet: no progress lines. */
+static mh_build_spec run_build_spec(const run_ctx *c, const target_run *tr,
+                                    int quiet) {
+  mh_build_spec bs = {.root = c->root,
+                      .target = tr->t,
+                      .profile_name = c->profile_name,
+                      .profile = &c->profile,
+                      .kat_corrupt = c->o->kat_corrupt,
+                      .quiet = quiet,
+                      .inject_fault = c->o->inject_fault,
+                      .cc = tr->cc,
+                      .opt = tr->opt,
+                      .build_jobs = c->build_jobs};
+  return bs;
+}
+
 static void op_label(const mh_op *op, char *buf, size_t len) {
   if (op->bytes >= 0)
     snprintf(buf, len, "%s %s %ld B (%s)", op->alg ? op->alg : "?",
@@ -154,16 +174,7 @@ static int execute(run_ctx *c, target_run *tr) {
   const mh_run_opts *o = c->o;
   const mh_target *t = tr->t;
   char err[2048];
-  mh_build_spec bs = {.root = c->root,
-                      .target = t,
-                      .profile_name = c->profile_name,
-                      .profile = &c->profile,
-                      .kat_corrupt = o->kat_corrupt,
-                      .quiet = o->quiet,
-                      .inject_fault = o->inject_fault,
-                      .cc = tr->cc,
-                      .opt = tr->opt,
-                      .build_jobs = c->build_jobs};
+  mh_build_spec bs = run_build_spec(c, tr, o->quiet);
   char *image = NULL;
   if (mh_image_build(&bs, &image, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: %s: build failed: %s\n", tr->label, err);
@@ -373,11 +384,7 @@ static int check_run(const run_ctx *c, const target_run *tr) {
  * how to flash and read it. Returns 1 (build failed) or 2. */
 static int board_without_port(run_ctx *c, target_run *tr) {
   char err[2048];
-  mh_build_spec bs = {.root = c->root,
-                      .target = tr->t,
-                      .profile_name = c->profile_name,
-                      .profile = &c->profile,
-                      .quiet = c->o->quiet};
+  mh_build_spec bs = run_build_spec(c, tr, c->o->quiet);
   char *image = NULL;
   if (mh_image_build(&bs, &image, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: %s: build failed: %s\n", tr->t->id, err);
@@ -503,12 +510,7 @@ static int attach_costs(run_ctx *c, target_run *tr) {
   mh_sizes sz;
   /* A matrix row: the size images of the image's own build tree (same
    * compiler and flags; configured with MERLIN_SIZES=ON). */
-  mh_build_spec bs = {.root = c->root,
-                      .target = tr->t,
-                      .profile_name = c->profile_name,
-                      .profile = &c->profile,
-                      .cc = tr->cc,
-                      .opt = tr->opt};
+  mh_build_spec bs = run_build_spec(c, tr, c->o->quiet);
   char *bdir = tr->cc ? mh_build_dir(&bs) : NULL;
   int szrc =
       tr->cc ? (bdir ? mh_sizes_measure_tree(c->root, bdir, tr->t,
@@ -600,14 +602,7 @@ static int valgrind_pass(run_ctx *c, target_run *tr) {
     tr->res.run.ops[i].ct_asan = 1;
   return 0;
 #endif
-  mh_build_spec bs = {.root = c->root,
-                      .target = tr->t,
-                      .profile_name = c->profile_name,
-                      .profile = &c->profile,
-                      .quiet = 1,
-                      .cc = tr->cc,
-                      .opt = tr->opt,
-                      .build_jobs = c->build_jobs};
+  mh_build_spec bs = run_build_spec(c, tr, 1);
   char *image = NULL, *bdir = mh_build_dir(&bs);
   char *log = bdir ? mh_path_join(bdir, "valgrind.log") : NULL;
   char logopt[4200];
@@ -1091,16 +1086,7 @@ static int build_job(void *arg, size_t i) {
   run_ctx *c = tr->ctx;
   char err[2048];
   mh_jobboard_set(pc->board, i, MH_JOB_BUILDING);
-  mh_build_spec bs = {.root = c->root,
-                      .target = tr->t,
-                      .profile_name = c->profile_name,
-                      .profile = &c->profile,
-                      .kat_corrupt = c->o->kat_corrupt,
-                      .quiet = 1,
-                      .inject_fault = c->o->inject_fault,
-                      .cc = tr->cc,
-                      .opt = tr->opt,
-                      .build_jobs = c->build_jobs};
+  mh_build_spec bs = run_build_spec(c, tr, 1);
   char *image = NULL;
   if (mh_image_build(&bs, &image, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: %s: build failed: %s\n", tr->label, err);
