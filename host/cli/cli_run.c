@@ -167,6 +167,44 @@ static int plugin_args(run_ctx *c, target_run *tr, const mh_build_spec *bs,
   return 0;
 }
 
+/* The exit status of execute() for how the image ended, reported. */
+static int exec_outcome(const mh_run_opts *o, const target_run *tr,
+                        const mh_exec_result *r) {
+  int rc = 0;
+  if (r->cancelled) {
+    fprintf(stderr, "merlin: %s: interrupted\n", tr->label);
+    rc = 130;
+  } else if (r->timed_out) {
+    fprintf(stderr,
+            "merlin: %s: target did not finish within %u s (--timeout)\n",
+            tr->label, o->timeout_s);
+    rc = 1;
+  } else if (r->stalled) {
+    fprintf(stderr,
+            "merlin: %s: target hung: no console line for %u s (--stall; "
+            "raise it for an operation whose single call runs longer)\n",
+            tr->label, o->stall_s);
+    rc = 1;
+  } else if (r->overflow) {
+    fprintf(stderr,
+            "merlin: %s: console output exceeded %zu bytes; killed it\n",
+            tr->label, (size_t)MAX_CONSOLE_BYTES);
+    rc = 1;
+  } else if (!r->exited) {
+    fprintf(stderr, "merlin: %s: image killed by signal %d (%s)\n", tr->label,
+            r->term_signal, strsignal(r->term_signal));
+    rc = 1;
+  } else if (r->exit_code != 0) {
+    /* Parse anyway (the caller does): the stream usually says why. */
+    fprintf(stderr, "merlin: %s: image exited with status %d\n", tr->label,
+            r->exit_code);
+    rc = 2;
+  } else if (!o->quiet) {
+    fprintf(stderr, "merlin: %s: finished in %.1f s\n", tr->label, r->seconds);
+  }
+  return rc;
+}
+
 /* Build and execute the image; fills tr->console. Returns 0 when the image
  * ran and exited 0, 2 when it exited non-zero (its stream may say why),
  * 1 when it failed otherwise (reported), 130 when interrupted. */
@@ -253,38 +291,7 @@ static int execute(run_ctx *c, target_run *tr) {
     tr->console_copy = clog;
     clog = NULL;
   }
-  rc = 0;
-  if (res.cancelled) {
-    fprintf(stderr, "merlin: %s: interrupted\n", tr->label);
-    rc = 130;
-  } else if (res.timed_out) {
-    fprintf(stderr,
-            "merlin: %s: target did not finish within %u s (--timeout)\n",
-            tr->label, o->timeout_s);
-    rc = 1;
-  } else if (res.stalled) {
-    fprintf(stderr,
-            "merlin: %s: target hung: no console line for %u s (--stall; "
-            "raise it for an operation whose single call runs longer)\n",
-            tr->label, o->stall_s);
-    rc = 1;
-  } else if (res.overflow) {
-    fprintf(stderr,
-            "merlin: %s: console output exceeded %zu bytes; killed it\n",
-            tr->label, (size_t)MAX_CONSOLE_BYTES);
-    rc = 1;
-  } else if (!res.exited) {
-    fprintf(stderr, "merlin: %s: image killed by signal %d (%s)\n", tr->label,
-            res.term_signal, strsignal(res.term_signal));
-    rc = 1;
-  } else if (res.exit_code != 0) {
-    /* Parse anyway (the caller does): the stream usually says why. */
-    fprintf(stderr, "merlin: %s: image exited with status %d\n", tr->label,
-            res.exit_code);
-    rc = 2;
-  } else if (!o->quiet) {
-    fprintf(stderr, "merlin: %s: finished in %.1f s\n", tr->label, res.seconds);
-  }
+  rc = exec_outcome(o, tr, &res);
   free(bdir);
   free(clog);
   mh_exec_result_free(&res);
