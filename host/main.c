@@ -235,6 +235,58 @@ static const opt_def LIST_OPTS[] = {
      offsetof(list_args, coverage), 0, 0, 0, 0},
 };
 
+/* Options that cannot go together: given opt, any of with[] is a usage
+ * error with msg. (Conflicts whose message quotes a value, and what needs
+ * a count of targets, are checked in code: check_run, check_port_opts.) */
+typedef struct {
+  const char *opt;
+  const char *with[7]; /* NULL-terminated */
+  const char *msg;
+} conflict;
+
+static const conflict RUN_CONFLICTS[] = {
+    {"--from",
+     {"--runs", "--warmup", "--timeout", "--stall", NULL},
+     "--from reads a captured stream, whose runs and warm-ups are already "
+     "in it: --runs, --warmup, --timeout and --stall do not apply"},
+    {"--from",
+     {"--inject-fault", NULL},
+     "--inject-fault has no effect with --from"},
+    {"--kat-only",
+     {"--runs", "--warmup", NULL},
+     "--kat-only times nothing: drop --runs/--warmup"},
+    {"--repeat",
+     {"--from", "--kat-only", NULL},
+     "--repeat reruns timed images: not with --from or --kat-only"},
+    {"--kat-only", {"--ct", NULL}, "--ct checks timed runs: drop --kat-only"},
+    {"--from", {"--ct", NULL}, "--ct has no effect with --from"},
+    {"--kat-only", {"--out", NULL}, "--kat-only writes no results: drop --out"},
+    {"--port",
+     {"--from", NULL},
+     "--port and --from both give the stream: pick one"},
+    {"--port",
+     {"--kat-corrupt", "--inject-fault", "--repeat", "--ct", "--runs",
+      "--warmup", NULL},
+     "--port reads a board running its flashed image: --kat-corrupt, "
+     "--inject-fault, --repeat, --ct, --runs and --warmup do not apply"},
+    {"--cycle-model",
+     {"--from", "--kat-only", "--port", NULL},
+     "--cycle-model/--flash-ws apply to timed QEMU runs: not with --from, "
+     "--port or --kat-only"},
+    {"--flash-ws",
+     {"--from", "--kat-only", "--port", NULL},
+     "--cycle-model/--flash-ws apply to timed QEMU runs: not with --from, "
+     "--port or --kat-only"},
+    {"--cc",
+     {"--from", "--port", NULL},
+     "--cc/--opt build images: not with --from or --port (the stream names "
+     "its compiler)"},
+    {"--opt",
+     {"--from", "--port", NULL},
+     "--cc/--opt build images: not with --from or --port (the stream names "
+     "its compiler)"},
+};
+
 static const char *const LISTS[] = {"targets", "profiles", "algorithms",
                                     "backends", "boards"};
 
@@ -253,6 +305,7 @@ typedef struct {
   size_t n_targets;
   const char **pos; /* positional arguments */
   size_t n_pos;
+  unsigned char given[32]; /* given[k]: option k of the table was given */
 } parse_state;
 
 typedef struct cmd_def {
@@ -260,6 +313,8 @@ typedef struct cmd_def {
   const char *head; /* the --help text above "options:" */
   const opt_def *opts;
   size_t n_opts;
+  const conflict *conflicts;
+  size_t n_conflicts;
   int (*fn)(const struct cmd_def *cmd, int argc, char **argv);
 } cmd_def;
 
@@ -361,6 +416,7 @@ static int parse_uint(const parse_state *s, const char *name, const char *v,
 /* Store value v (NULL: a flag) of option d. */
 static int store_opt(parse_state *s, const opt_def *d, const char *v) {
   char *base = s->args;
+  s->given[d - s->cmd->opts] = 1;
   if (!d->arg) {
     *(int *)(void *)(base + d->at) = 1;
     return 0;
@@ -472,14 +528,11 @@ static int split_targets(const parse_state *s, const char ***out, size_t *n,
 
 /* --port and --baud of merlin run. */
 static int check_port_opts(const parse_state *s, const char *port,
-                           const char *baud, const char *from, size_t n_targets,
-                           unsigned *out) {
+                           const char *baud, size_t n_targets, unsigned *out) {
   if (baud && !port)
     return usage_error(s, "--baud %s needs --port", baud);
   if (!port)
     return 0;
-  if (from)
-    return usage_error(s, "--port and --from both give the stream: pick one");
   if (n_targets != 1)
     return usage_error(s,
                        "--port %s reads one board: give exactly one "
@@ -503,6 +556,23 @@ static void state_free(parse_state *s) {
 
 /* Parse a command's line into args: the table, no positional argument
  * unless allow_pos, and the --target list when the table has one. */
+static int given(const parse_state *s, const char *name) {
+  for (size_t k = 0; k < s->cmd->n_opts; k++)
+    if (strcmp(s->cmd->opts[k].name, name) == 0)
+      return s->given[k];
+  return 0;
+}
+
+static int check_conflicts(const parse_state *s) {
+  for (size_t i = 0; i < s->cmd->n_conflicts; i++) {
+    const conflict *c = &s->cmd->conflicts[i];
+    for (size_t k = 0; given(s, c->opt) && c->with[k]; k++)
+      if (given(s, c->with[k]))
+        return usage_error(s, "%s", c->msg);
+  }
+  return 0;
+}
+
 static int parse_cmd(parse_state *s, int argc, char **argv, int allow_pos,
                      const char ***targets, size_t *n_targets, char **store) {
   int rc = parse(s, argc, argv);
@@ -510,6 +580,8 @@ static int parse_cmd(parse_state *s, int argc, char **argv, int allow_pos,
     rc = usage_error(s, "unexpected argument '%s'", s->pos[0]);
   if (rc == 0 && targets)
     rc = split_targets(s, targets, n_targets, store);
+  if (rc == 0)
+    rc = check_conflicts(s);
   return rc;
 }
 
@@ -524,29 +596,11 @@ static int check_run(const parse_state *s, run_args *a) {
   if (a->from && a->kat)
     return usage_error(s, "--kat-corrupt %s has no effect with --from %s",
                        a->kat, a->from);
-  if (a->from && (a->runs || a->warmup || a->timeout || a->stall))
-    return usage_error(s, "--from reads a captured stream, whose runs and "
-                          "warm-ups are already in it: --runs, --warmup, "
-                          "--timeout and --stall do not apply");
   if (a->kat && mh_kat_corrupt_check(a->kat, NULL, err, sizeof err) != 0)
     return usage_error(s, "%s", err);
   if (a->fault && mh_inject_fault_check(a->fault, err, sizeof err) != 0)
     return usage_error(s, "%s", err);
-  if (a->from && a->fault)
-    return usage_error(s, "--inject-fault has no effect with --from");
-  if (a->kat_only && (a->runs || a->warmup))
-    return usage_error(s, "--kat-only times nothing: drop --runs/--warmup");
-  if (a->repeat && (a->from || a->kat_only))
-    return usage_error(s, "--repeat reruns timed images: not with --from or "
-                          "--kat-only");
-  if (a->kat_only && a->ct)
-    return usage_error(s, "--ct checks timed runs: drop --kat-only");
-  if (a->from && a->ct)
-    return usage_error(s, "--ct has no effect with --from");
-  if (a->kat_only && a->out)
-    return usage_error(s, "--kat-only writes no results: drop --out");
-  int rc =
-      check_port_opts(s, a->port, a->baud, a->from, o->n_targets, &o->baud);
+  int rc = check_port_opts(s, a->port, a->baud, o->n_targets, &o->baud);
   if (rc != 0)
     return rc;
   for (size_t i = 0;
@@ -556,20 +610,9 @@ static int check_run(const parse_state *s, run_args *a) {
                          "%s is a real board: read it on its own, with "
                          "--port DEV (or --from FILE)",
                          o->targets[i]);
-  if (a->port &&
-      (a->kat || a->fault || a->repeat || a->ct || a->runs || a->warmup))
-    return usage_error(s, "--port reads a board running its flashed image: "
-                          "--kat-corrupt, --inject-fault, --repeat, --ct, "
-                          "--runs and --warmup do not apply");
   if (a->cmodel && !mh_cycles_choice_valid(a->cmodel))
     return usage_error(s, "--cycle-model %s: expected one of %s", a->cmodel,
                        MH_CYC_CHOICES);
-  if ((a->cmodel || a->fws) && (a->from || a->kat_only || a->port))
-    return usage_error(s, "--cycle-model/--flash-ws apply to timed QEMU "
-                          "runs: not with --from, --port or --kat-only");
-  if ((a->from || a->port) && (a->cc || a->opt))
-    return usage_error(s, "--cc/--opt build images: not with --from or "
-                          "--port (the stream names its compiler)");
   const char *lists[2][2] = {{"--cc", a->cc}, {"--opt", a->opt}};
   for (size_t k = 0; k < 2; k++) {
     char **vals = NULL;
@@ -750,7 +793,7 @@ static const cmd_def COMMANDS[] = {
      "console-<target>-<profile>.log; OUT/latest points at it. Any failure "
      "writes\n"
      "nothing and exits 1.\n",
-     OPTS(RUN_OPTS), cmd_run},
+     OPTS(RUN_OPTS), OPTS(RUN_CONFLICTS), cmd_run},
     {"build",
      "usage: merlin build --target T[,T...] [options]\n"
      "\n"
@@ -758,14 +801,14 @@ static const cmd_def COMMANDS[] = {
      "build/img/<target>-<profile>/; prints the image path. The build "
      "output is\n"
      "kept in build.log there and shown only when the build fails.\n",
-     OPTS(BUILD_OPTS), cmd_build},
+     OPTS(BUILD_OPTS), NULL, 0, cmd_build},
     {"report",
      "usage: merlin report DIR [--format md|html|csv|json|latex]\n"
      "\n"
      "Read DIR/results.json and write a report of it again (for example "
      "after\n"
      "upgrading merlin): merlin report results/latest\n",
-     OPTS(REPORT_OPTS), cmd_report},
+     OPTS(REPORT_OPTS), NULL, 0, cmd_report},
     {"sizes",
      "usage: merlin sizes --target T[,T...] [options]\n"
      "\n"
@@ -780,7 +823,7 @@ static const cmd_def COMMANDS[] = {
      "adds,\n"
      "from the link map. Stack and heap reservations are not counted. See\n"
      "docs/sizes.md.\n",
-     OPTS(SIZES_OPTS), cmd_sizes},
+     OPTS(SIZES_OPTS), NULL, 0, cmd_sizes},
     {"compare",
      "usage: merlin compare OLD NEW [--threshold PCT] [--force] [--md FILE]\n"
      "\n"
@@ -792,7 +835,7 @@ static const cmd_def COMMANDS[] = {
      "otherwise.\n"
      "Runs built differently (compiler, flags, libraries, routes, unit) are\n"
      "compared only with --force; the differences are printed first.\n",
-     OPTS(COMPARE_OPTS), cmd_compare},
+     OPTS(COMPARE_OPTS), NULL, 0, cmd_compare},
     {"list",
      "usage: merlin list [targets|profiles|algorithms|backends|boards]\n"
      "       merlin list coverage [DIR]   (also: merlin list --coverage)\n"
@@ -803,7 +846,7 @@ static const cmd_def COMMANDS[] = {
      "the results in DIR (default results/latest); a DIR that is missing "
      "or\n"
      "unreadable is an error (exit 1).\n",
-     OPTS(LIST_OPTS), cmd_list},
+     OPTS(LIST_OPTS), NULL, 0, cmd_list},
 };
 #define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
