@@ -5,7 +5,8 @@
  *
  * Every option is declared once, in its command's table (RUN_OPTS, ...):
  * name, argument, help lines, where its value goes and, for an integer,
- * its range. The parser, the range checks, `merlin CMD --help` and
+ * its range; RUN_CONFLICTS, the options that cannot go together. The
+ * parser, the range and conflict checks, `merlin CMD --help` and
  * `merlin help --options` (the list tests/check_cli_docs.sh compares with
  * docs/cli.md) all read the tables. */
 #include "cli/cli.h"
@@ -49,6 +50,9 @@ static const char USAGE[] =
     "  merlin --version          print the version\n";
 
 /* ---- option tables --------------------------------------------------- */
+
+/* Options of the largest table (RUN_OPTS), with room. */
+#define MAX_OPTS 32
 
 /* One option of a command. Its value goes to the command's argument
  * struct (run_args, ...) at offset `at`: a const char * (the last value
@@ -305,7 +309,7 @@ typedef struct {
   size_t n_targets;
   const char **pos; /* positional arguments */
   size_t n_pos;
-  unsigned char given[32]; /* given[k]: option k of the table was given */
+  unsigned char given[MAX_OPTS]; /* given[k]: option k was given */
 } parse_state;
 
 typedef struct cmd_def {
@@ -467,7 +471,7 @@ static int parse(parse_state *s, int argc, char **argv) {
     const char *v = !d->arg ? NULL : attached ? attached : eq ? eq + 1 : NULL;
     if (d->arg && !v) {
       if (i + 1 >= argc)
-        return usage_error(s, "option %s needs a value", d->name);
+        return usage_error(s, "option %s needs a value", a);
       v = argv[++i];
     }
     int rc = store_opt(s, d, v);
@@ -781,6 +785,8 @@ static int cmd_list(const cmd_def *cmd, int argc, char **argv) {
   return rc < 0 ? 0 : rc;
 }
 
+_Static_assert(sizeof RUN_OPTS / sizeof RUN_OPTS[0] <= MAX_OPTS,
+               "parse_state.given holds MAX_OPTS options");
 #define OPTS(t) t, sizeof t / sizeof t[0]
 static const cmd_def COMMANDS[] = {
     {"run",
