@@ -59,7 +59,8 @@ static const char USAGE[] =
  * given), an int set to 1 (a flag: arg NULL), or, for --target (repeat),
  * the accumulated list of the parse state. An integer option (hi > 0) is
  * also checked against lo..hi and stored as an unsigned at offset `num`;
- * "%R" in its help prints the range. */
+ * "%R" in its help prints the range. An option with choices takes one of
+ * them. */
 typedef struct {
   const char *name;  /* "--runs" */
   const char *alias; /* a one-letter form ("-j"), or NULL */
@@ -69,6 +70,9 @@ typedef struct {
   int repeat;
   unsigned lo, hi;
   size_t num;
+  /* Valid values ("md, html, ..."; also the usage error's list), or
+   * NULL: any. */
+  const char *choices;
 } opt_def;
 
 /* merlin run: the raw values, then the checked options. */
@@ -83,81 +87,82 @@ typedef struct {
 #define RN(f, lo, hi) lo, hi, offsetof(run_args, o.f)
 static const opt_def RUN_OPTS[] = {
     {"--target", NULL, "T[,T...]",
-     "targets to run (repeatable; see merlin list targets)", 0, 1, 0, 0, 0},
+     "targets to run (repeatable; see merlin list targets)", 0, 1, 0, 0, 0,
+     NULL},
     {"--profile", NULL, "P",
      "profile name or path to a .profile file (default: default)", RA(profile),
-     0, 0, 0, 0},
+     0, 0, 0, 0, NULL},
     {"--runs", NULL, "N", "timed runs per operation, %R (default: 101)",
-     RA(runs), 0, RN(runs, 1, MH_RUNS_MAX)},
+     RA(runs), 0, RN(runs, 1, MH_RUNS_MAX), NULL},
     {"--warmup", NULL, "W", "warm-up runs per operation, %R (default: 5)",
-     RA(warmup), 0, RN(warmup, 0, MH_WARMUP_MAX)},
+     RA(warmup), 0, RN(warmup, 0, MH_WARMUP_MAX), NULL},
     {"--out", NULL, "DIR", "results directory (default: results)", RA(out), 0,
-     0, 0, 0},
+     0, 0, 0, NULL},
     {"--timeout", NULL, "SEC",
      "kill a target after SEC seconds in all, %R (default:\nnone)", RA(timeout),
-     0, RN(timeout_s, 1, MH_TIMEOUT_MAX)},
+     0, RN(timeout_s, 1, MH_TIMEOUT_MAX), NULL},
     {"--stall", NULL, "SEC",
      "a target that prints no console line for SEC seconds is\nhung: kill "
      "it, %R (default: 600)",
-     RA(stall), 0, RN(stall_s, 1, MH_TIMEOUT_MAX)},
+     RA(stall), 0, RN(stall_s, 1, MH_TIMEOUT_MAX), NULL},
     {"--from", NULL, "FILE",
      "parse a captured console stream instead of building and\nrunning "
      "(exactly one --target; not with --runs,\n--warmup, --timeout)",
-     RA(from), 0, 0, 0, 0},
+     RA(from), 0, 0, 0, 0, NULL},
     {"--port", NULL, "DEV",
      "read the stream of a real board from serial port DEV\n(e.g. "
      "/dev/ttyACM0) instead of running; reset the board\nonce merlin "
      "listens (exactly one --target; the image's\nruns and warm-ups are "
      "built in)",
-     RA(port), 0, 0, 0, 0},
+     RA(port), 0, 0, 0, 0, NULL},
     {"--baud", NULL, "N",
      "baud rate of --port (default: 115200; one of 9600,\n19200, 38400, "
      "57600, 115200, 230400, 460800, 921600,\n1000000, 2000000)",
-     RA(baud), 0, 0, 0, 0},
+     RA(baud), 0, 0, 0, 0, NULL},
     {"--kat-corrupt", NULL, "ALG/OP",
      "test hook: build an image whose ALG/OP known-answer\ntest fails "
      "(separate build directory)",
-     RA(kat), 0, 0, 0, 0},
+     RA(kat), 0, 0, 0, 0, NULL},
     {"--inject-fault", NULL, "KIND",
      "test hook: build an image that faults (busfault,\nusagefault, hang, "
      "stackoverflow, heap) after announcing\nits operations",
-     RA(fault), 0, 0, 0, 0},
+     RA(fault), 0, 0, 0, 0, NULL},
     {"--quiet", NULL, NULL,
      "no progress or summary, only errors and the result path", RA(quiet), 0, 0,
-     0, 0},
+     0, 0, NULL},
     {"--repeat", NULL, "K",
      "run each target K times (fresh processes: power\ncycles) and report "
      "the spread of the medians, %R",
-     RA(repeat), 0, RN(repeat, 1, 100)},
+     RA(repeat), 0, RN(repeat, 1, 100), NULL},
     {"--ct", NULL, NULL,
      "also the memcheck constant-time pass on the host\n(valgrind, secrets "
      "poisoned; docs/constant-time.md)",
-     RA(ct), 0, 0, 0, 0},
+     RA(ct), 0, 0, 0, 0, NULL},
     {"--kat-only", NULL, NULL,
      "run every known-answer test on each target, time nothing,\nwrite no "
      "results; exit 1 if any fails",
-     RA(kat_only), 0, 0, 0, 0},
+     RA(kat_only), 0, 0, 0, 0, NULL},
     {"--cycle-model", NULL, "M",
      "QEMU targets: estimated cycles from the TCG plugin\n"
      "(docs/cycle-model.md): auto (the target's core; none\nfor M7, M33, "
      "M55), off (no plugin), m0plus,\nm0plus-smallmul, m3 or m4 (default: "
      "auto)",
-     RA(cmodel), 0, 0, 0, 0},
+     RA(cmodel), 0, 0, 0, 0, MH_CYC_CHOICES},
     {"--flash-ws", NULL, "N",
      "flash wait states the cycle model adds to every\npipeline refill, %R "
      "(default: 0)",
-     RA(fws), 0, RN(flash_ws, 0, 15)},
+     RA(fws), 0, RN(flash_ws, 0, 15), NULL},
     {"--cc", NULL, "C[,C...]",
      "compilers of the image and its libraries: gcc, clang\n(one image per "
      "compiler x --opt level; default: gcc)",
-     RA(cc), 0, 0, 0, 0},
+     RA(cc), 0, 0, 0, 0, NULL},
     {"--opt", NULL, "L[,L...]",
      "optimisation levels: O0, O1, O2, O3, Os, Oz (default: O2)", RA(opt), 0, 0,
-     0, 0},
+     0, 0, NULL},
     {"--jobs", "-j", "N",
      "build images and run QEMU images N at a time, %R\n(default: online "
      "CPUs); host images always run alone",
-     RA(jobs), 0, RN(jobs, 1, 64)},
+     RA(jobs), 0, RN(jobs, 1, 64), NULL},
 };
 
 typedef struct {
@@ -168,19 +173,19 @@ typedef struct {
 
 static const opt_def BUILD_OPTS[] = {
     {"--target", NULL, "T[,T...]", "targets to build (repeatable)", 0, 1, 0, 0,
-     0},
+     0, NULL},
     {"--profile", NULL, "P", "profile name or path (default: default)",
-     offsetof(build_args, profile), 0, 0, 0, 0},
+     offsetof(build_args, profile), 0, 0, 0, 0, NULL},
     {"--kat-corrupt", NULL, "ALG/OP",
      "test hook: make that known-answer test fail (build\ndirectory gets the "
      "suffix -katfail)",
-     offsetof(build_args, kat), 0, 0, 0, 0},
+     offsetof(build_args, kat), 0, 0, 0, 0, NULL},
     {"--inject-fault", NULL, "KIND",
      "test hook: an image that faults (busfault,\nusagefault, hang, "
      "stackoverflow, heap); suffix -fault-KIND",
-     offsetof(build_args, fault), 0, 0, 0, 0},
+     offsetof(build_args, fault), 0, 0, 0, 0, NULL},
     {"--quiet", NULL, NULL, "no progress lines", offsetof(build_args, quiet), 0,
-     0, 0, 0},
+     0, 0, 0, NULL},
 };
 
 typedef struct {
@@ -191,14 +196,15 @@ typedef struct {
 
 static const opt_def SIZES_OPTS[] = {
     {"--target", NULL, "T[,T...]",
-     "targets to measure (repeatable; see merlin list targets)", 0, 1, 0, 0, 0},
+     "targets to measure (repeatable; see merlin list targets)", 0, 1, 0, 0, 0,
+     NULL},
     {"--profile", NULL, "P",
      "profile name or path to a .profile file (default: default)",
-     offsetof(sizes_args, profile), 0, 0, 0, 0},
+     offsetof(sizes_args, profile), 0, 0, 0, 0, NULL},
     {"--json", NULL, "FILE", "also write the records, per library too, as JSON",
-     offsetof(sizes_args, json), 0, 0, 0, 0},
+     offsetof(sizes_args, json), 0, 0, 0, 0, NULL},
     {"--quiet", NULL, NULL, "no progress lines", offsetof(sizes_args, quiet), 0,
-     0, 0, 0},
+     0, 0, 0, NULL},
 };
 
 typedef struct {
@@ -210,7 +216,7 @@ static const opt_def REPORT_OPTS[] = {
      "md: report.md (default); html: report.html; csv:\nresults.csv; "
      "json:\nresults.json rewritten; latex: report.tex (tables for\npapers: "
      "booktabs, longtable)",
-     offsetof(report_args, format), 0, 0, 0, 0},
+     offsetof(report_args, format), 0, 0, 0, 0, "md, html, csv, json, latex"},
 };
 
 typedef struct {
@@ -220,12 +226,12 @@ typedef struct {
 
 static const opt_def COMPARE_OPTS[] = {
     {"--threshold", NULL, "PCT", "regression threshold in percent (default: 2)",
-     offsetof(compare_args, threshold), 0, 0, 0, 0},
+     offsetof(compare_args, threshold), 0, 0, 0, 0, NULL},
     {"--force", NULL, NULL, "compare runs whose provenance differs",
-     offsetof(compare_args, force), 0, 0, 0, 0},
+     offsetof(compare_args, force), 0, 0, 0, 0, NULL},
     {"--md", NULL, "FILE",
      "also write a Markdown summary (pull-request comment)",
-     offsetof(compare_args, md), 0, 0, 0, 0},
+     offsetof(compare_args, md), 0, 0, 0, 0, NULL},
 };
 
 /* --coverage [DIR] takes an optional value: cmd_list reads it before the
@@ -236,7 +242,7 @@ typedef struct {
 
 static const opt_def LIST_OPTS[] = {
     {"--coverage", NULL, "[DIR]", "the same as coverage [DIR]",
-     offsetof(list_args, coverage), 0, 0, 0, 0},
+     offsetof(list_args, coverage), 0, 0, 0, 0, NULL},
 };
 
 /* Options that cannot go together: given opt, any of with[] is a usage
@@ -417,6 +423,19 @@ static int parse_uint(const parse_state *s, const char *name, const char *v,
   return 0;
 }
 
+/* Is v one of the comma-separated choices? */
+static int is_choice(const char *choices, const char *v) {
+  size_t n = strlen(v);
+  for (const char *c = choices; *c;) {
+    size_t len = strcspn(c, ",");
+    if (len == n && strncmp(c, v, n) == 0)
+      return 1;
+    c += len;
+    c += strspn(c, ", ");
+  }
+  return 0;
+}
+
 /* Store value v (NULL: a flag) of option d. */
 static int store_opt(parse_state *s, const opt_def *d, const char *v) {
   char *base = s->args;
@@ -485,6 +504,12 @@ static int parse(parse_state *s, int argc, char **argv) {
     int rc = v ? parse_uint(s, d->name, v, d->lo, d->hi,
                             (unsigned *)(void *)(base + d->num))
                : 0;
+    if (rc == 0 && d->choices && d->arg && !d->repeat) {
+      v = *(const char **)(void *)(base + d->at);
+      if (v && !is_choice(d->choices, v))
+        rc = usage_error(s, "unknown %s '%s'; valid: %s", d->name, v,
+                         d->choices);
+    }
     if (rc != 0)
       return rc;
   }
@@ -614,9 +639,6 @@ static int check_run(const parse_state *s, run_args *a) {
                          "%s is a real board: read it on its own, with "
                          "--port DEV (or --from FILE)",
                          o->targets[i]);
-  if (a->cmodel && !mh_cycles_choice_valid(a->cmodel))
-    return usage_error(s, "--cycle-model %s: expected one of %s", a->cmodel,
-                       MH_CYC_CHOICES);
   const char *lists[2][2] = {{"--cc", a->cc}, {"--opt", a->opt}};
   for (size_t k = 0; k < 2; k++) {
     char **vals = NULL;
@@ -717,13 +739,6 @@ static int cmd_report(const cmd_def *cmd, int argc, char **argv) {
     rc = usage_error(&s, "expects one results directory, for example "
                          "results/latest");
   const char *format = a.format ? a.format : "md";
-  if (rc == 0 && strcmp(format, "md") != 0 && strcmp(format, "csv") != 0 &&
-      strcmp(format, "json") != 0 && strcmp(format, "latex") != 0 &&
-      strcmp(format, "html") != 0)
-    rc = usage_error(&s,
-                     "unknown --format '%s'; valid: md, html, csv, json, "
-                     "latex",
-                     format);
   if (rc == 0)
     rc = parse_only ? 0 : mh_cli_report(s.pos[0], format);
   state_free(&s);
