@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* merlin: the host CLI. Parses the command line, checks every value (a
  * usage error exits 2 with the valid choices), and dispatches to the
- * subcommands (cli.h). Documented in docs/cli.md. */
+ * subcommands (cli.h). Documented in docs/cli.md.
+ *
+ * Every option is declared once, in its command's table (RUN_OPTS, ...):
+ * name, argument, help lines, where its value goes and, for an integer,
+ * its range; RUN_CONFLICTS, the options that cannot go together. The
+ * parser, the range and conflict checks, `merlin CMD --help` and
+ * `merlin help --options` (the list tests/check_cli_docs.sh compares with
+ * docs/cli.md) all read the tables. */
 #include "cli/cli.h"
 #include "config/targets.h"
 #include "run/cycles.h"
@@ -12,6 +19,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,172 +49,253 @@ static const char USAGE[] =
     "  merlin <command> --help   options of one command\n"
     "  merlin --version          print the version\n";
 
-static const char HELP_RUN[] =
-    "usage: merlin run --target T[,T...] [options]\n"
-    "\n"
-    "Build the image of each target for the profile, run it, check the "
-    "console\n"
-    "stream and every known-answer test, and write OUT/<UTC time>/ with\n"
-    "results.json, results.csv, report.md, report.html and\n"
-    "console-<target>-<profile>.log; OUT/latest points at it. Any failure "
-    "writes\n"
-    "nothing and exits 1.\n"
-    "\n"
-    "options:\n"
-    "  --target T[,T...]  targets to run (repeatable; see merlin list "
-    "targets)\n"
-    "  --profile P        profile name or path to a .profile file "
-    "(default: default)\n"
-    "  --runs N           timed runs per operation, 1..100000 (default: "
-    "101)\n"
-    "  --warmup W         warm-up runs per operation, 0..10000 (default: 5)\n"
-    "  --out DIR          results directory (default: results)\n"
-    "  --timeout SEC      kill a target after SEC seconds in all, 1..604800 "
-    "(default:\n"
-    "                     none)\n"
-    "  --stall SEC        a target that prints no console line for SEC "
-    "seconds is\n"
-    "                     hung: kill it, 1..604800 (default: 600)\n"
-    "  --from FILE        parse a captured console stream instead of "
-    "building and\n"
-    "                     running (exactly one --target; not with --runs,\n"
-    "                     --warmup, --timeout)\n"
-    "  --port DEV         read the stream of a real board from serial port "
-    "DEV\n"
-    "                     (e.g. /dev/ttyACM0) instead of running; reset "
-    "the board\n"
-    "                     once merlin listens (exactly one --target; the "
-    "image's\n"
-    "                     runs and warm-ups are built in)\n"
-    "  --baud N           baud rate of --port (default: 115200; one of "
-    "9600,\n"
-    "                     19200, 38400, 57600, 115200, 230400, 460800, "
-    "921600,\n"
-    "                     1000000, 2000000)\n"
-    "  --kat-corrupt ALG/OP  test hook: build an image whose ALG/OP "
-    "known-answer\n"
-    "                     test fails (separate build directory)\n"
-    "  --inject-fault KIND  test hook: build an image that faults (busfault,\n"
-    "                     usagefault, hang, stackoverflow, heap) after "
-    "announcing\n"
-    "                     its operations\n"
-    "  --quiet            no progress or summary, only errors and the "
-    "result path\n"
-    "  --repeat K         run each target K times (fresh processes: power\n"
-    "                     cycles) and report the spread of the medians, "
-    "1..100\n"
-    "  --ct               also the memcheck constant-time pass on the host\n"
-    "                     (valgrind, secrets poisoned; docs/constant-time.md)\n"
-    "  --kat-only         run every known-answer test on each target, time "
-    "nothing,\n"
-    "                     write no results; exit 1 if any fails\n"
-    "  --cycle-model M    QEMU targets: estimated cycles from the TCG plugin\n"
-    "                     (docs/cycle-model.md): auto (the target's core; "
-    "none\n"
-    "                     for M7, M33, M55), off (no plugin), m0plus,\n"
-    "                     m0plus-smallmul, m3 or m4 (default: auto)\n"
-    "  --flash-ws N       flash wait states the cycle model adds to every\n"
-    "                     pipeline refill, 0..15 (default: 0)\n"
-    "  --cc C[,C...]      compilers of the image and its libraries: gcc, "
-    "clang\n"
-    "                     (one image per compiler x --opt level; default: "
-    "gcc)\n"
-    "  --opt L[,L...]     optimisation levels: O0, O1, O2, O3, Os, Oz "
-    "(default: O2)\n"
-    "  -j, --jobs N       build images and run QEMU images N at a time, "
-    "1..64\n"
-    "                     (default: online CPUs); host images always run "
-    "alone\n"
-    "  -h, --help         this help\n";
+/* ---- option tables --------------------------------------------------- */
 
-static const char HELP_BUILD[] =
-    "usage: merlin build --target T[,T...] [options]\n"
-    "\n"
-    "Generate the profile files and build the image of each target into\n"
-    "build/img/<target>-<profile>/; prints the image path. The build output "
-    "is\n"
-    "kept in build.log there and shown only when the build fails.\n"
-    "\n"
-    "options:\n"
-    "  --target T[,T...]  targets to build (repeatable)\n"
-    "  --profile P        profile name or path (default: default)\n"
-    "  --kat-corrupt ALG/OP  test hook: make that known-answer test fail "
-    "(build\n"
-    "                     directory gets the suffix -katfail)\n"
-    "  --inject-fault KIND  test hook: an image that faults (busfault,\n"
-    "                     usagefault, hang, stackoverflow, heap); suffix "
-    "-fault-KIND\n"
-    "  --quiet            no progress lines\n"
-    "  -h, --help         this help\n";
+/* Options of the largest table (RUN_OPTS), with room. */
+#define MAX_OPTS 32
 
-static const char HELP_SIZES[] =
-    "usage: merlin sizes --target T[,T...] [options]\n"
-    "\n"
-    "For each target, link one image per (algorithm, backend) the profile "
-    "routes,\n"
-    "holding only that pair, and one empty baseline image, all with\n"
-    "--gc-sections, in build/img/<target>-<profile>-sizes/ (configured once,"
-    "\n"
-    "then only relinked). Print each pair's flash (.text + .rodata + .data) "
-    "and\n"
-    "static RAM (.data + .bss) minus the baseline's, and what each library "
-    "adds,\n"
-    "from the link map. Stack and heap reservations are not counted. See\n"
-    "docs/sizes.md.\n"
-    "\n"
-    "options:\n"
-    "  --target T[,T...]  targets to measure (repeatable; see merlin list "
-    "targets)\n"
-    "  --profile P        profile name or path to a .profile file "
-    "(default: default)\n"
-    "  --json FILE        also write the records, per library too, as JSON\n"
-    "  --quiet            no progress lines\n"
-    "  -h, --help         this help\n";
+/* One option of a command. Its value goes to the command's argument
+ * struct (run_args, ...) at offset `at`: a const char * (the last value
+ * given), an int set to 1 (a flag: arg NULL), or, for --target (repeat),
+ * the accumulated list of the parse state. An integer option (hi > 0) is
+ * also checked against lo..hi and stored as an unsigned at offset `num`;
+ * "%R" in its help prints the range. An option with choices takes one of
+ * them. */
+typedef struct {
+  const char *name;  /* "--runs" */
+  const char *alias; /* a one-letter form ("-j"), or NULL */
+  const char *arg;   /* "N" in the help; NULL: a flag */
+  const char *help;  /* help lines, '\n' between them */
+  size_t at;
+  int repeat;
+  unsigned lo, hi;
+  size_t num;
+  /* Valid values ("md, html, ..."; also the usage error's list), or
+   * NULL: any. */
+  const char *choices;
+} opt_def;
 
-static const char HELP_COMPARE[] =
-    "usage: merlin compare OLD NEW [--threshold PCT] [--force] [--md FILE]\n"
-    "\n"
-    "Compare two results (directories or results.json files) operation by\n"
-    "operation: old and new median, the change, and whether it lies outside\n"
-    "both runs' spread (the sum of their IQRs). Exits 1 when an operation\n"
-    "got slower by more than the threshold outside the spread, 0 otherwise.\n"
-    "Runs built differently (compiler, flags, libraries, routes, unit) are\n"
-    "compared only with --force; the differences are printed first.\n"
-    "\n"
-    "options:\n"
-    "  --threshold PCT    regression threshold in percent (default: 2)\n"
-    "  --force            compare runs whose provenance differs\n"
-    "  --md FILE          also write a Markdown summary (pull-request "
-    "comment)\n"
-    "  -h, --help         this help\n";
+/* merlin run: the raw values, then the checked options. */
+typedef struct {
+  mh_run_opts o;
+  const char *profile, *runs, *warmup, *out, *timeout, *from, *kat, *fault,
+      *repeat, *port, *baud, *cmodel, *fws, *cc, *opt, *jobs, *stall;
+  int quiet, kat_only, ct;
+} run_args;
 
-static const char HELP_REPORT[] =
-    "usage: merlin report DIR [--format md|html|csv|json|latex]\n"
-    "\n"
-    "Read DIR/results.json and write a report of it again (for example "
-    "after\n"
-    "upgrading merlin): merlin report results/latest\n"
-    "\n"
-    "options:\n"
-    "  --format F         md: report.md (default); html: report.html; csv:\n"
-    "                     results.csv; json:\n"
-    "                     results.json rewritten; latex: report.tex (tables "
-    "for\n"
-    "                     papers: booktabs, longtable)\n"
-    "  -h, --help         this help\n";
+#define RA(f) offsetof(run_args, f)
+#define RN(f, lo, hi) lo, hi, offsetof(run_args, o.f)
+static const opt_def RUN_OPTS[] = {
+    {"--target", NULL, "T[,T...]",
+     "targets to run (repeatable; see merlin list targets)", 0, 1, 0, 0, 0,
+     NULL},
+    {"--profile", NULL, "P",
+     "profile name or path to a .profile file (default: default)", RA(profile),
+     0, 0, 0, 0, NULL},
+    {"--runs", NULL, "N", "timed runs per operation, %R (default: 101)",
+     RA(runs), 0, RN(runs, 1, MH_RUNS_MAX), NULL},
+    {"--warmup", NULL, "W", "warm-up runs per operation, %R (default: 5)",
+     RA(warmup), 0, RN(warmup, 0, MH_WARMUP_MAX), NULL},
+    {"--out", NULL, "DIR", "results directory (default: results)", RA(out), 0,
+     0, 0, 0, NULL},
+    {"--timeout", NULL, "SEC",
+     "kill a target after SEC seconds in all, %R (default:\nnone)", RA(timeout),
+     0, RN(timeout_s, 1, MH_TIMEOUT_MAX), NULL},
+    {"--stall", NULL, "SEC",
+     "a target that prints no console line for SEC seconds is\nhung: kill "
+     "it, %R (default: 600)",
+     RA(stall), 0, RN(stall_s, 1, MH_TIMEOUT_MAX), NULL},
+    {"--from", NULL, "FILE",
+     "parse a captured console stream instead of building and\nrunning "
+     "(exactly one --target; not with --runs,\n--warmup, --timeout)",
+     RA(from), 0, 0, 0, 0, NULL},
+    {"--port", NULL, "DEV",
+     "read the stream of a real board from serial port DEV\n(e.g. "
+     "/dev/ttyACM0) instead of running; reset the board\nonce merlin "
+     "listens (exactly one --target; the image's\nruns and warm-ups are "
+     "built in)",
+     RA(port), 0, 0, 0, 0, NULL},
+    {"--baud", NULL, "N",
+     "baud rate of --port (default: 115200; one of 9600,\n19200, 38400, "
+     "57600, 115200, 230400, 460800, 921600,\n1000000, 2000000)",
+     RA(baud), 0, 0, 0, 0, NULL},
+    {"--kat-corrupt", NULL, "ALG/OP",
+     "test hook: build an image whose ALG/OP known-answer\ntest fails "
+     "(separate build directory)",
+     RA(kat), 0, 0, 0, 0, NULL},
+    {"--inject-fault", NULL, "KIND",
+     "test hook: build an image that faults (busfault,\nusagefault, hang, "
+     "stackoverflow, heap) after announcing\nits operations",
+     RA(fault), 0, 0, 0, 0, NULL},
+    {"--quiet", NULL, NULL,
+     "no progress or summary, only errors and the result path", RA(quiet), 0, 0,
+     0, 0, NULL},
+    {"--repeat", NULL, "K",
+     "run each target K times (fresh processes: power\ncycles) and report "
+     "the spread of the medians, %R",
+     RA(repeat), 0, RN(repeat, 1, 100), NULL},
+    {"--ct", NULL, NULL,
+     "also the memcheck constant-time pass on the host\n(valgrind, secrets "
+     "poisoned; docs/constant-time.md)",
+     RA(ct), 0, 0, 0, 0, NULL},
+    {"--kat-only", NULL, NULL,
+     "run every known-answer test on each target, time nothing,\nwrite no "
+     "results; exit 1 if any fails",
+     RA(kat_only), 0, 0, 0, 0, NULL},
+    {"--cycle-model", NULL, "M",
+     "QEMU targets: estimated cycles from the TCG plugin\n"
+     "(docs/cycle-model.md): auto (the target's core; none\nfor M7, M33, "
+     "M55), off (no plugin), m0plus,\nm0plus-smallmul, m3 or m4 (default: "
+     "auto)",
+     RA(cmodel), 0, 0, 0, 0, MH_CYC_CHOICES},
+    {"--flash-ws", NULL, "N",
+     "flash wait states the cycle model adds to every\npipeline refill, %R "
+     "(default: 0)",
+     RA(fws), 0, RN(flash_ws, 0, 15), NULL},
+    {"--cc", NULL, "C[,C...]",
+     "compilers of the image and its libraries: gcc, clang\n(one image per "
+     "compiler x --opt level; default: gcc)",
+     RA(cc), 0, 0, 0, 0, NULL},
+    {"--opt", NULL, "L[,L...]",
+     "optimisation levels: O0, O1, O2, O3, Os, Oz (default: O2)", RA(opt), 0, 0,
+     0, 0, NULL},
+    {"--jobs", "-j", "N",
+     "build images and run QEMU images N at a time, %R\n(default: online "
+     "CPUs); host images always run alone",
+     RA(jobs), 0, RN(jobs, 1, 64), NULL},
+};
 
-static const char HELP_LIST[] =
-    "usage: merlin list [targets|profiles|algorithms|backends|boards]\n"
-    "       merlin list coverage [DIR]   (also: merlin list --coverage)\n"
-    "\n"
-    "List what merlin knows; without an argument, everything. coverage\n"
-    "prints algorithm x backend: offered by the adapter, and KAT-passing in\n"
-    "the results in DIR (default results/latest); a DIR that is missing or\n"
-    "unreadable is an error (exit 1).\n"
-    "\n"
-    "options:\n"
-    "  --coverage [DIR]   the same as coverage [DIR]\n"
-    "  -h, --help         this help\n";
+typedef struct {
+  mh_build_opts o;
+  const char *profile, *kat, *fault;
+  int quiet;
+} build_args;
+
+static const opt_def BUILD_OPTS[] = {
+    {"--target", NULL, "T[,T...]", "targets to build (repeatable)", 0, 1, 0, 0,
+     0, NULL},
+    {"--profile", NULL, "P", "profile name or path (default: default)",
+     offsetof(build_args, profile), 0, 0, 0, 0, NULL},
+    {"--kat-corrupt", NULL, "ALG/OP",
+     "test hook: make that known-answer test fail (build\ndirectory gets the "
+     "suffix -katfail)",
+     offsetof(build_args, kat), 0, 0, 0, 0, NULL},
+    {"--inject-fault", NULL, "KIND",
+     "test hook: an image that faults (busfault,\nusagefault, hang, "
+     "stackoverflow, heap); suffix -fault-KIND",
+     offsetof(build_args, fault), 0, 0, 0, 0, NULL},
+    {"--quiet", NULL, NULL, "no progress lines", offsetof(build_args, quiet), 0,
+     0, 0, 0, NULL},
+};
+
+typedef struct {
+  mh_sizes_opts o;
+  const char *profile, *json;
+  int quiet;
+} sizes_args;
+
+static const opt_def SIZES_OPTS[] = {
+    {"--target", NULL, "T[,T...]",
+     "targets to measure (repeatable; see merlin list targets)", 0, 1, 0, 0, 0,
+     NULL},
+    {"--profile", NULL, "P",
+     "profile name or path to a .profile file (default: default)",
+     offsetof(sizes_args, profile), 0, 0, 0, 0, NULL},
+    {"--json", NULL, "FILE", "also write the records, per library too, as JSON",
+     offsetof(sizes_args, json), 0, 0, 0, 0, NULL},
+    {"--quiet", NULL, NULL, "no progress lines", offsetof(sizes_args, quiet), 0,
+     0, 0, 0, NULL},
+};
+
+typedef struct {
+  const char *format;
+} report_args;
+
+static const opt_def REPORT_OPTS[] = {
+    {"--format", NULL, "F",
+     "md: report.md (default); html: report.html; csv:\nresults.csv; "
+     "json:\nresults.json rewritten; latex: report.tex (tables for\npapers: "
+     "booktabs, longtable)",
+     offsetof(report_args, format), 0, 0, 0, 0, "md, html, csv, json, latex"},
+};
+
+typedef struct {
+  const char *threshold, *md;
+  int force;
+} compare_args;
+
+static const opt_def COMPARE_OPTS[] = {
+    {"--threshold", NULL, "PCT", "regression threshold in percent (default: 2)",
+     offsetof(compare_args, threshold), 0, 0, 0, 0, NULL},
+    {"--force", NULL, NULL, "compare runs whose provenance differs",
+     offsetof(compare_args, force), 0, 0, 0, 0, NULL},
+    {"--md", NULL, "FILE",
+     "also write a Markdown summary (pull-request comment)",
+     offsetof(compare_args, md), 0, 0, 0, 0, NULL},
+};
+
+/* --coverage [DIR] takes an optional value: cmd_list reads it before the
+ * table parser; the entry is for the help and the option list. */
+typedef struct {
+  int coverage;
+} list_args;
+
+static const opt_def LIST_OPTS[] = {
+    {"--coverage", NULL, "[DIR]", "the same as coverage [DIR]",
+     offsetof(list_args, coverage), 0, 0, 0, 0, NULL},
+};
+
+/* Options that cannot go together: given opt, any of with[] is a usage
+ * error with msg. (Conflicts whose message quotes a value, and what needs
+ * a count of targets, are checked in code: check_run, check_port_opts.) */
+typedef struct {
+  const char *opt;
+  const char *with[7]; /* NULL-terminated */
+  const char *msg;
+} conflict;
+
+static const conflict RUN_CONFLICTS[] = {
+    {"--from",
+     {"--runs", "--warmup", "--timeout", "--stall", NULL},
+     "--from reads a captured stream, whose runs and warm-ups are already "
+     "in it: --runs, --warmup, --timeout and --stall do not apply"},
+    {"--from",
+     {"--inject-fault", NULL},
+     "--inject-fault has no effect with --from"},
+    {"--kat-only",
+     {"--runs", "--warmup", NULL},
+     "--kat-only times nothing: drop --runs/--warmup"},
+    {"--repeat",
+     {"--from", "--kat-only", NULL},
+     "--repeat reruns timed images: not with --from or --kat-only"},
+    {"--kat-only", {"--ct", NULL}, "--ct checks timed runs: drop --kat-only"},
+    {"--from", {"--ct", NULL}, "--ct has no effect with --from"},
+    {"--kat-only", {"--out", NULL}, "--kat-only writes no results: drop --out"},
+    {"--port",
+     {"--from", NULL},
+     "--port and --from both give the stream: pick one"},
+    {"--port",
+     {"--kat-corrupt", "--inject-fault", "--repeat", "--ct", "--runs",
+      "--warmup", NULL},
+     "--port reads a board running its flashed image: --kat-corrupt, "
+     "--inject-fault, --repeat, --ct, --runs and --warmup do not apply"},
+    {"--cycle-model",
+     {"--from", "--kat-only", "--port", NULL},
+     "--cycle-model/--flash-ws apply to timed QEMU runs: not with --from, "
+     "--port or --kat-only"},
+    {"--flash-ws",
+     {"--from", "--kat-only", "--port", NULL},
+     "--cycle-model/--flash-ws apply to timed QEMU runs: not with --from, "
+     "--port or --kat-only"},
+    {"--cc",
+     {"--from", "--port", NULL},
+     "--cc/--opt build images: not with --from or --port (the stream names "
+     "its compiler)"},
+    {"--opt",
+     {"--from", "--port", NULL},
+     "--cc/--opt build images: not with --from or --port (the stream names "
+     "its compiler)"},
+};
 
 static const char *const LISTS[] = {"targets", "profiles", "algorithms",
                                     "backends", "boards"};
@@ -217,24 +306,27 @@ static int parse_only;
 
 /* ---- option parsing -------------------------------------------------- */
 
-typedef struct {
-  const char *name; /* "--runs" */
-  int has_arg;
-  const char **value; /* last value given (has_arg) */
-  int *flag;          /* set to 1 (!has_arg) */
-  int repeat;         /* values accumulate in the targets list */
-} opt_def;
+struct cmd_def;
 
 typedef struct {
-  const char *cmd;
-  const char *help;
-  const opt_def *opts;
-  size_t n_opts;
+  const struct cmd_def *cmd;
+  void *args;           /* the command's argument struct */
   const char **targets; /* accumulated --target values */
   size_t n_targets;
   const char **pos; /* positional arguments */
   size_t n_pos;
+  unsigned char given[MAX_OPTS]; /* given[k]: option k was given */
 } parse_state;
+
+typedef struct cmd_def {
+  const char *name;
+  const char *head; /* the --help text above "options:" */
+  const opt_def *opts;
+  size_t n_opts;
+  const conflict *conflicts;
+  size_t n_conflicts;
+  int (*fn)(const struct cmd_def *cmd, int argc, char **argv);
+} cmd_def;
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
@@ -243,24 +335,127 @@ static int
 usage_error(const parse_state *s, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "merlin %s: ", s->cmd);
+  fprintf(stderr, "merlin %s: ", s->cmd->name);
   vfprintf(stderr, fmt, ap);
-  fprintf(stderr, "\n(see merlin %s --help)\n", s->cmd);
+  fprintf(stderr, "\n(see merlin %s --help)\n", s->cmd->name);
   va_end(ap);
   return USAGE_EXIT;
+}
+
+/* "-j, --jobs N" */
+static void opt_left(const opt_def *d, char *buf, size_t len) {
+  snprintf(buf, len, "%s%s%s%s%s", d->alias ? d->alias : "",
+           d->alias ? ", " : "", d->name, d->arg ? " " : "",
+           d->arg ? d->arg : "");
+}
+
+/* `merlin CMD --help`: the head, then one entry per option of the table:
+ * the option in a column of 18, its help lines indented past it. */
+static void print_help(const cmd_def *c, FILE *f) {
+  fputs(c->head, f);
+  fputs("\noptions:\n", f);
+  for (size_t i = 0; i < c->n_opts; i++) {
+    const opt_def *d = &c->opts[i];
+    char left[64];
+    opt_left(d, left, sizeof left);
+    fprintf(f, strlen(left) > 18 ? "  %s  " : "  %-18s ", left);
+    for (const char *h = d->help; *h; h++) {
+      if (h[0] == '%' && h[1] == 'R') {
+        fprintf(f, "%u..%u", d->lo, d->hi);
+        h++;
+      } else if (*h == '\n') {
+        fprintf(f, "\n%21s", "");
+      } else {
+        fputc(*h, f);
+      }
+    }
+    fputc('\n', f);
+  }
+  fputs("  -h, --help         this help\n", f);
 }
 
 static void valid_options(const parse_state *s, char *buf, size_t len) {
   size_t used = 0;
   buf[0] = '\0';
-  for (size_t i = 0; i < s->n_opts && used < len; i++)
-    used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-                             s->opts[i].name);
+  for (size_t i = 0; i < s->cmd->n_opts && used < len; i++) {
+    const opt_def *d = &s->cmd->opts[i];
+    used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s", i ? ", " : "",
+                             d->alias ? d->alias : "", d->alias ? ", " : "",
+                             d->name);
+  }
   if (used < len)
-    snprintf(buf + used, len - used, "%s--help", s->n_opts ? ", " : "");
+    snprintf(buf + used, len - used, "%s--help", s->cmd->n_opts ? ", " : "");
 }
 
-/* Returns -1 on --help (printed), 0 on success, or USAGE_EXIT. */
+/* The table entry of argument a, or NULL; *attached: a one-letter option
+ * with its value attached (-j2). */
+static const opt_def *find_opt(const cmd_def *c, const char *a,
+                               const char **attached) {
+  const char *eq = strchr(a, '=');
+  size_t nl = eq ? (size_t)(eq - a) : strlen(a);
+  *attached = NULL;
+  for (size_t k = 0; k < c->n_opts; k++) {
+    const opt_def *d = &c->opts[k];
+    if ((strlen(d->name) == nl && strncmp(d->name, a, nl) == 0) ||
+        (d->alias && strlen(d->alias) == nl && strncmp(d->alias, a, nl) == 0))
+      return d;
+  }
+  for (size_t k = 0; a[1] != '-' && k < c->n_opts; k++) {
+    const opt_def *d = &c->opts[k];
+    if (d->arg && d->alias && strncmp(d->alias, a, 2) == 0) {
+      *attached = a + 2;
+      return d;
+    }
+  }
+  return NULL;
+}
+
+static int parse_uint(const parse_state *s, const char *name, const char *v,
+                      unsigned lo, unsigned hi, unsigned *out) {
+  char *end;
+  errno = 0;
+  unsigned long x = v[0] >= '0' && v[0] <= '9' ? strtoul(v, &end, 10) : 0;
+  if (v[0] < '0' || v[0] > '9' || errno || *end || x < lo || x > hi) {
+    return usage_error(s, "%s must be an integer in %u..%u, got '%s'", name, lo,
+                       hi, v);
+  }
+  *out = (unsigned)x;
+  return 0;
+}
+
+/* Is v one of the comma-separated choices? */
+static int is_choice(const char *choices, const char *v) {
+  size_t n = strlen(v);
+  for (const char *c = choices; *c;) {
+    size_t len = strcspn(c, ",");
+    if (len == n && strncmp(c, v, n) == 0)
+      return 1;
+    c += len;
+    c += strspn(c, ", ");
+  }
+  return 0;
+}
+
+/* Store value v (NULL: a flag) of option d. */
+static int store_opt(parse_state *s, const opt_def *d, const char *v) {
+  char *base = s->args;
+  s->given[d - s->cmd->opts] = 1;
+  if (!d->arg) {
+    *(int *)(void *)(base + d->at) = 1;
+    return 0;
+  }
+  if (!*v)
+    return usage_error(s, "option %s needs a non-empty value", d->name);
+  if (d->repeat)
+    s->targets[s->n_targets++] = v;
+  else
+    *(const char **)(void *)(base + d->at) = v;
+  return 0;
+}
+
+/* Parse argv into s->args by the command's table, then check the integer
+ * options against their ranges. Returns -1 on --help (printed), 0 on
+ * success, or USAGE_EXIT. */
 static int parse(parse_state *s, int argc, char **argv) {
   s->targets = calloc((size_t)argc + 1, sizeof *s->targets);
   s->pos = calloc((size_t)argc + 1, sizeof *s->pos);
@@ -280,63 +475,46 @@ static int parse(parse_state *s, int argc, char **argv) {
       continue;
     }
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      fputs(s->help, stdout);
+      print_help(s->cmd, stdout);
       return -1;
     }
-    const char *eq = strchr(a, '=');
-    size_t nl = eq ? (size_t)(eq - a) : strlen(a);
-    const opt_def *d = NULL;
-    for (size_t k = 0; k < s->n_opts; k++)
-      if (strlen(s->opts[k].name) == nl && strncmp(s->opts[k].name, a, nl) == 0)
-        d = &s->opts[k];
-    /* A one-letter option with its value attached: -j2. */
-    const char *attached = NULL;
-    for (size_t k = 0; !d && a[1] != '-' && k < s->n_opts; k++)
-      if (s->opts[k].has_arg && strlen(s->opts[k].name) == 2 &&
-          strncmp(s->opts[k].name, a, 2) == 0) {
-        d = &s->opts[k];
-        attached = a + 2;
-      }
+    const char *attached, *eq = strchr(a, '=');
+    const opt_def *d = find_opt(s->cmd, a, &attached);
     if (!d) {
       char valid[512];
       valid_options(s, valid, sizeof valid);
       return usage_error(s, "unknown option '%s'; valid: %s", a, valid);
     }
-    if (!d->has_arg) {
-      if (eq)
-        return usage_error(s, "option %s takes no value", d->name);
-      *d->flag = 1;
-      continue;
-    }
-    const char *v = attached ? attached : eq ? eq + 1 : NULL;
-    if (!v) {
+    if (!d->arg && eq)
+      return usage_error(s, "option %s takes no value", d->name);
+    const char *v = !d->arg ? NULL : attached ? attached : eq ? eq + 1 : NULL;
+    if (d->arg && !v) {
       if (i + 1 >= argc)
-        return usage_error(s, "option %s needs a value", d->name);
+        return usage_error(s, "option %s needs a value", a);
       v = argv[++i];
     }
-    if (!*v)
-      return usage_error(s, "option %s needs a non-empty value", d->name);
-    if (d->repeat)
-      s->targets[s->n_targets++] = v;
-    else
-      *d->value = v;
+    int rc = store_opt(s, d, v);
+    if (rc != 0)
+      return rc;
+  }
+  char *base = s->args;
+  for (size_t k = 0; k < s->cmd->n_opts; k++) {
+    const opt_def *d = &s->cmd->opts[k];
+    const char *v = d->hi ? *(const char **)(void *)(base + d->at) : NULL;
+    int rc = v ? parse_uint(s, d->name, v, d->lo, d->hi,
+                            (unsigned *)(void *)(base + d->num))
+               : 0;
+    if (rc == 0 && d->choices && d->arg && !d->repeat) {
+      v = *(const char **)(void *)(base + d->at);
+      if (v && !is_choice(d->choices, v))
+        rc = usage_error(s, "unknown %s '%s'; valid: %s", d->name, v,
+                         d->choices);
+    }
+    if (rc != 0)
+      return rc;
   }
   return 0;
 }
-
-static int parse_uint(const parse_state *s, const char *name, const char *v,
-                      unsigned lo, unsigned hi, unsigned *out) {
-  char *end;
-  errno = 0;
-  unsigned long x = v[0] >= '0' && v[0] <= '9' ? strtoul(v, &end, 10) : 0;
-  if (v[0] < '0' || v[0] > '9' || errno || *end || x < lo || x > hi) {
-    return usage_error(s, "%s must be an integer in %u..%u, got '%s'", name, lo,
-                       hi, v);
-  }
-  *out = (unsigned)x;
-  return 0;
-}
-
 /* Split the --target values on commas and check each. The returned list
  * points into a malloc'd copy kept in *store. */
 static int split_targets(const parse_state *s, const char ***out, size_t *n,
@@ -377,21 +555,13 @@ static int split_targets(const parse_state *s, const char ***out, size_t *n,
   return 0;
 }
 
-static void state_free(parse_state *s) {
-  free(s->targets);
-  free(s->pos);
-}
-
 /* --port and --baud of merlin run. */
 static int check_port_opts(const parse_state *s, const char *port,
-                           const char *baud, const char *from, size_t n_targets,
-                           unsigned *out) {
+                           const char *baud, size_t n_targets, unsigned *out) {
   if (baud && !port)
     return usage_error(s, "--baud %s needs --port", baud);
   if (!port)
     return 0;
-  if (from)
-    return usage_error(s, "--port and --from both give the stream: pick one");
   if (n_targets != 1)
     return usage_error(s,
                        "--port %s reads one board: give exactly one "
@@ -408,273 +578,196 @@ static int check_port_opts(const parse_state *s, const char *port,
   return 0;
 }
 
+static void state_free(parse_state *s) {
+  free(s->targets);
+  free(s->pos);
+}
+
+/* Parse a command's line into args: the table, no positional argument
+ * unless allow_pos, and the --target list when the table has one. */
+static int given(const parse_state *s, const char *name) {
+  for (size_t k = 0; k < s->cmd->n_opts; k++)
+    if (strcmp(s->cmd->opts[k].name, name) == 0)
+      return s->given[k];
+  return 0;
+}
+
+static int check_conflicts(const parse_state *s) {
+  for (size_t i = 0; i < s->cmd->n_conflicts; i++) {
+    const conflict *c = &s->cmd->conflicts[i];
+    for (size_t k = 0; given(s, c->opt) && c->with[k]; k++)
+      if (given(s, c->with[k]))
+        return usage_error(s, "%s", c->msg);
+  }
+  return 0;
+}
+
+static int parse_cmd(parse_state *s, int argc, char **argv, int allow_pos,
+                     const char ***targets, size_t *n_targets, char **store) {
+  int rc = parse(s, argc, argv);
+  if (rc == 0 && !allow_pos && s->n_pos)
+    rc = usage_error(s, "unexpected argument '%s'", s->pos[0]);
+  if (rc == 0 && targets)
+    rc = split_targets(s, targets, n_targets, store);
+  if (rc == 0)
+    rc = check_conflicts(s);
+  return rc;
+}
+
 /* ---- commands -------------------------------------------------------- */
 
-static int cmd_run(int argc, char **argv) {
-  const char *profile = NULL, *runs = NULL, *warmup = NULL, *out = NULL,
-             *timeout = NULL, *from = NULL, *kat = NULL, *fault = NULL,
-             *repeat = NULL, *port = NULL, *baud = NULL, *cmodel = NULL,
-             *fws = NULL, *cc = NULL, *opt = NULL, *jobs = NULL, *stall = NULL;
-  int quiet = 0, kat_only = 0, ct = 0;
-  const opt_def opts[] = {
-      {"--kat-only", 0, NULL, &kat_only, 0},
-      {"--ct", 0, NULL, &ct, 0},
-      {"--repeat", 1, &repeat, NULL, 0},
-      {"--target", 1, NULL, NULL, 1},
-      {"--profile", 1, &profile, NULL, 0},
-      {"--runs", 1, &runs, NULL, 0},
-      {"--warmup", 1, &warmup, NULL, 0},
-      {"--out", 1, &out, NULL, 0},
-      {"--timeout", 1, &timeout, NULL, 0},
-      {"--stall", 1, &stall, NULL, 0},
-      {"--from", 1, &from, NULL, 0},
-      {"--kat-corrupt", 1, &kat, NULL, 0},
-      {"--quiet", 0, NULL, &quiet, 0},
-      {"--inject-fault", 1, &fault, NULL, 0},
-      {"--port", 1, &port, NULL, 0},
-      {"--baud", 1, &baud, NULL, 0},
-      {"--flash-ws", 1, &fws, NULL, 0},
-      {"--cycle-model", 1, &cmodel, NULL, 0},
-      {"--cc", 1, &cc, NULL, 0},
-      {"--opt", 1, &opt, NULL, 0},
-      {"-j", 1, &jobs, NULL, 0},
-      {"--jobs", 1, &jobs, NULL, 0},
-  };
-  parse_state s = {"run", HELP_RUN, opts, sizeof opts / sizeof opts[0],
-                   NULL,  0,        NULL, 0};
-  mh_run_opts o = {.profile = NULL,
-                   .runs = MH_RUNS_DEFAULT,
-                   .warmup = MH_WARMUP_DEFAULT,
-                   .timeout_s = MH_TIMEOUT_DEFAULT,
-                   .stall_s = MH_STALL_DEFAULT,
-                   .out = MH_OUT_DEFAULT};
-  char *store = NULL;
-  int rc = parse(&s, argc, argv);
-  if (rc == 0 && s.n_pos)
-    rc = usage_error(&s, "unexpected argument '%s'", s.pos[0]);
-  if (rc == 0)
-    rc = split_targets(&s, &o.targets, &o.n_targets, &store);
-  if (rc == 0 && runs)
-    rc = parse_uint(&s, "--runs", runs, 1, MH_RUNS_MAX, &o.runs);
-  if (rc == 0 && warmup)
-    rc = parse_uint(&s, "--warmup", warmup, 0, MH_WARMUP_MAX, &o.warmup);
-  if (rc == 0 && timeout)
-    rc = parse_uint(&s, "--timeout", timeout, 1, MH_TIMEOUT_MAX, &o.timeout_s);
-  if (rc == 0 && stall)
-    rc = parse_uint(&s, "--stall", stall, 1, MH_TIMEOUT_MAX, &o.stall_s);
-  if (rc == 0 && from && o.n_targets != 1)
-    rc = usage_error(&s, "--from %s needs exactly one --target", from);
-  if (rc == 0 && from && kat)
-    rc = usage_error(&s, "--kat-corrupt %s has no effect with --from %s", kat,
-                     from);
-  if (rc == 0 && from && (runs || warmup || timeout || stall))
-    rc = usage_error(&s, "--from reads a captured stream, whose runs and "
-                         "warm-ups are already in it: --runs, --warmup, "
-                         "--timeout and --stall do not apply");
+/* merlin run: the values, and the options that cannot go together. */
+static int check_run(const parse_state *s, run_args *a) {
+  mh_run_opts *o = &a->o;
   char err[1024];
-  if (rc == 0 && kat && mh_kat_corrupt_check(kat, NULL, err, sizeof err) != 0)
-    rc = usage_error(&s, "%s", err);
-  if (rc == 0 && fault && mh_inject_fault_check(fault, err, sizeof err) != 0)
-    rc = usage_error(&s, "%s", err);
-  if (rc == 0 && from && fault)
-    rc = usage_error(&s, "--inject-fault has no effect with --from");
-  if (rc == 0 && kat_only && (runs || warmup))
-    rc = usage_error(&s, "--kat-only times nothing: drop --runs/--warmup");
-  o.repeat = 1;
-  if (rc == 0 && repeat)
-    rc = parse_uint(&s, "--repeat", repeat, 1, 100, &o.repeat);
-  if (rc == 0 && repeat && (from || kat_only))
-    rc = usage_error(&s, "--repeat reruns timed images: not with --from or "
-                         "--kat-only");
-  if (rc == 0 && kat_only && ct)
-    rc = usage_error(&s, "--ct checks timed runs: drop --kat-only");
-  if (rc == 0 && from && ct)
-    rc = usage_error(&s, "--ct has no effect with --from");
-  if (rc == 0 && kat_only && out)
-    rc = usage_error(&s, "--kat-only writes no results: drop --out");
-  o.baud = MH_BAUD_DEFAULT;
-  if (rc == 0)
-    rc = check_port_opts(&s, port, baud, from, o.n_targets, &o.baud);
+  if (a->from && o->n_targets != 1)
+    return usage_error(s, "--from %s needs exactly one --target", a->from);
+  if (a->from && a->kat)
+    return usage_error(s, "--kat-corrupt %s has no effect with --from %s",
+                       a->kat, a->from);
+  if (a->kat && mh_kat_corrupt_check(a->kat, NULL, err, sizeof err) != 0)
+    return usage_error(s, "%s", err);
+  if (a->fault && mh_inject_fault_check(a->fault, err, sizeof err) != 0)
+    return usage_error(s, "%s", err);
+  int rc = check_port_opts(s, a->port, a->baud, o->n_targets, &o->baud);
+  if (rc != 0)
+    return rc;
   for (size_t i = 0;
-       rc == 0 && !port && !from && o.n_targets > 1 && i < o.n_targets; i++)
-    if (mh_target_find(o.targets[i])->kind == MH_EXEC_BOARD)
-      rc = usage_error(&s,
-                       "%s is a real board: read it on its own, with "
-                       "--port DEV (or --from FILE)",
-                       o.targets[i]);
-  if (rc == 0 && port && (kat || fault || repeat || ct || runs || warmup))
-    rc = usage_error(&s, "--port reads a board running its flashed image: "
-                         "--kat-corrupt, --inject-fault, --repeat, --ct, "
-                         "--runs and --warmup do not apply");
-  if (rc == 0 && cmodel && !mh_cycles_choice_valid(cmodel))
-    rc = usage_error(&s, "--cycle-model %s: expected one of %s", cmodel,
-                     MH_CYC_CHOICES);
-  if (rc == 0 && fws)
-    rc = parse_uint(&s, "--flash-ws", fws, 0, 15, &o.flash_ws);
-  if (rc == 0 && (cmodel || fws) && (from || kat_only || port))
-    rc = usage_error(&s, "--cycle-model/--flash-ws apply to timed QEMU runs: "
-                         "not with --from, --port or --kat-only");
-  if (rc == 0 && jobs)
-    rc = parse_uint(&s, "--jobs", jobs, 1, 64, &o.jobs);
-  if (rc == 0 && (from || port) && (cc || opt))
-    rc = usage_error(&s, "--cc/--opt build images: not with --from or --port "
-                         "(the stream names its compiler)");
-  char **vals = NULL;
-  size_t nvals = 0;
-  if (rc == 0 && cc &&
-      mh_matrix_split("--cc", cc, &vals, &nvals, err, sizeof err) != 0)
-    rc = usage_error(&s, "%s", err);
-  mh_matrix_free(vals, nvals);
-  vals = NULL;
-  nvals = 0;
-  if (rc == 0 && opt &&
-      mh_matrix_split("--opt", opt, &vals, &nvals, err, sizeof err) != 0)
-    rc = usage_error(&s, "%s", err);
-  mh_matrix_free(vals, nvals);
-  if (rc == 0) {
-    o.cycle_model = cmodel ? cmodel : "auto";
-    if (kat_only)
-      o.runs = o.warmup = 0;
-    o.kat_only = kat_only;
-    o.ct = ct;
-    o.inject_fault = fault;
-    o.profile = profile;
-    o.out = out ? out : MH_OUT_DEFAULT;
-    o.from = from;
-    o.port = port;
-    o.kat_corrupt = kat;
-    o.cc = cc;
-    o.opt = opt;
-    o.quiet = quiet;
-    rc = parse_only ? 0 : mh_cli_run(&o);
+       !a->port && !a->from && o->n_targets > 1 && i < o->n_targets; i++)
+    if (mh_target_find(o->targets[i])->kind == MH_EXEC_BOARD)
+      return usage_error(s,
+                         "%s is a real board: read it on its own, with "
+                         "--port DEV (or --from FILE)",
+                         o->targets[i]);
+  const char *lists[2][2] = {{"--cc", a->cc}, {"--opt", a->opt}};
+  for (size_t k = 0; k < 2; k++) {
+    char **vals = NULL;
+    size_t nvals = 0;
+    rc = lists[k][1] && mh_matrix_split(lists[k][0], lists[k][1], &vals, &nvals,
+                                        err, sizeof err) != 0;
+    mh_matrix_free(vals, nvals);
+    if (rc)
+      return usage_error(s, "%s", err);
   }
-  free(o.targets);
+  return 0;
+}
+
+static int cmd_run(const cmd_def *cmd, int argc, char **argv) {
+  run_args a = {.o = {.runs = MH_RUNS_DEFAULT,
+                      .warmup = MH_WARMUP_DEFAULT,
+                      .timeout_s = MH_TIMEOUT_DEFAULT,
+                      .stall_s = MH_STALL_DEFAULT,
+                      .out = MH_OUT_DEFAULT,
+                      .repeat = 1,
+                      .baud = MH_BAUD_DEFAULT}};
+  parse_state s = {.cmd = cmd, .args = &a};
+  mh_run_opts *o = &a.o;
+  char *store = NULL;
+  int rc = parse_cmd(&s, argc, argv, 0, &o->targets, &o->n_targets, &store);
+  if (rc == 0)
+    rc = check_run(&s, &a);
+  if (rc == 0) {
+    o->cycle_model = a.cmodel ? a.cmodel : "auto";
+    if (a.kat_only)
+      o->runs = o->warmup = 0;
+    o->kat_only = a.kat_only;
+    o->ct = a.ct;
+    o->inject_fault = a.fault;
+    o->profile = a.profile;
+    o->out = a.out ? a.out : MH_OUT_DEFAULT;
+    o->from = a.from;
+    o->port = a.port;
+    o->kat_corrupt = a.kat;
+    o->cc = a.cc;
+    o->opt = a.opt;
+    o->quiet = a.quiet;
+    rc = parse_only ? 0 : mh_cli_run(o);
+  }
+  free(o->targets);
   free(store);
   state_free(&s);
   return rc < 0 ? 0 : rc;
 }
 
-static int cmd_build(int argc, char **argv) {
-  const char *profile = NULL, *kat = NULL, *fault = NULL;
-  int quiet = 0;
-  const opt_def opts[] = {
-      {"--target", 1, NULL, NULL, 1},
-      {"--profile", 1, &profile, NULL, 0},
-      {"--kat-corrupt", 1, &kat, NULL, 0},
-      {"--inject-fault", 1, &fault, NULL, 0},
-      {"--quiet", 0, NULL, &quiet, 0},
-  };
-  parse_state s = {"build", HELP_BUILD, opts, sizeof opts / sizeof opts[0],
-                   NULL,    0,          NULL, 0};
-  mh_build_opts o = {0};
+static int cmd_build(const cmd_def *cmd, int argc, char **argv) {
+  build_args a = {0};
+  parse_state s = {.cmd = cmd, .args = &a};
+  mh_build_opts *o = &a.o;
   char *store = NULL;
   char err[1024];
-  int rc = parse(&s, argc, argv);
-  if (rc == 0 && s.n_pos)
-    rc = usage_error(&s, "unexpected argument '%s'", s.pos[0]);
-  if (rc == 0)
-    rc = split_targets(&s, &o.targets, &o.n_targets, &store);
-  if (rc == 0 && kat && mh_kat_corrupt_check(kat, NULL, err, sizeof err) != 0)
+  int rc = parse_cmd(&s, argc, argv, 0, &o->targets, &o->n_targets, &store);
+  if (rc == 0 && a.kat && mh_kat_corrupt_check(a.kat, NULL, err, sizeof err))
     rc = usage_error(&s, "%s", err);
-  if (rc == 0 && fault && mh_inject_fault_check(fault, err, sizeof err) != 0)
+  if (rc == 0 && a.fault && mh_inject_fault_check(a.fault, err, sizeof err))
     rc = usage_error(&s, "%s", err);
   if (rc == 0) {
-    o.inject_fault = fault;
-    o.profile = profile;
-    o.kat_corrupt = kat;
-    o.quiet = quiet;
-    rc = parse_only ? 0 : mh_cli_build(&o);
+    o->inject_fault = a.fault;
+    o->profile = a.profile;
+    o->kat_corrupt = a.kat;
+    o->quiet = a.quiet;
+    rc = parse_only ? 0 : mh_cli_build(o);
   }
-  free(o.targets);
+  free(o->targets);
   free(store);
   state_free(&s);
   return rc < 0 ? 0 : rc;
 }
 
-static int cmd_sizes(int argc, char **argv) {
-  const char *profile = NULL, *json = NULL;
-  int quiet = 0;
-  const opt_def opts[] = {
-      {"--target", 1, NULL, NULL, 1},
-      {"--profile", 1, &profile, NULL, 0},
-      {"--json", 1, &json, NULL, 0},
-      {"--quiet", 0, NULL, &quiet, 0},
-  };
-  parse_state s = {"sizes", HELP_SIZES, opts, sizeof opts / sizeof opts[0],
-                   NULL,    0,          NULL, 0};
-  mh_sizes_opts o = {0};
+static int cmd_sizes(const cmd_def *cmd, int argc, char **argv) {
+  sizes_args a = {0};
+  parse_state s = {.cmd = cmd, .args = &a};
+  mh_sizes_opts *o = &a.o;
   char *store = NULL;
-  int rc = parse(&s, argc, argv);
-  if (rc == 0 && s.n_pos)
-    rc = usage_error(&s, "unexpected argument '%s'", s.pos[0]);
-  if (rc == 0)
-    rc = split_targets(&s, &o.targets, &o.n_targets, &store);
+  int rc = parse_cmd(&s, argc, argv, 0, &o->targets, &o->n_targets, &store);
   if (rc == 0) {
-    o.profile = profile;
-    o.json = json;
-    o.quiet = quiet;
-    rc = parse_only ? 0 : mh_cli_sizes(&o);
+    o->profile = a.profile;
+    o->json = a.json;
+    o->quiet = a.quiet;
+    rc = parse_only ? 0 : mh_cli_sizes(o);
   }
-  free(o.targets);
+  free(o->targets);
   free(store);
   state_free(&s);
   return rc < 0 ? 0 : rc;
 }
 
-static int cmd_report(int argc, char **argv) {
-  const char *format = NULL;
-  const opt_def opts[] = {{"--format", 1, &format, NULL, 0}};
-  parse_state s = {"report", HELP_REPORT, opts, 1, NULL, 0, NULL, 0};
-  int rc = parse(&s, argc, argv);
+static int cmd_report(const cmd_def *cmd, int argc, char **argv) {
+  report_args a = {0};
+  parse_state s = {.cmd = cmd, .args = &a};
+  int rc = parse_cmd(&s, argc, argv, 1, NULL, NULL, NULL);
   if (rc == 0 && s.n_pos != 1)
     rc = usage_error(&s, "expects one results directory, for example "
                          "results/latest");
-  if (rc == 0 && !format)
-    format = "md";
-  if (rc == 0 && strcmp(format, "md") != 0 && strcmp(format, "csv") != 0 &&
-      strcmp(format, "json") != 0 && strcmp(format, "latex") != 0 &&
-      strcmp(format, "html") != 0)
-    rc = usage_error(&s,
-                     "unknown --format '%s'; valid: md, html, csv, json, "
-                     "latex",
-                     format);
+  const char *format = a.format ? a.format : "md";
   if (rc == 0)
     rc = parse_only ? 0 : mh_cli_report(s.pos[0], format);
   state_free(&s);
   return rc < 0 ? 0 : rc;
 }
 
-static int cmd_compare(int argc, char **argv) {
-  const char *threshold = NULL, *md = NULL;
-  int force = 0;
-  const opt_def opts[] = {
-      {"--threshold", 1, &threshold, NULL, 0},
-      {"--md", 1, &md, NULL, 0},
-      {"--force", 0, NULL, &force, 0},
-  };
-  parse_state s = {
-      "compare", HELP_COMPARE, opts, sizeof opts / sizeof *opts, NULL,
-      0,         NULL,         0};
-  int rc = parse(&s, argc, argv);
+static int cmd_compare(const cmd_def *cmd, int argc, char **argv) {
+  compare_args a = {0};
+  parse_state s = {.cmd = cmd, .args = &a};
+  int rc = parse_cmd(&s, argc, argv, 1, NULL, NULL, NULL);
   double t = 0.02;
   if (rc == 0 && s.n_pos != 2)
     rc = usage_error(&s, "expects two results: OLD NEW");
-  if (rc == 0 && threshold) {
+  if (rc == 0 && a.threshold) {
     char *end = NULL;
-    t = strtod(threshold, &end) / 100.0;
-    if (!end || *end || end == threshold || !(t >= 0.0) || t > 10.0)
+    t = strtod(a.threshold, &end) / 100.0;
+    if (!end || *end || end == a.threshold || !(t >= 0.0) || t > 10.0)
       rc = usage_error(&s,
                        "--threshold takes a percentage from 0 to 1000, "
                        "not '%s'",
-                       threshold);
+                       a.threshold);
   }
   if (rc == 0)
-    rc = parse_only ? 0 : mh_cli_compare(s.pos[0], s.pos[1], t, force, md);
+    rc = parse_only ? 0 : mh_cli_compare(s.pos[0], s.pos[1], t, a.force, a.md);
   state_free(&s);
   return rc < 0 ? 0 : rc;
 }
 
-static int cmd_list(int argc, char **argv) {
+static int cmd_list(const cmd_def *cmd, int argc, char **argv) {
   /* `list coverage [DIR]` and `list --coverage [DIR]`. */
   for (int i = 0; i < argc; i++)
     if (strcmp(argv[i], "coverage") == 0 ||
@@ -687,8 +780,9 @@ static int cmd_list(int argc, char **argv) {
                  ? 0
                  : mh_cli_list_coverage(argc == i + 2 ? argv[i + 1] : NULL);
     }
-  parse_state s = {"list", HELP_LIST, NULL, 0, NULL, 0, NULL, 0};
-  int rc = parse(&s, argc, argv);
+  list_args a = {0};
+  parse_state s = {.cmd = cmd, .args = &a};
+  int rc = parse_cmd(&s, argc, argv, 1, NULL, NULL, NULL);
   if (rc == 0 && s.n_pos > 1)
     rc = usage_error(&s, "unexpected argument '%s'", s.pos[1]);
   if (rc == 0 && s.n_pos == 1) {
@@ -706,18 +800,89 @@ static int cmd_list(int argc, char **argv) {
   return rc < 0 ? 0 : rc;
 }
 
-static const struct {
-  const char *name;
-  int (*fn)(int argc, char **argv);
-  const char *help;
-} COMMANDS[] = {
-    {"run", cmd_run, HELP_RUN},
-    {"build", cmd_build, HELP_BUILD},
-    {"report", cmd_report, HELP_REPORT},
-    {"sizes", cmd_sizes, HELP_SIZES},
-    {"compare", cmd_compare, HELP_COMPARE},
-    {"list", cmd_list, HELP_LIST},
+_Static_assert(sizeof RUN_OPTS / sizeof RUN_OPTS[0] <= MAX_OPTS,
+               "parse_state.given holds MAX_OPTS options");
+#define OPTS(t) t, sizeof t / sizeof t[0]
+static const cmd_def COMMANDS[] = {
+    {"run",
+     "usage: merlin run --target T[,T...] [options]\n"
+     "\n"
+     "Build the image of each target for the profile, run it, check the "
+     "console\n"
+     "stream and every known-answer test, and write OUT/<UTC time>/ with\n"
+     "results.json, results.csv, report.md, report.html and\n"
+     "console-<target>-<profile>.log; OUT/latest points at it. Any failure "
+     "writes\n"
+     "nothing and exits 1.\n",
+     OPTS(RUN_OPTS), OPTS(RUN_CONFLICTS), cmd_run},
+    {"build",
+     "usage: merlin build --target T[,T...] [options]\n"
+     "\n"
+     "Generate the profile files and build the image of each target into\n"
+     "build/img/<target>-<profile>/; prints the image path. The build "
+     "output is\n"
+     "kept in build.log there and shown only when the build fails.\n",
+     OPTS(BUILD_OPTS), NULL, 0, cmd_build},
+    {"report",
+     "usage: merlin report DIR [--format md|html|csv|json|latex]\n"
+     "\n"
+     "Read DIR/results.json and write a report of it again (for example "
+     "after\n"
+     "upgrading merlin): merlin report results/latest\n",
+     OPTS(REPORT_OPTS), NULL, 0, cmd_report},
+    {"sizes",
+     "usage: merlin sizes --target T[,T...] [options]\n"
+     "\n"
+     "For each target, link one image per (algorithm, backend) the profile "
+     "routes,\n"
+     "holding only that pair, and one empty baseline image, all with\n"
+     "--gc-sections, in build/img/<target>-<profile>-sizes/ (configured "
+     "once,\n"
+     "then only relinked). Print each pair's flash (.text + .rodata + .data) "
+     "and\n"
+     "static RAM (.data + .bss) minus the baseline's, and what each library "
+     "adds,\n"
+     "from the link map. Stack and heap reservations are not counted. See\n"
+     "docs/sizes.md.\n",
+     OPTS(SIZES_OPTS), NULL, 0, cmd_sizes},
+    {"compare",
+     "usage: merlin compare OLD NEW [--threshold PCT] [--force] [--md FILE]\n"
+     "\n"
+     "Compare two results (directories or results.json files) operation by\n"
+     "operation: old and new median, the change, and whether it lies "
+     "outside\n"
+     "both runs' spread (the sum of their IQRs). Exits 1 when an operation\n"
+     "got slower by more than the threshold outside the spread, 0 "
+     "otherwise.\n"
+     "Runs built differently (compiler, flags, libraries, routes, unit) are\n"
+     "compared only with --force; the differences are printed first.\n",
+     OPTS(COMPARE_OPTS), NULL, 0, cmd_compare},
+    {"list",
+     "usage: merlin list [targets|profiles|algorithms|backends|boards]\n"
+     "       merlin list coverage [DIR]   (also: merlin list --coverage)\n"
+     "\n"
+     "List what merlin knows; without an argument, everything. coverage\n"
+     "prints algorithm x backend: offered by the adapter, and KAT-passing "
+     "in\n"
+     "the results in DIR (default results/latest); a DIR that is missing "
+     "or\n"
+     "unreadable is an error (exit 1).\n",
+     OPTS(LIST_OPTS), NULL, 0, cmd_list},
 };
+#define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
+
+/* `merlin help --options` (not in the help: for tests/check_cli_docs.sh):
+ * one line per option of every command, "CMD OPTION", aliases too. */
+static int print_option_list(void) {
+  for (size_t i = 0; i < N_COMMANDS; i++)
+    for (size_t k = 0; k < COMMANDS[i].n_opts; k++) {
+      const opt_def *d = &COMMANDS[i].opts[k];
+      printf("%s %s\n", COMMANDS[i].name, d->name);
+      if (d->alias)
+        printf("%s %s\n", COMMANDS[i].name, d->alias);
+    }
+  return 0;
+}
 
 static int dispatch(int argc, char **argv) {
   if (argc < 2) {
@@ -739,16 +904,18 @@ static int dispatch(int argc, char **argv) {
       fputs(USAGE, stdout);
       return 0;
     }
-    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+    if (strcmp(argv[2], "--options") == 0)
+      return print_option_list();
+    for (size_t i = 0; i < N_COMMANDS; i++)
       if (strcmp(argv[2], COMMANDS[i].name) == 0) {
-        fputs(COMMANDS[i].help, stdout);
+        print_help(&COMMANDS[i], stdout);
         return 0;
       }
     cmd = argv[2];
   } else {
-    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+    for (size_t i = 0; i < N_COMMANDS; i++)
       if (strcmp(cmd, COMMANDS[i].name) == 0)
-        return COMMANDS[i].fn(argc - 2, argv + 2);
+        return COMMANDS[i].fn(&COMMANDS[i], argc - 2, argv + 2);
   }
   fprintf(stderr,
           "merlin: unknown command '%s'; valid: run, build, report, compare, "

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # docs/cli.md against the CLI (test cli-docs-match): every command and every
-# option of each command, as the option tables in host/main.c accept them,
-# must be in `merlin COMMAND --help` and in the synopsis at the top of
+# option of each command, as the option tables in host/main.c declare them
+# (`merlin help --options` lists them: "COMMAND OPTION" per line), must be
+# in `merlin COMMAND --help` and in the synopsis at the top of
 # docs/cli.md, and the other way round; the option table of a command's
 # section in docs/cli.md lists all its options and only those; every
 # `--option` named anywhere in docs/cli.md exists (or is listed below as
 # another program's);
-# `merlin --help` and the unknown-command message name every command.
+# `merlin --help` and the unknown-command message name every command
+# (`--options` of `merlin help` is the one option outside the tables).
 #   tests/check_cli_docs.sh MERLIN [ROOT]
 set -euo pipefail
 merlin=$1
 root=${2:-$(cd "$(dirname "$0")/.." && pwd)}
-doc=$root/docs/cli.md main=$root/host/main.c
+doc=$root/docs/cli.md
 status=0
 fail() {
   echo "FAIL: $*"
@@ -23,12 +25,10 @@ fail() {
 # options), CMake's (--preset, --build) and clang's (--sysroot).
 foreign="--wf-corrupt --ct-only --xcheck --preset --build --sysroot"
 
-# Options of one command in host/main.c: the opt_def table of cmd_NAME
-# (and the literal strcmp options of cmd_list), without -h/--help.
+# Options of one command, from its table in host/main.c.
+options=$("$merlin" help --options)
 code_opts() {
-  awk -v f="static int cmd_$1(" 'index($0, f) == 1 { on = 1 } on { print }
-    on && /^}/ { exit }' "$main" |
-    grep -oE '"--?[a-z][a-z0-9-]*"' | tr -d '"' | sort -u
+  echo "$options" | awk -v c="$1" '$1 == c { print $2 }' | sort -u
 }
 # Option names at the start of the option lines of `merlin CMD --help`.
 help_opts() {
@@ -64,14 +64,13 @@ diff_sets() {
   [ -z "$extra" ] || fail "$1: in $5, not in $4: $(echo $extra)"
 }
 
-commands=$(sed -n '/COMMANDS\[\] = {/,/^};/p' "$main" |
-  grep -oE '^ *\{"[a-z]+"' | grep -oE '[a-z]+' | sort -u)
-[ -n "$commands" ] || fail "no command table found in $main"
+commands=$(echo "$options" | awk '{ print $1 }' | sort -u)
+[ -n "$commands" ] || fail "merlin help --options lists no command"
 help_cmds=$("$merlin" --help | awk '/^commands:/ { on = 1; next }
   on && /^$/ { exit } on { print $1 }' | sort -u)
-diff_sets "commands" "$commands" "$help_cmds" host/main.c "merlin --help"
+diff_sets "commands" "$commands" "$help_cmds" "merlin help --options" "merlin --help"
 doc_cmds=$(synopsis | awk '$2 !~ /^-/ && $2 != "help" { print $2 }' | sort -u)
-diff_sets "commands" "$commands" "$doc_cmds" host/main.c "the docs/cli.md synopsis"
+diff_sets "commands" "$commands" "$doc_cmds" "merlin help --options" "the docs/cli.md synopsis"
 unknown=$("$merlin" frobnicate 2>&1 || true)
 all_code=
 for c in $commands; do
@@ -81,18 +80,18 @@ for c in $commands; do
   esac
   code=$(code_opts "$c")
   all_code="$all_code $code"
-  diff_sets "merlin $c" "$code" "$(help_opts "$c")" host/main.c "merlin $c --help"
-  diff_sets "merlin $c" "$code" "$(syn_opts "$c")" host/main.c \
+  diff_sets "merlin $c" "$code" "$(help_opts "$c")" "the option table" "merlin $c --help"
+  diff_sets "merlin $c" "$code" "$(syn_opts "$c")" "the option table" \
     "the docs/cli.md synopsis"
   # A section with an option table lists every option there, and only those.
   table=$(table_opts "$c")
   [ -z "$table" ] ||
-    diff_sets "merlin $c" "$code" "$table" host/main.c \
+    diff_sets "merlin $c" "$code" "$table" "the option table" \
       "the option table of docs/cli.md"
 done
 
 # Every long option named anywhere in docs/cli.md.
-known=$(printf '%s\n' $all_code $foreign --help --version | sort -u)
+known=$(printf '%s\n' $all_code $foreign --help --version --options | sort -u)
 named=$(grep -oE -- '(^|[^a-zA-Z0-9-])--[a-z][a-z0-9-]*' "$doc" |
   grep -oE -- '--[a-z][a-z0-9-]*' | sort -u)
 extra=$(comm -13 <(echo "$known") <(echo "$named") | grep . || true)

@@ -77,6 +77,13 @@ int mh_cli_sizes(const mh_sizes_opts *o);
  * DIR/results.json (default results/latest). */
 int mh_cli_list_coverage(const char *dir);
 int mh_cli_build(const mh_build_opts *o);
+/* What build and sizes start with: signal handlers (builds run in their
+ * own process group), the source root in *root and profile name (NULL:
+ * the default) loaded into p; *root, *path and *pname are the caller's to
+ * free. Returns 0, 1 (no source root) or 2 (a bad profile: usage error),
+ * with a message in err. */
+int mh_cli_profile_setup(const char *name, char **root, char **path,
+                         char **pname, mh_profile *p, char *err, size_t errlen);
 /* what: NULL (everything), "targets", "profiles", "algorithms",
  * "backends". */
 int mh_cli_list(const char *what);

@@ -60,23 +60,31 @@ int mh_kat_corrupt_check(const char *v, const mh_profile *p, char *err,
   return 0;
 }
 
+int mh_cli_profile_setup(const char *name, char **root, char **path,
+                         char **pname, mh_profile *p, char *err,
+                         size_t errlen) {
+  mh_exec_install_signal_handlers(); /* builds run in their own group */
+  *root = mh_source_root(err, errlen);
+  if (!*root)
+    return 1;
+  if (mh_profile_locate(*root, name ? name : MH_PROFILE_DEFAULT, path, pname,
+                        err, errlen) != 0 ||
+      mh_profile_load(*path, mh_path_display(*root, *path), p, err, errlen) !=
+          0)
+    return 2;
+  return 0;
+}
+
 int mh_cli_build(const mh_build_opts *o) {
   char err[2048];
-  char *root = mh_source_root(err, sizeof err);
-  char *ppath = NULL, *pname = NULL;
+  char *root = NULL, *ppath = NULL, *pname = NULL;
   mh_profile prof;
   memset(&prof, 0, sizeof prof);
-  int rc = 1;
-  mh_exec_install_signal_handlers(); /* builds run in their own group */
-  if (!root)
+  int rc = mh_cli_profile_setup(o->profile, &root, &ppath, &pname, &prof, err,
+                                sizeof err);
+  if (rc != 0)
     goto out;
-  if (mh_profile_locate(root, o->profile ? o->profile : MH_PROFILE_DEFAULT,
-                        &ppath, &pname, err, sizeof err) != 0 ||
-      mh_profile_load(ppath, mh_path_display(root, ppath), &prof, err,
-                      sizeof err) != 0) {
-    rc = 2;
-    goto out;
-  }
+  rc = 1;
   if (o->kat_corrupt &&
       mh_kat_corrupt_check(o->kat_corrupt, &prof, err, sizeof err) != 0) {
     rc = 2;

@@ -113,25 +113,84 @@ static void label(mh_sb *b, const mh_op *o) {
   mh_sb_printf(b, " (%s)", o->backend);
 }
 
-int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
-                   int force, const char *md_path) {
-  mh_results a, b;
-  memset(&a, 0, sizeof a);
-  memset(&b, 0, sizeof b);
-  if (load(old_arg, &a) != 0)
-    return 2;
-  if (load(new_arg, &b) != 0) {
-    mh_results_free(&a);
-    return 2;
+/* Counts of one comparison. */
+typedef struct {
+  int regressions, improvements, compared, changed;
+} tally;
+
+/* Old operation p against new q of run y: one terminal line when it
+ * changed, one --md row always. */
+static void compare_op(const mh_result *y, const mh_op *p, const mh_op *q,
+                       const char *l, double threshold, tally *t, mh_sb *md) {
+  t->compared++;
+  double om = p->stats.median, nm = q->stats.median;
+  /* From a median of 0 any rise is an infinite relative change: above
+   * every threshold, so a regression once outside the spread. */
+  double change = om != 0 ? nm / om - 1.0 : nm > 0 ? INFINITY : 0.0;
+  double spread = p->stats.iqr + q->stats.iqr;
+  int outside = fabs(nm - om) > spread;
+  const char *verdict = "same";
+  if (nm != om) {
+    verdict = outside ? "changed" : "within spread";
+    t->changed++;
   }
-  mh_sb prov = {0}, md = {0};
-  int rc = 0, regressions = 0, improvements = 0, compared = 0, pairs = 0;
-  int changed = 0, loose_pairs = 0;
-  for (size_t i = 0; i < b.n_runs; i++) {
-    const mh_result *y = &b.runs[i], *x = find_result(&a, y, force);
+  char pct[32], pct_md[32];
+  if (isinf(change)) {
+    snprintf(pct, sizeof pct, "from 0");
+    snprintf(pct_md, sizeof pct_md, "from 0");
+  } else {
+    snprintf(pct, sizeof pct, "%+.2f%%", change * 100.0);
+    snprintf(pct_md, sizeof pct_md, "%+.2f %%", change * 100.0);
+  }
+  if (outside && change > threshold) {
+    verdict = "REGRESSED";
+    t->regressions++;
+  } else if (outside && change < -threshold) {
+    verdict = "improved";
+    t->improvements++;
+  }
+  char o1[64], n1[64];
+  mh_format_number(om, o1, sizeof o1);
+  mh_format_number(nm, n1, sizeof n1);
+  if (nm != om) /* only changes on the terminal; all in --md */
+    printf("%-10s %-50s %14s -> %14s %9s  %s\n", y->target, l, o1, n1, pct,
+           verdict);
+  mh_sb_printf(md, "| %s | %s | %s | %s | %s | %s |\n", y->target, l, o1, n1,
+               pct_md, verdict);
+}
+
+/* Every operation of new run y against old run x. */
+static void compare_run(const mh_result *x, const mh_result *y,
+                        double threshold, tally *t, mh_sb *md) {
+  for (size_t k = 0; k < y->run.n_ops; k++) {
+    const mh_op *q = &y->run.ops[k], *p = mh_run_find_op(&x->run, q);
+    mh_sb l = {0};
+    label(&l, q);
+    if (p)
+      compare_op(y, p, q, l.s ? l.s : "?", threshold, t, md);
+    else
+      printf("%-10s %-50s new operation\n", y->target, l.s ? l.s : "?");
+    mh_sb_free(&l);
+  }
+  for (size_t k = 0; k < x->run.n_ops; k++)
+    if (!mh_run_find_op(&y->run, &x->run.ops[k])) {
+      mh_sb l = {0};
+      label(&l, &x->run.ops[k]);
+      printf("%-10s %-50s removed\n", y->target, l.s ? l.s : "?");
+      mh_sb_free(&l);
+    }
+}
+
+/* Pair the runs of b with those of a; collect their provenance
+ * differences in prov. Returns 0, or 2 (no pair; reported). */
+static int pair_runs(const mh_results *a, const mh_results *b, int force,
+                     mh_sb *prov) {
+  int pairs = 0, loose_pairs = 0;
+  for (size_t i = 0; i < b->n_runs; i++) {
+    const mh_result *y = &b->runs[i], *x = find_result(a, y, force);
     if (x) {
       pairs++;
-      provenance_diffs(x, y, &prov);
+      provenance_diffs(x, y, prov);
       if (!mh_result_same_row(x, y)) {
         char bx[100], by[100];
         build_name(x, bx, sizeof bx);
@@ -140,28 +199,40 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
                "build with the %s build\n",
                y->target, y->profile, bx, by);
       }
-    } else if (find_result(&a, y, 1)) {
+    } else if (find_result(a, y, 1)) {
       loose_pairs++;
     }
   }
-  if (pairs == 0) {
-    if (loose_pairs)
-      fprintf(stderr,
-              "merlin: compare: no target and profile in common with the same "
-              "compiler and -O level; --force pairs the runs by target and "
-              "profile alone\n");
-    else
-      fprintf(stderr, "merlin: compare: no target and profile in common\n");
-    rc = 2;
+  if (pairs)
+    return 0;
+  if (loose_pairs)
+    fprintf(stderr,
+            "merlin: compare: no target and profile in common with the same "
+            "compiler and -O level; --force pairs the runs by target and "
+            "profile alone\n");
+  else
+    fprintf(stderr, "merlin: compare: no target and profile in common\n");
+  return 2;
+}
+
+int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
+                   int force, const char *md_path) {
+  mh_results a, b;
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  mh_sb prov = {0}, md = {0};
+  tally t = {0};
+  int rc = 2;
+  if (load(old_arg, &a) != 0 || load(new_arg, &b) != 0)
     goto out;
-  }
+  if (pair_runs(&a, &b, force, &prov) != 0)
+    goto out;
   if (prov.len) {
     fprintf(stderr, "merlin: compare: the runs differ in provenance:\n%s",
             prov.s);
     if (!force) {
       fprintf(stderr, "merlin: compare: not comparing runs built "
                       "differently; --force compares them anyway\n");
-      rc = 2;
       goto out;
     }
   }
@@ -174,84 +245,30 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
                old_arg, new_arg, threshold * 100.0);
   for (size_t i = 0; i < b.n_runs; i++) {
     const mh_result *y = &b.runs[i], *x = find_result(&a, y, force);
-    if (!x)
-      continue;
-    for (size_t k = 0; k < y->run.n_ops; k++) {
-      const mh_op *q = &y->run.ops[k], *p = mh_run_find_op(&x->run, q);
-      mh_sb l = {0};
-      label(&l, q);
-      if (!p) {
-        printf("%-10s %-50s new operation\n", y->target, l.s ? l.s : "?");
-        mh_sb_free(&l);
-        continue;
-      }
-      compared++;
-      double om = p->stats.median, nm = q->stats.median;
-      /* From a median of 0 any rise is an infinite relative change: above
-       * every threshold, so a regression once outside the spread. */
-      double change = om != 0 ? nm / om - 1.0 : nm > 0 ? INFINITY : 0.0;
-      double spread = p->stats.iqr + q->stats.iqr;
-      int outside = fabs(nm - om) > spread;
-      const char *verdict = "same";
-      if (nm != om) {
-        verdict = outside ? "changed" : "within spread";
-        changed++;
-      }
-      char pct[32], pct_md[32];
-      if (isinf(change)) {
-        snprintf(pct, sizeof pct, "from 0");
-        snprintf(pct_md, sizeof pct_md, "from 0");
-      } else {
-        snprintf(pct, sizeof pct, "%+.2f%%", change * 100.0);
-        snprintf(pct_md, sizeof pct_md, "%+.2f %%", change * 100.0);
-      }
-      if (outside && change > threshold) {
-        verdict = "REGRESSED";
-        regressions++;
-      } else if (outside && change < -threshold) {
-        verdict = "improved";
-        improvements++;
-      }
-      char o1[64], n1[64];
-      mh_format_number(om, o1, sizeof o1);
-      mh_format_number(nm, n1, sizeof n1);
-      if (nm != om) /* only changes on the terminal; all in --md */
-        printf("%-10s %-50s %14s -> %14s %9s  %s\n", y->target, l.s ? l.s : "?",
-               o1, n1, pct, verdict);
-      mh_sb_printf(&md, "| %s | %s | %s | %s | %s | %s |\n", y->target,
-                   l.s ? l.s : "?", o1, n1, pct_md, verdict);
-      mh_sb_free(&l);
-    }
-    for (size_t k = 0; k < x->run.n_ops; k++)
-      if (!mh_run_find_op(&y->run, &x->run.ops[k])) {
-        mh_sb l = {0};
-        label(&l, &x->run.ops[k]);
-        printf("%-10s %-50s removed\n", y->target, l.s ? l.s : "?");
-        mh_sb_free(&l);
-      }
+    if (x)
+      compare_run(x, y, threshold, &t, &md);
   }
   mh_sb_printf(&md,
                "\n%d operation(s) compared: %d regressed, %d improved "
                "beyond %.1f %%.\n",
-               compared, regressions, improvements, threshold * 100.0);
+               t.compared, t.regressions, t.improvements, threshold * 100.0);
   printf("merlin: compare: %d operation(s): %d regressed, %d improved beyond "
          "%.1f%%%s\n",
-         compared, regressions, improvements, threshold * 100.0,
-         regressions || improvements ? ""
-         : changed                   ? "; nothing beyond the threshold"
-                                     : "; no change");
+         t.compared, t.regressions, t.improvements, threshold * 100.0,
+         t.regressions || t.improvements ? ""
+         : t.changed                     ? "; nothing beyond the threshold"
+                                         : "; no change");
   if (md_path) {
     char err[1024];
     if (md.failed ||
         mh_write_atomic(md_path, md.s, md.len, err, sizeof err) != 0) {
       fprintf(stderr, "merlin: compare: %s\n",
               md.failed ? "out of memory" : err);
-      rc = 2;
       goto out;
     }
     printf("merlin: compare: summary written to %s\n", md_path);
   }
-  rc = regressions ? 1 : 0;
+  rc = t.regressions ? 1 : 0;
 out:
   mh_sb_free(&prov);
   mh_sb_free(&md);

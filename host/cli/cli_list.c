@@ -98,6 +98,29 @@ static void list_backends(void) {
     printf("  %-12s %s\n", mh_backends[b].name, mh_backends[b].algs);
 }
 
+/* The coverage table of list_coverage; cell[a][b] is its state of
+ * algorithm a and backend b (0 not offered, 1 offered, 2 pass, 3 fail). */
+static void print_coverage(unsigned char cell[MH_N_ALGS][MH_N_BACKENDS],
+                           const char *dir) {
+  printf("| algorithm |");
+  for (size_t b = 0; b < MH_N_BACKENDS; b++)
+    printf(" %s |", mh_backends[b].name);
+  printf("\n|---|");
+  for (size_t b = 0; b < MH_N_BACKENDS; b++)
+    printf(":---:|");
+  printf("\n");
+  static const char *const sym[] = {"—", "·", "✓", "✗"};
+  for (size_t a = 0; a < MH_N_ALGS; a++) {
+    printf("| %s |", mh_algs[a].id);
+    for (size_t b = 0; b < MH_N_BACKENDS; b++)
+      printf(" %s |", sym[cell[a][b]]);
+    printf("\n");
+  }
+  printf("\n✓ served and KAT-passing in %s, ✗ KAT failed there, · offered "
+         "but not measured there, — not offered by the library.\n",
+         dir);
+}
+
 /* Algorithm x backend, as a Markdown table: "✓" offered and KAT-passing in
  * the results of dir (every target there), "✗" a KAT failed there, "·"
  * offered by the adapter but not measured in dir, "—" not offered by the
@@ -113,21 +136,20 @@ static int list_coverage(const char *dir) {
       cell_state[a][b] = mh_backend_offers(b, a) ? OFFERED : NOT_OFFERED;
   char *json = mh_path_join(dir, "results.json");
   struct stat st;
+  int rc = 1;
   if (stat(dir, &st) != 0) {
     fprintf(stderr,
             "merlin: list coverage: %s: %s; give a results directory or "
             "its results.json (default: results/latest, written by merlin "
             "run)\n",
             dir, strerror(errno));
-    free(json);
-    return 1;
+    goto out;
   }
   const char *file = S_ISDIR(st.st_mode) ? json : dir;
   if (!file || mh_results_load(file, &r, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: list coverage: %s\n",
             file ? err : "out of memory");
-    free(json);
-    return 1;
+    goto out;
   }
   for (size_t i = 0; i < r.n_runs; i++)
     for (size_t k = 0; k < r.runs[i].run.n_ops; k++) {
@@ -141,26 +163,12 @@ static int list_coverage(const char *dir) {
       else if (op->kat == MH_KAT_PASS && cell_state[a][b] != FAIL)
         cell_state[a][b] = PASS;
     }
+  print_coverage(cell_state, dir);
+  rc = 0;
+out:
   mh_results_free(&r);
   free(json);
-  printf("| algorithm |");
-  for (size_t b = 0; b < MH_N_BACKENDS; b++)
-    printf(" %s |", mh_backends[b].name);
-  printf("\n|---|");
-  for (size_t b = 0; b < MH_N_BACKENDS; b++)
-    printf(":---:|");
-  printf("\n");
-  static const char *const sym[] = {"—", "·", "✓", "✗"};
-  for (size_t a = 0; a < MH_N_ALGS; a++) {
-    printf("| %s |", mh_algs[a].id);
-    for (size_t b = 0; b < MH_N_BACKENDS; b++)
-      printf(" %s |", sym[cell_state[a][b]]);
-    printf("\n");
-  }
-  printf("\n✓ served and KAT-passing in %s, ✗ KAT failed there, · offered "
-         "but not measured there, — not offered by the library.\n",
-         dir);
-  return 0;
+  return rc;
 }
 
 int mh_cli_list_coverage(const char *dir) {

@@ -66,6 +66,26 @@ typedef struct {
   const char *cyc_why; /* why the plugin runs without a model, or NULL */
 } target_run;
 
+/* The build of target run tr: the one place a run turns its options into
+ * an mh_build_spec, so that every image of a run (timed, board hint, size
+ * tree, constant-time pass, parallel build) is the same build: same
+ * compiler and level (matrix row), same test hooks (their own build
+ * directory, mh_build_dir), same job count. quiet: no progress lines. */
+static mh_build_spec run_build_spec(const run_ctx *c, const target_run *tr,
+                                    int quiet) {
+  mh_build_spec bs = {.root = c->root,
+                      .target = tr->t,
+                      .profile_name = c->profile_name,
+                      .profile = &c->profile,
+                      .kat_corrupt = c->o->kat_corrupt,
+                      .quiet = quiet,
+                      .inject_fault = c->o->inject_fault,
+                      .cc = tr->cc,
+                      .opt = tr->opt,
+                      .build_jobs = c->build_jobs};
+  return bs;
+}
+
 static void op_label(const mh_op *op, char *buf, size_t len) {
   if (op->bytes >= 0)
     snprintf(buf, len, "%s %s %ld B (%s)", op->alg ? op->alg : "?",
@@ -148,6 +168,44 @@ static int plugin_args(run_ctx *c, target_run *tr, const mh_build_spec *bs,
   return 0;
 }
 
+/* The exit status of execute() for how the image ended, reported. */
+static int exec_outcome(const mh_run_opts *o, const target_run *tr,
+                        const mh_exec_result *r) {
+  int rc = 0;
+  if (r->cancelled) {
+    fprintf(stderr, "merlin: %s: interrupted\n", tr->label);
+    rc = 130;
+  } else if (r->timed_out) {
+    fprintf(stderr,
+            "merlin: %s: target did not finish within %u s (--timeout)\n",
+            tr->label, o->timeout_s);
+    rc = 1;
+  } else if (r->stalled) {
+    fprintf(stderr,
+            "merlin: %s: target hung: no console line for %u s (--stall; "
+            "raise it for an operation whose single call runs longer)\n",
+            tr->label, o->stall_s);
+    rc = 1;
+  } else if (r->overflow) {
+    fprintf(stderr,
+            "merlin: %s: console output exceeded %zu bytes; killed it\n",
+            tr->label, (size_t)MAX_CONSOLE_BYTES);
+    rc = 1;
+  } else if (!r->exited) {
+    fprintf(stderr, "merlin: %s: image killed by signal %d (%s)\n", tr->label,
+            r->term_signal, strsignal(r->term_signal));
+    rc = 1;
+  } else if (r->exit_code != 0) {
+    /* Parse anyway (the caller does): the stream usually says why. */
+    fprintf(stderr, "merlin: %s: image exited with status %d\n", tr->label,
+            r->exit_code);
+    rc = 2;
+  } else if (!o->quiet) {
+    fprintf(stderr, "merlin: %s: finished in %.1f s\n", tr->label, r->seconds);
+  }
+  return rc;
+}
+
 /* Build and execute the image; fills tr->console. Returns 0 when the image
  * ran and exited 0, 2 when it exited non-zero (its stream may say why),
  * 1 when it failed otherwise (reported), 130 when interrupted. */
@@ -155,16 +213,7 @@ static int execute(run_ctx *c, target_run *tr) {
   const mh_run_opts *o = c->o;
   const mh_target *t = tr->t;
   char err[2048];
-  mh_build_spec bs = {.root = c->root,
-                      .target = t,
-                      .profile_name = c->profile_name,
-                      .profile = &c->profile,
-                      .kat_corrupt = o->kat_corrupt,
-                      .quiet = o->quiet,
-                      .inject_fault = o->inject_fault,
-                      .cc = tr->cc,
-                      .opt = tr->opt,
-                      .build_jobs = c->build_jobs};
+  mh_build_spec bs = run_build_spec(c, tr, o->quiet);
   char *image = NULL;
   if (mh_image_build(&bs, &image, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: %s: build failed: %s\n", tr->label, err);
@@ -243,38 +292,7 @@ static int execute(run_ctx *c, target_run *tr) {
     tr->console_copy = clog;
     clog = NULL;
   }
-  rc = 0;
-  if (res.cancelled) {
-    fprintf(stderr, "merlin: %s: interrupted\n", tr->label);
-    rc = 130;
-  } else if (res.timed_out) {
-    fprintf(stderr,
-            "merlin: %s: target did not finish within %u s (--timeout)\n",
-            tr->label, o->timeout_s);
-    rc = 1;
-  } else if (res.stalled) {
-    fprintf(stderr,
-            "merlin: %s: target hung: no console line for %u s (--stall; "
-            "raise it for an operation whose single call runs longer)\n",
-            tr->label, o->stall_s);
-    rc = 1;
-  } else if (res.overflow) {
-    fprintf(stderr,
-            "merlin: %s: console output exceeded %zu bytes; killed it\n",
-            tr->label, (size_t)MAX_CONSOLE_BYTES);
-    rc = 1;
-  } else if (!res.exited) {
-    fprintf(stderr, "merlin: %s: image killed by signal %d (%s)\n", tr->label,
-            res.term_signal, strsignal(res.term_signal));
-    rc = 1;
-  } else if (res.exit_code != 0) {
-    /* Parse anyway (the caller does): the stream usually says why. */
-    fprintf(stderr, "merlin: %s: image exited with status %d\n", tr->label,
-            res.exit_code);
-    rc = 2;
-  } else if (!o->quiet) {
-    fprintf(stderr, "merlin: %s: finished in %.1f s\n", tr->label, res.seconds);
-  }
+  rc = exec_outcome(o, tr, &res);
   free(bdir);
   free(clog);
   mh_exec_result_free(&res);
@@ -374,11 +392,7 @@ static int check_run(const run_ctx *c, const target_run *tr) {
  * how to flash and read it. Returns 1 (build failed) or 2. */
 static int board_without_port(run_ctx *c, target_run *tr) {
   char err[2048];
-  mh_build_spec bs = {.root = c->root,
-                      .target = tr->t,
-                      .profile_name = c->profile_name,
-                      .profile = &c->profile,
-                      .quiet = c->o->quiet};
+  mh_build_spec bs = run_build_spec(c, tr, c->o->quiet);
   char *image = NULL;
   if (mh_image_build(&bs, &image, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: %s: build failed: %s\n", tr->t->id, err);
@@ -504,12 +518,7 @@ static int attach_costs(run_ctx *c, target_run *tr) {
   mh_sizes sz;
   /* A matrix row: the size images of the image's own build tree (same
    * compiler and flags; configured with MERLIN_SIZES=ON). */
-  mh_build_spec bs = {.root = c->root,
-                      .target = tr->t,
-                      .profile_name = c->profile_name,
-                      .profile = &c->profile,
-                      .cc = tr->cc,
-                      .opt = tr->opt};
+  mh_build_spec bs = run_build_spec(c, tr, c->o->quiet);
   char *bdir = tr->cc ? mh_build_dir(&bs) : NULL;
   int szrc =
       tr->cc ? (bdir ? mh_sizes_measure_tree(c->root, bdir, tr->t,
@@ -601,14 +610,7 @@ static int valgrind_pass(run_ctx *c, target_run *tr) {
     tr->res.run.ops[i].ct_asan = 1;
   return 0;
 #endif
-  mh_build_spec bs = {.root = c->root,
-                      .target = tr->t,
-                      .profile_name = c->profile_name,
-                      .profile = &c->profile,
-                      .quiet = 1,
-                      .cc = tr->cc,
-                      .opt = tr->opt,
-                      .build_jobs = c->build_jobs};
+  mh_build_spec bs = run_build_spec(c, tr, 1);
   char *image = NULL, *bdir = mh_build_dir(&bs);
   char *log = bdir ? mh_path_join(bdir, "valgrind.log") : NULL;
   char logopt[4200];
@@ -1092,16 +1094,7 @@ static int build_job(void *arg, size_t i) {
   run_ctx *c = tr->ctx;
   char err[2048];
   mh_jobboard_set(pc->board, i, MH_JOB_BUILDING);
-  mh_build_spec bs = {.root = c->root,
-                      .target = tr->t,
-                      .profile_name = c->profile_name,
-                      .profile = &c->profile,
-                      .kat_corrupt = c->o->kat_corrupt,
-                      .quiet = 1,
-                      .inject_fault = c->o->inject_fault,
-                      .cc = tr->cc,
-                      .opt = tr->opt,
-                      .build_jobs = c->build_jobs};
+  mh_build_spec bs = run_build_spec(c, tr, 1);
   char *image = NULL;
   if (mh_image_build(&bs, &image, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: %s: build failed: %s\n", tr->label, err);
@@ -1183,118 +1176,143 @@ out:
 /* Every target with every profile (--profile a,b), and with --cc/--opt
  * every compiler and optimisation level: one image per combination, all
  * written into one results directory, or none when any fails. */
-int mh_cli_run(const mh_run_opts *o) {
-  size_t n_prof = 0, n_cc = 1, n_opt = 1;
-  char **ccs = NULL, **opts = NULL;
+/* Everything one `merlin run` holds: the matrix (--cc x --opt), the
+ * profiles, one run context per profile and one target_run per (profile,
+ * target, compiler, level). Freed in one place, plan_free. */
+typedef struct {
+  const mh_run_opts *o;
+  char **ccs, **opts, **profs;
+  size_t n_cc, n_opt, n_prof;
+  int matrix;
+  run_ctx *ctxs;
+  mh_run_opts *popts; /* per profile: o with its profile */
+  target_run *trs;
+  size_t done; /* trs[0..done) are set up */
+} run_plan;
+
+static void plan_free(run_plan *pl) {
+  for (size_t i = 0; pl->trs && i < pl->done; i++) {
+    free(pl->trs[i].console);
+    free(pl->trs[i].console_copy);
+    free(pl->trs[i].side);
+    mh_result_free(&pl->trs[i].res);
+  }
+  free(pl->trs);
+  for (size_t p = 0; pl->ctxs && p < pl->n_prof; p++) {
+    mh_ct_list_free(&pl->ctxs[p].ct_list);
+    mh_profile_free(&pl->ctxs[p].profile);
+    free(pl->ctxs[p].profile_path);
+    free(pl->ctxs[p].profile_name);
+    free(pl->ctxs[p].root);
+  }
+  for (size_t p = 0; pl->profs && p < pl->n_prof; p++)
+    free(pl->profs[p]);
+  free(pl->ctxs);
+  free(pl->popts);
+  free(pl->profs);
+  mh_matrix_free(pl->ccs, pl->n_cc);
+  mh_matrix_free(pl->opts, pl->n_opt);
+}
+
+/* Split --cc, --opt and --profile and allocate the runs. Returns 0, 1 or
+ * 2 (reported). */
+static int plan_init(run_plan *pl, const mh_run_opts *o) {
   char err[1024];
-  int matrix = o->cc || o->opt;
-  if (matrix && (mh_matrix_split("--cc", o->cc ? o->cc : MH_CC_DEFAULT, &ccs,
-                                 &n_cc, err, sizeof err) != 0 ||
-                 mh_matrix_split("--opt", o->opt ? o->opt : MH_OPT_DEFAULT,
-                                 &opts, &n_opt, err, sizeof err) != 0)) {
+  pl->o = o;
+  pl->n_cc = pl->n_opt = 1;
+  pl->matrix = o->cc || o->opt;
+  if (pl->matrix &&
+      (mh_matrix_split("--cc", o->cc ? o->cc : MH_CC_DEFAULT, &pl->ccs,
+                       &pl->n_cc, err, sizeof err) != 0 ||
+       mh_matrix_split("--opt", o->opt ? o->opt : MH_OPT_DEFAULT, &pl->opts,
+                       &pl->n_opt, err, sizeof err) != 0)) {
     fprintf(stderr, "merlin: %s\n", err);
-    mh_matrix_free(ccs, n_cc);
     return 2;
   }
-  for (size_t k = 0; matrix && k < n_cc; k++)
-    if (mh_matrix_check_cc(ccs[k], err, sizeof err) != 0) {
+  for (size_t k = 0; pl->matrix && k < pl->n_cc; k++)
+    if (mh_matrix_check_cc(pl->ccs[k], err, sizeof err) != 0) {
       fprintf(stderr, "merlin: %s\n", err);
-      mh_matrix_free(ccs, n_cc);
-      mh_matrix_free(opts, n_opt);
       return 1;
     }
-  char **profs = split_profiles(o->profile, &n_prof);
-  if (!profs) {
+  pl->profs = split_profiles(o->profile, &pl->n_prof);
+  if (!pl->profs) {
     fprintf(stderr, "merlin: out of memory\n");
-    mh_matrix_free(ccs, n_cc);
-    mh_matrix_free(opts, n_opt);
     return 1;
   }
-  if (o->from && n_prof > 1) {
+  if (o->from && pl->n_prof > 1) {
     fprintf(stderr, "merlin: --from reads one stream: give one --profile\n");
-    for (size_t i = 0; i < n_prof; i++)
-      free(profs[i]);
-    free(profs);
-    mh_matrix_free(ccs, n_cc);
-    mh_matrix_free(opts, n_opt);
     return 2;
   }
-  for (size_t p = 0; p < n_prof; p++)
+  for (size_t p = 0; p < pl->n_prof; p++)
     for (size_t q = 0; q < p; q++)
-      if (profs[p] && profs[q] && strcmp(profs[p], profs[q]) == 0) {
-        fprintf(stderr, "merlin: --profile lists '%s' twice\n", profs[p]);
-        for (size_t i = 0; i < n_prof; i++)
-          free(profs[i]);
-        free(profs);
-        mh_matrix_free(ccs, n_cc);
-        mh_matrix_free(opts, n_opt);
+      if (pl->profs[p] && pl->profs[q] &&
+          strcmp(pl->profs[p], pl->profs[q]) == 0) {
+        fprintf(stderr, "merlin: --profile lists '%s' twice\n", pl->profs[p]);
         return 2;
       }
-  size_t per_prof = o->n_targets * n_cc * n_opt;
-  run_ctx *ctxs = calloc(n_prof, sizeof *ctxs);
-  target_run *trs = calloc(per_prof * n_prof, sizeof *trs);
-  mh_run_opts *popts = calloc(n_prof, sizeof *popts);
-  if (!trs || !ctxs || !popts) {
+  size_t per_prof = o->n_targets * pl->n_cc * pl->n_opt;
+  pl->ctxs = calloc(pl->n_prof, sizeof *pl->ctxs);
+  pl->trs = calloc(per_prof * pl->n_prof, sizeof *pl->trs);
+  pl->popts = calloc(pl->n_prof, sizeof *pl->popts);
+  if (!pl->trs || !pl->ctxs || !pl->popts) {
     fprintf(stderr, "merlin: out of memory\n");
-    free(trs);
-    free(ctxs);
-    free(popts);
-    for (size_t p = 0; p < n_prof; p++)
-      free(profs[p]);
-    free(profs);
-    mh_matrix_free(ccs, n_cc);
-    mh_matrix_free(opts, n_opt);
     return 1;
   }
-  mh_exec_install_signal_handlers();
-  int rc = 0;
-  size_t done = 0;
-  unsigned workers = o->jobs ? o->jobs : mh_jobs_default();
-  int parallel = workers > 1 && per_prof * n_prof > 1 && !o->from;
-  for (size_t p = 0; rc == 0 && p < n_prof; p++) {
-    popts[p] = *o;
-    popts[p].profile = profs[p];
-    if (parallel) { /* the job board reports progress instead */
-      popts[p].board = !o->quiet;
-      popts[p].quiet = 1;
-    }
-    ctxs[p].o = &popts[p];
-    rc = load_profile(&ctxs[p]);
-    if (rc == 0 && parallel) {
-      /* Loaded here, not lazily on the worker threads. */
-      unsigned ncpu = mh_jobs_default();
-      ctxs[p].build_jobs = ncpu > workers ? ncpu / workers : 1;
-      if (!o->kat_only && !ctxs[p].ct_list_loaded) {
-        if (mh_ct_list_load(ctxs[p].root, &ctxs[p].ct_list, err, sizeof err) !=
-            0) {
-          fprintf(stderr, "merlin: %s\n", err);
-          rc = 1;
-        }
-        ctxs[p].ct_list_loaded = rc == 0;
-      }
-    }
-    for (size_t i = 0; rc == 0 && i < o->n_targets; i++)
-      for (size_t k = 0; k < n_cc * n_opt; k++) {
-        target_run *tr = &trs[done++];
-        tr->t = mh_target_find(o->targets[i]);
-        tr->ctx = &ctxs[p];
-        tr->cc = matrix ? ccs[k / n_opt] : NULL;
-        tr->opt = matrix ? opts[k % n_opt] : NULL;
-        if (matrix && n_prof > 1)
-          snprintf(tr->label, sizeof tr->label, "%s (profile %s, %s -%s)",
-                   tr->t->id, ctxs[p].profile_name, tr->cc, tr->opt);
-        else if (matrix)
-          snprintf(tr->label, sizeof tr->label, "%s (%s -%s)", tr->t->id,
-                   tr->cc, tr->opt);
-        else
-          snprintf(tr->label, sizeof tr->label, "%s", tr->t->id);
-      }
+  return 0;
+}
+
+/* Load profile p and set up its target runs. */
+static int plan_profile(run_plan *pl, size_t p, int parallel,
+                        unsigned workers) {
+  const mh_run_opts *o = pl->o;
+  run_ctx *c = &pl->ctxs[p];
+  char err[1024];
+  pl->popts[p] = *o;
+  pl->popts[p].profile = pl->profs[p];
+  if (parallel) { /* the job board reports progress instead */
+    pl->popts[p].board = !o->quiet;
+    pl->popts[p].quiet = 1;
   }
-  if (rc == 0 && parallel)
-    rc = run_parallel(trs, done, workers, o->quiet);
-  else
-    for (size_t i = 0; rc == 0 && i < done; i++)
-      rc = run_target(trs[i].ctx, &trs[i]);
+  c->o = &pl->popts[p];
+  int rc = load_profile(c);
+  if (rc == 0 && parallel) {
+    /* Loaded here, not lazily on the worker threads. */
+    unsigned ncpu = mh_jobs_default();
+    c->build_jobs = ncpu > workers ? ncpu / workers : 1;
+    if (!o->kat_only && !c->ct_list_loaded) {
+      if (mh_ct_list_load(c->root, &c->ct_list, err, sizeof err) != 0) {
+        fprintf(stderr, "merlin: %s\n", err);
+        rc = 1;
+      }
+      c->ct_list_loaded = rc == 0;
+    }
+  }
+  size_t n_row = pl->n_cc * pl->n_opt;
+  for (size_t i = 0; rc == 0 && i < o->n_targets; i++)
+    for (size_t k = 0; k < n_row; k++) {
+      target_run *tr = &pl->trs[pl->done++];
+      tr->t = mh_target_find(o->targets[i]);
+      tr->ctx = c;
+      tr->cc = pl->matrix ? pl->ccs[k / pl->n_opt] : NULL;
+      tr->opt = pl->matrix ? pl->opts[k % pl->n_opt] : NULL;
+      if (pl->matrix && pl->n_prof > 1)
+        snprintf(tr->label, sizeof tr->label, "%s (profile %s, %s -%s)",
+                 tr->t->id, c->profile_name, tr->cc, tr->opt);
+      else if (pl->matrix)
+        snprintf(tr->label, sizeof tr->label, "%s (%s -%s)", tr->t->id, tr->cc,
+                 tr->opt);
+      else
+        snprintf(tr->label, sizeof tr->label, "%s", tr->t->id);
+    }
+  return rc;
+}
+
+/* After the runs: summaries and results (rc 0), or why nothing was
+ * written. Returns the exit status. */
+static int plan_finish(const run_plan *pl, int rc) {
+  const mh_run_opts *o = pl->o;
+  target_run *trs = pl->trs;
+  size_t done = pl->done;
   if (rc == 0 && o->kat_only) {
     if (!o->quiet)
       for (size_t i = 0; i < done; i++)
@@ -1338,25 +1356,27 @@ int mh_cli_run(const mh_run_opts *o) {
   }
   if (rc == 2 && mh_exec_signal_received())
     rc = 130;
-  for (size_t i = 0; i < done; i++) {
-    free(trs[i].console);
-    free(trs[i].console_copy);
-    free(trs[i].side);
-    mh_result_free(&trs[i].res);
-  }
-  free(trs);
-  for (size_t p = 0; p < n_prof; p++) {
-    mh_ct_list_free(&ctxs[p].ct_list);
-    mh_profile_free(&ctxs[p].profile);
-    free(ctxs[p].profile_path);
-    free(ctxs[p].profile_name);
-    free(ctxs[p].root);
-    free(profs[p]);
-  }
-  free(ctxs);
-  free(popts);
-  free(profs);
-  mh_matrix_free(ccs, n_cc);
-  mh_matrix_free(opts, n_opt);
+  return rc;
+}
+
+int mh_cli_run(const mh_run_opts *o) {
+  run_plan pl = {0};
+  int rc = plan_init(&pl, o);
+  if (rc != 0)
+    goto out;
+  mh_exec_install_signal_handlers();
+  size_t total = o->n_targets * pl.n_cc * pl.n_opt * pl.n_prof;
+  unsigned workers = o->jobs ? o->jobs : mh_jobs_default();
+  int parallel = workers > 1 && total > 1 && !o->from;
+  for (size_t p = 0; rc == 0 && p < pl.n_prof; p++)
+    rc = plan_profile(&pl, p, parallel, workers);
+  if (rc == 0 && parallel)
+    rc = run_parallel(pl.trs, pl.done, workers, o->quiet);
+  else
+    for (size_t i = 0; rc == 0 && i < pl.done; i++)
+      rc = run_target(pl.trs[i].ctx, &pl.trs[i]);
+  rc = plan_finish(&pl, rc);
+out:
+  plan_free(&pl);
   return rc;
 }

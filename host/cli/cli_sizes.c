@@ -150,25 +150,18 @@ static int write_json(const char *path, mh_sizes *all, size_t n, char *err,
 
 int mh_cli_sizes(const mh_sizes_opts *o) {
   char err[4096];
-  char *root = mh_source_root(err, sizeof err);
-  char *ppath = NULL, *pname = NULL;
+  char *root = NULL, *ppath = NULL, *pname = NULL;
   mh_profile prof;
   memset(&prof, 0, sizeof prof);
   mh_sizes *all = calloc(o->n_targets + 1, sizeof *all);
   size_t n_done = 0;
-  int rc = 1;
-  mh_exec_install_signal_handlers(); /* builds run in their own group */
+  int rc = mh_cli_profile_setup(o->profile, &root, &ppath, &pname, &prof, err,
+                                sizeof err);
+  if (rc != 0)
+    goto out;
+  rc = 1;
   if (!all) {
     snprintf(err, sizeof err, "out of memory");
-    goto out;
-  }
-  if (!root)
-    goto out;
-  if (mh_profile_locate(root, o->profile ? o->profile : MH_PROFILE_DEFAULT,
-                        &ppath, &pname, err, sizeof err) != 0 ||
-      mh_profile_load(ppath, mh_path_display(root, ppath), &prof, err,
-                      sizeof err) != 0) {
-    rc = 2;
     goto out;
   }
   if (o->json) {
