@@ -45,10 +45,9 @@
 #define MPS2_TIMER_BITS 32
 #endif
 #define TIMER_TOP ((uint32_t)(((uint64_t)1 << MPS2_TIMER_BITS) - 1u))
-/* The peripheral clock the timer counts (SYSCLK_FRQ in QEMU). */
-#ifndef MPS2_SYSCLK_HZ
-#define MPS2_SYSCLK_HZ 25000000u
-#endif
+/* The peripheral clock the timer counts (SYSCLK_FRQ in QEMU): clock_hz of
+ * the target's descriptor, boards/<target>.board (cmake/target.cmake). */
+#define MPS2_SYSCLK_HZ MERLIN_PART_CLOCK_HZ
 
 #define UART0 MPS2_UART0_BASE
 #define UART_DATA CM_REG(UART0 + 0x00u)
@@ -78,8 +77,8 @@ static const mport_part part = {
      * of QEMU time here); past it fewer samples are taken. Scaled to the
      * clock, so the budget in instructions is the same on every machine. */
     .budget_ticks = ((uint64_t)1 << 34) * MPS2_SYSCLK_HZ / 25000000u,
-    .flash_bytes = 4u << 20,
-    .ram_bytes = 4u << 20,
+    .flash_bytes = MERLIN_PART_FLASH_BYTES,
+    .ram_bytes = MERLIN_PART_RAM_BYTES,
 };
 
 const mport_part *mport_describe(void) { return &part; }

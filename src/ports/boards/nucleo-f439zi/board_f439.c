@@ -48,14 +48,18 @@
 #define TIM2_ARR CM_REG(TIM2 + 0x2Cu)
 
 #define SYSCLK_HZ 168000000u
+/* The part's clock is stated once, in the target's descriptor (clock_hz,
+ * cmake/target.cmake); the clock set-up below is written for this value. */
+_Static_assert(SYSCLK_HZ == MERLIN_PART_CLOCK_HZ,
+               "clock_hz of the descriptor is not the clock this port sets up");
 #define PCLK1_HZ 42000000u
 #define TIM2_CLK_HZ 84000000u
 #define WALL_HZ 1000000u
 #define BAUD 115200u
 
 static mport_part part = {
-    .target = "nucleo-f439zi",
-    .core = "cortex-m4",
+    .target = MERLIN_TARGET_ID,
+    .core = MERLIN_CORE,
     .clock_hz = SYSCLK_HZ,
     .counter = "dwt-cyccnt",
     .unit = "ticks", /* of counter_hz = the core clock: cycles */
@@ -64,8 +68,8 @@ static mport_part part = {
     .min_sample_ticks = 2000,
     /* 2^36 cycles (about 6.8 min at 168 MHz) per operation at most. */
     .budget_ticks = (uint64_t)1 << 36,
-    .flash_bytes = 2u << 20,
-    .ram_bytes = 256u << 10,
+    .flash_bytes = MERLIN_PART_FLASH_BYTES,
+    .ram_bytes = MERLIN_PART_RAM_BYTES,
     .wallclock = "tim2 1 MHz (APB1 timer clock / 84)",
 };
 
