@@ -9,9 +9,10 @@
  * below. The ARMv6-M build (qemu-m0plus) runs on mps2-an385 too. The an505
  * (QEMU hw/arm/mps2-tz.c, the IoT Kit in hw/arm/armsse.c) moves UART0 to
  * 0x40200000, and its counter is the IoT Kit's CMSDK TIMER0 at 0x40000000
- * (IRQ 3) on the 20 MHz MAINCLK; cmake/targets/qemu-m33.cmake overrides the
- * MPS2_* settings. The target's cmake/targets/<id>.cmake also names the
- * target and core (MERLIN_TARGET_ID, MERLIN_CORE).
+ * (IRQ 3) on the 20 MHz MAINCLK; port_defines of boards/qemu-m33.board
+ * override the MPS2_* settings. The target's descriptor also gives the
+ * target, core and clock (MERLIN_TARGET_ID, MERLIN_CORE,
+ * MERLIN_PART_CLOCK_HZ: cmake/target.cmake).
  *
  * Console: CMSDK APB UART0.
  * Counter: CMSDK APB TIMER0, a 32-bit down-counter on the peripheral clock,
