@@ -80,8 +80,6 @@ static mport_part part = {
 
 const mport_part *mport_describe(void) { return &part; }
 
-uint64_t mport_counter_read(void) { return brd_dwt_read(); }
-
 static uint32_t timer0_read(void) {
   TIMER_TASKS_CAPTURE0 = 1u;
   return TIMER_CC0;

@@ -23,6 +23,7 @@
  */
 #include "board.h"
 #include "port.h"
+#include "stm32_tim2.h"
 
 #define RCC 0x40023800u
 #define RCC_CR CM_REG(RCC + 0x00u)
@@ -40,12 +41,6 @@
 #define USART3_DR CM_REG(USART3 + 0x04u)
 #define USART3_BRR CM_REG(USART3 + 0x08u)
 #define USART3_CR1 CM_REG(USART3 + 0x0Cu)
-#define TIM2 0x40000000u
-#define TIM2_CR1 CM_REG(TIM2 + 0x00u)
-#define TIM2_EGR CM_REG(TIM2 + 0x14u)
-#define TIM2_CNT CM_REG(TIM2 + 0x24u)
-#define TIM2_PSC CM_REG(TIM2 + 0x28u)
-#define TIM2_ARR CM_REG(TIM2 + 0x2Cu)
 
 #define SYSCLK_HZ 168000000u
 /* The part's clock is stated once, in the target's descriptor (clock_hz,
@@ -74,10 +69,6 @@ static mport_part part = {
 };
 
 const mport_part *mport_describe(void) { return &part; }
-
-uint64_t mport_counter_read(void) { return brd_dwt_read(); }
-
-static uint32_t tim2_read(void) { return TIM2_CNT; }
 
 static void clock_init(void) {
   RCC_CR |= (1u << 18) | (1u << 16); /* HSEBYP, HSEON */
@@ -121,7 +112,8 @@ void cortexm_board_init(void) {
   TIM2_CR1 = 1u; /* CEN */
 
   brd_dwt_start();
-  part.clock_measured_hz = brd_measure_clock(brd_dwt_read, tim2_read, WALL_HZ);
+  part.clock_measured_hz =
+      brd_measure_clock(brd_dwt_read, brd_tim2_read, WALL_HZ);
 }
 
 void cortexm_board_irq(uint32_t irqn) { (void)irqn; }
