@@ -12,10 +12,12 @@ if(NOT MERLIN_PROFILE_DIR OR
 endif()
 include("${MERLIN_PROFILE_DIR}/merlin_profile.cmake")
 
-if(NOT EXISTS "${CMAKE_SOURCE_DIR}/cmake/targets/${MERLIN_TARGET}.cmake")
-  message(FATAL_ERROR "unknown MERLIN_TARGET '${MERLIN_TARGET}'")
+# The port of the target, from its descriptor; then the target's own build
+# steps, if it has any (cmake_include).
+include("${CMAKE_SOURCE_DIR}/cmake/target.cmake")
+if(MERLIN_T_cmake_include)
+  include("${CMAKE_SOURCE_DIR}/${MERLIN_T_cmake_include}")
 endif()
-include("${CMAKE_SOURCE_DIR}/cmake/targets/${MERLIN_TARGET}.cmake")
 
 if(NOT EXISTS "${MERLIN_THIRD_PARTY}/versions.cmake")
   message(FATAL_ERROR "library sources are missing: run scripts/fetch-deps "

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: Apache-2.0
-// Build-time helper of the rp2040-pico image (cmake/targets/rp2040-pico.cmake).
+// Build-time helper of the rp2040-pico image (src/ports/boards/rp2040-pico/port.cmake).
 //   rp2040-image.mjs boot2 BOOT2.bin OUT.c
 //     pad the second-stage boot to 252 bytes, append the CRC-32 the RP2040
 //     bootrom checks (RP2040 Datasheet 2.8.1.3.1: polynomial 0x04c11db7,

@@ -17,6 +17,9 @@
 #include <sys/stat.h>
 
 static void list_targets(void) {
+  char err[1024];
+  if (mh_targets_init(err, sizeof err) != 0)
+    fprintf(stderr, "merlin: %s\n", err);
   for (size_t i = 0; i < mh_n_targets; i++)
     printf("  %-14s %s\n", mh_targets[i].id, mh_targets[i].description);
 }

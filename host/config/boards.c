@@ -5,25 +5,59 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-  K_NAME,
-  K_PART,
-  K_CORE,
-  K_TARGET,
-  K_COUNTER,
-  K_SOURCE,
-  K_CLOCK,
-  K_FLASH,
-  K_RAM,
-  K_COUNT
+/* Who needs a key: a part-only file (no kind), or a target of one kind.
+ * A key is required of the kinds in need and allowed in those in may. */
+enum { W_PART = 1, W_NATIVE = 2, W_QEMU = 4, W_BOARD = 8 };
+#define W_TARGET (W_NATIVE | W_QEMU | W_BOARD)
+#define W_CM (W_QEMU | W_BOARD) /* a Cortex-M image */
+#define W_PARTS (W_PART | W_CM) /* a file that describes a part */
+enum { T_STR, T_NUM };
+
+static const struct field {
+  const char *key;
+  int type;
+  size_t off;
+  unsigned need, may;
+} FIELDS[] = {
+#define S(k, need, may)                                                        \
+  { #k, T_STR, offsetof(mh_board, k), need, may }
+#define N(k, need, may)                                                        \
+  { #k, T_NUM, offsetof(mh_board, k), need, may }
+    S(name, W_PART | W_TARGET, W_PART | W_TARGET),
+    S(part, W_PARTS, W_PARTS),
+    S(core, W_PARTS, W_PARTS),
+    S(target, W_PARTS, W_PARTS | W_NATIVE),
+    N(clock_hz, W_PARTS, W_PARTS),
+    N(flash_bytes, W_PARTS, W_PARTS),
+    N(ram_bytes, W_PARTS, W_PARTS),
+    S(counter, W_PARTS, W_PARTS),
+    S(source, W_PARTS, W_PARTS),
+    S(kind, W_TARGET, W_TARGET),
+    S(description, W_TARGET, W_TARGET),
+    S(unit, W_TARGET, W_TARGET),
+    S(cpu_flags, W_CM, W_CM),
+    S(toolchain, W_CM, W_CM),
+    S(qemu_machine, W_QEMU, W_QEMU),
+    S(qemu_cpu, W_QEMU, W_QEMU),
+    N(icount_shift, W_QEMU, W_QEMU),
+    S(port_sources, W_TARGET, W_TARGET),
+    S(port_includes, 0, W_TARGET),
+    S(port_defines, 0, W_TARGET),
+    S(link_dirs, 0, W_TARGET),
+    S(linker_script, W_CM, W_CM),
+    S(cmake_include, 0, W_TARGET),
+    S(cycle_model, W_TARGET, W_TARGET),
+    S(flash_hint, W_BOARD, W_BOARD),
+    S(memory, 0, W_CM),
+#undef S
+#undef N
 };
-static const char *const keys[K_COUNT] = {
-    "name",   "part",     "core",        "target",   "counter",
-    "source", "clock_hz", "flash_bytes", "ram_bytes"};
+enum { K_COUNT = sizeof FIELDS / sizeof FIELDS[0] };
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
@@ -37,29 +71,73 @@ static char *dup_span(const char *s, size_t n) {
 }
 
 static char **str_slot(mh_board *b, int k) {
-  switch (k) {
-  case K_NAME:
-    return &b->name;
-  case K_PART:
-    return &b->part;
-  case K_CORE:
-    return &b->core;
-  case K_TARGET:
-    return &b->target;
-  case K_COUNTER:
-    return &b->counter;
-  case K_SOURCE:
-    return &b->source;
-  default:
-    return NULL;
-  }
+  return FIELDS[k].type == T_STR ? (char **)(void *)((char *)b + FIELDS[k].off)
+                                 : NULL;
 }
 
 static uint64_t *num_slot(mh_board *b, int k) {
-  return k == K_CLOCK   ? &b->clock_hz
-         : k == K_FLASH ? &b->flash_bytes
-         : k == K_RAM   ? &b->ram_bytes
-                        : NULL;
+  return FIELDS[k].type == T_NUM
+             ? (uint64_t *)(void *)((char *)b + FIELDS[k].off)
+             : NULL;
+}
+
+/* The kind of a parsed file as a W_ bit, or 0 for an unknown kind. */
+static unsigned who(const mh_board *b) {
+  if (!b->kind)
+    return W_PART;
+  return strcmp(b->kind, "native") == 0  ? W_NATIVE
+         : strcmp(b->kind, "qemu") == 0  ? W_QEMU
+         : strcmp(b->kind, "board") == 0 ? W_BOARD
+                                         : 0;
+}
+
+static const char *who_name(unsigned w) {
+  return w == W_PART     ? "a part-only file (no kind)"
+         : w == W_NATIVE ? "kind = native"
+         : w == W_QEMU   ? "kind = qemu"
+                         : "kind = board";
+}
+
+/* After the lines: the kind is known, so check which keys it needs and
+ * allows. seen[k] is the line of key k, 0 when absent. */
+static int check_kind(const char *file, const mh_board *b, const int *seen,
+                      char *err, size_t errlen) {
+  unsigned w = who(b);
+  if (!w) {
+    int line = 0;
+    for (int k = 0; k < K_COUNT; k++)
+      if (FIELDS[k].off == offsetof(mh_board, kind))
+        line = seen[k];
+    snprintf(err, errlen,
+             "%s:%d: unknown kind '%s' (valid: native, qemu, board)", file,
+             line, b->kind);
+    return -1;
+  }
+  for (int k = 0; k < K_COUNT; k++) {
+    if (seen[k] && !(FIELDS[k].may & w)) {
+      snprintf(err, errlen, "%s:%d: '%s' does not belong in %s", file, seen[k],
+               FIELDS[k].key, who_name(w));
+      return -1;
+    }
+    if (!seen[k] && (FIELDS[k].need & w)) {
+      snprintf(err, errlen, "%s: missing '%s'%s%s", file, FIELDS[k].key,
+               w == W_PART ? "" : " (", w == W_PART ? "" : who_name(w));
+      if (w != W_PART) {
+        size_t used = strlen(err);
+        snprintf(err + used, errlen - used, ")");
+      }
+      return -1;
+    }
+  }
+  /* A target's file is named after it: boards/<id>.board. */
+  if (w != W_PART && b->target && strcmp(b->target, b->id) != 0) {
+    snprintf(err, errlen,
+             "%s: target = %s, but a target's descriptor is "
+             "named after it (boards/%s.board)",
+             file, b->target, b->target);
+    return -1;
+  }
+  return 0;
 }
 
 int mh_board_parse(const char *file, const char *id, const char *buf,
@@ -96,24 +174,28 @@ int mh_board_parse(const char *file, const char *id, const char *buf,
     while (v < t && is_space(*v))
       v++;
     int k = 0;
-    while (k < K_COUNT && !(strlen(keys[k]) == (size_t)(ke - s) &&
-                            memcmp(keys[k], s, (size_t)(ke - s)) == 0))
+    while (k < K_COUNT && !(strlen(FIELDS[k].key) == (size_t)(ke - s) &&
+                            memcmp(FIELDS[k].key, s, (size_t)(ke - s)) == 0))
       k++;
     if (k == K_COUNT) {
-      snprintf(err, errlen,
-               "%s:%zu: unknown key '%.*s' (valid: name, part, core, target, "
-               "counter, source, clock_hz, flash_bytes, ram_bytes)",
-               file, line, (int)(ke - s), s);
+      char valid[600] = "";
+      size_t used = 0;
+      for (int j = 0; j < K_COUNT && used < sizeof valid; j++)
+        used += (size_t)snprintf(valid + used, sizeof valid - used, "%s%s",
+                                 j ? ", " : "", FIELDS[j].key);
+      snprintf(err, errlen, "%s:%zu: unknown key '%.*s' (valid: %s)", file,
+               line, (int)(ke - s), s, valid);
       goto fail;
     }
     if (seen[k]) {
       snprintf(err, errlen, "%s:%zu: '%s' given twice (first on line %d)", file,
-               line, keys[k], seen[k]);
+               line, FIELDS[k].key, seen[k]);
       goto fail;
     }
     seen[k] = (int)line;
     if (v == t) {
-      snprintf(err, errlen, "%s:%zu: '%s' has no value", file, line, keys[k]);
+      snprintf(err, errlen, "%s:%zu: '%s' has no value", file, line,
+               FIELDS[k].key);
       goto fail;
     }
     uint64_t *num = num_slot(b, k);
@@ -124,14 +206,14 @@ int mh_board_parse(const char *file, const char *id, const char *buf,
           snprintf(err, errlen,
                    "%s:%zu: '%s' must be a whole number, not "
                    "'%.*s'",
-                   file, line, keys[k], (int)(t - v), v);
+                   file, line, FIELDS[k].key, (int)(t - v), v);
           goto fail;
         }
         x = x * 10 + (uint64_t)(*c - '0');
       }
-      if (x == 0) {
+      if (x == 0 && FIELDS[k].off != offsetof(mh_board, icount_shift)) {
         snprintf(err, errlen, "%s:%zu: '%s' must not be 0", file, line,
-                 keys[k]);
+                 FIELDS[k].key);
         goto fail;
       }
       *num = x;
@@ -140,11 +222,8 @@ int mh_board_parse(const char *file, const char *id, const char *buf,
       goto fail;
     }
   }
-  for (int k = 0; k < K_COUNT; k++)
-    if (!seen[k]) {
-      snprintf(err, errlen, "%s: missing '%s'", file, keys[k]);
-      goto fail;
-    }
+  if (check_kind(file, b, seen, err, errlen) != 0)
+    goto fail;
   return 0;
 fail:
   mh_board_free(b);
@@ -175,6 +254,11 @@ static int by_id(const void *a, const void *b) {
 
 int mh_boards_load(const char *root, mh_board **boards, size_t *n, char *err,
                    size_t errlen) {
+  return mh_boards_load_all(root, 0, boards, n, err, errlen);
+}
+
+int mh_boards_load_all(const char *root, int with_native, mh_board **boards,
+                       size_t *n, char *err, size_t errlen) {
   static const char SUFFIX[] = ".board";
   *boards = NULL;
   *n = 0;
@@ -207,6 +291,8 @@ int mh_boards_load(const char *root, mh_board **boards, size_t *n, char *err,
       if (mh_read_file(path, 1 << 20, &buf, &blen, err, errlen) != 0 ||
           mh_board_parse(display, id, buf, blen, &g[*n], err, errlen) != 0)
         rc = -1;
+      else if (!with_native && who(&g[*n]) == W_NATIVE)
+        mh_board_free(&g[*n]); /* a target, not a part */
       else
         (*n)++;
     }

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "config/targets.h"
 
+#include "config/boards.h"
+#include "image/image_build.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -8,157 +11,100 @@
 #include <stdlib.h>
 #include <string.h>
 
-const mh_target mh_targets[] = {
-    {
-        .id = "host",
-        .description = "this machine: the image is a native program, "
-                       "timed with a nanosecond clock",
-        .kind = MH_EXEC_NATIVE,
-        .image = "merlin-image",
-        .icount_shift = -1,
-        .unit = "ns",
-        .ticks_to_unit = 1.0,
-    },
-    {
-        .id = "qemu-m4",
-        .description = "Cortex-M4 under QEMU (mps2-an386), exact "
-                       "instruction counts with -icount shift=7",
-        .kind = MH_EXEC_QEMU,
-        .image = "merlin-image.elf",
-        .qemu_machine = "mps2-an386",
-        .qemu_cpu = "cortex-m4",
-        .icount_shift = 7,
-        .unit = "instructions",
-        .ticks_to_unit = 0.0,
-    },
-    /* The mps2 machines below count the same 25 MHz CMSDK TIMER0 as
-     * qemu-m4: at shift=7 one instruction is 128 ns and one tick 40 ns, so
-     * an instruction spans 3.2 ticks (ticks_to_unit 0.3125 < 0.5) and
-     * round(ticks * 40 / 128) is exact. */
-    {
-        .id = "qemu-m3",
-        .description = "Cortex-M3 (no FPU) under QEMU (mps2-an385), exact "
-                       "instruction counts with -icount shift=7",
-        .kind = MH_EXEC_QEMU,
-        .image = "merlin-image.elf",
-        .qemu_machine = "mps2-an385",
-        .qemu_cpu = "cortex-m3",
-        .icount_shift = 7,
-        .unit = "instructions",
-        .ticks_to_unit = 0.0,
-    },
-    {
-        .id = "qemu-m0plus",
-        .description = "ARMv6-M (Cortex-M0+) image on QEMU's Cortex-M3 "
-                       "(mps2-an385; QEMU has no M0+ model, the M3 executes "
-                       "the v6-M instruction stream exactly), exact "
-                       "instruction counts with -icount shift=7",
-        .kind = MH_EXEC_QEMU,
-        .image = "merlin-image.elf",
-        .qemu_machine = "mps2-an385",
-        .qemu_cpu = "cortex-m3",
-        .icount_shift = 7,
-        .unit = "instructions",
-        .ticks_to_unit = 0.0,
-    },
-    {
-        .id = "qemu-m7",
-        .description = "Cortex-M7 under QEMU (mps2-an500), exact "
-                       "instruction counts with -icount shift=7",
-        .kind = MH_EXEC_QEMU,
-        .image = "merlin-image.elf",
-        .qemu_machine = "mps2-an500",
-        .qemu_cpu = "cortex-m7",
-        .icount_shift = 7,
-        .unit = "instructions",
-        .ticks_to_unit = 0.0,
-    },
-    /* The an505's TIMER0 counts at 20 MHz: one tick is 50 ns, so at shift=7
-     * an instruction (128 ns) spans 2.56 ticks (ticks_to_unit 0.39 < 0.5)
-     * and round(ticks * 50 / 128) is still exact. */
-    {
-        .id = "qemu-m33",
-        .description = "Cortex-M33 under QEMU (mps2-an505, Secure state), "
-                       "exact instruction counts with -icount shift=7",
-        .kind = MH_EXEC_QEMU,
-        .image = "merlin-image.elf",
-        .qemu_machine = "mps2-an505",
-        .qemu_cpu = "cortex-m33",
-        .icount_shift = 7,
-        .unit = "instructions",
-        .ticks_to_unit = 0.0,
-    },
-    /* The an547's SSE-300 System Counter counts at 32 MHz: one tick is
-     * 31.25 ns, so at shift=7 an instruction (128 ns) spans 4.096 ticks
-     * (ticks_to_unit 0.244 < 0.5) and round(ticks * 31.25 / 128) is
-     * exact. */
-    {
-        .id = "qemu-m55",
-        .description = "Cortex-M55 under QEMU (mps3-an547, Secure state), "
-                       "exact instruction counts with -icount shift=7",
-        .kind = MH_EXEC_QEMU,
-        .image = "merlin-image.elf",
-        .qemu_machine = "mps3-an547",
-        .qemu_cpu = "cortex-m55",
-        .icount_shift = 7,
-        .unit = "instructions",
-        .ticks_to_unit = 0.0,
-    },
-    /* Real boards (docs/targets.md): built here, flashed and run by the
-     * user; DWT CYCCNT (SysTick on the RP2040) counts core cycles. */
-    {
-        .id = "nrf5340dk-app",
-        .description = "nRF5340 DK application core (Cortex-M33, 128 MHz; "
-                       "real board: flash it, read it with --port)",
-        .kind = MH_EXEC_BOARD,
-        .image = "merlin-image.elf",
-        .icount_shift = -1,
-        .unit = "cycles",
-        .ticks_to_unit = 1.0,
-        .flash_hint = "nrfjprog -f NRF53 --coprocessor CP_APPLICATION "
-                      "--program IMAGE.hex --chiperase --verify --reset",
-    },
-    {
-        .id = "nucleo-f439zi",
-        .description = "NUCLEO-F439ZI (Cortex-M4F, 168 MHz; real board: "
-                       "flash it, read it with --port)",
-        .kind = MH_EXEC_BOARD,
-        .image = "merlin-image.elf",
-        .icount_shift = -1,
-        .unit = "cycles",
-        .ticks_to_unit = 1.0,
-        .flash_hint = "openocd -f board/st_nucleo_f4.cfg -c \"program "
-                      "IMAGE.elf verify reset exit\"",
-    },
-    {
-        .id = "rp2040-pico",
-        .description = "Raspberry Pi Pico (RP2040 Cortex-M0+, 133 MHz; real "
-                       "board: flash it, read it with --port)",
-        .kind = MH_EXEC_BOARD,
-        .image = "merlin-image.elf",
-        .icount_shift = -1,
-        .unit = "cycles",
-        .ticks_to_unit = 1.0,
-        .flash_hint = "picotool load -x IMAGE.uf2 (or copy IMAGE.uf2 to the "
-                      "RPI-RP2 drive)",
-    },
-    {
-        .id = "nucleo-h573zi",
-        .description = "NUCLEO-H573ZI (Cortex-M33, 250 MHz; real board: "
-                       "flash it, read it with --port)",
-        .kind = MH_EXEC_BOARD,
-        .image = "merlin-image.elf",
-        .icount_shift = -1,
-        .unit = "cycles",
-        .ticks_to_unit = 1.0,
-        .flash_hint = "openocd -f interface/stlink.cfg -f target/stm32h5x.cfg "
-                      "-c \"program IMAGE.elf verify reset exit\"",
-    },
-};
+/* The targets: every boards/<id>.board with a kind (docs/boards.md
+ * "Targets"), loaded once, ordered native, qemu, board and by id within a
+ * kind. The descriptors stay loaded: the targets point into them. */
+static mh_board *descs;
+static size_t n_descs;
+static mh_target *table;
+static char load_err[1024];
+static int loaded; /* 0 not yet, 1 done, -1 failed (load_err) */
+const mh_target *mh_targets;
+size_t mh_n_targets;
 
-const size_t mh_n_targets = sizeof mh_targets / sizeof mh_targets[0];
+static int by_kind_then_id(const void *a, const void *b) {
+  const mh_target *x = a, *y = b;
+  int d = (int)x->kind - (int)y->kind;
+  return d ? d : strcmp(x->id, y->id);
+}
+
+/* cycle_model = <model> | none: <why> */
+static void cycle_model_of(const mh_board *d, mh_target *t) {
+  const char *c = d->cycle_model;
+  if (strncmp(c, "none", 4) == 0 && (c[4] == '\0' || c[4] == ':')) {
+    t->cycle_model = NULL;
+    t->cycle_model_why =
+        c[4] == ':' ? c + 5 + (c[5] == ' ') : "no cycle model for this target";
+  } else {
+    t->cycle_model = c;
+    t->cycle_model_why = NULL;
+  }
+}
+
+static void target_of(const mh_board *d, mh_target *t) {
+  memset(t, 0, sizeof *t);
+  t->id = d->id;
+  t->description = d->description;
+  t->kind = strcmp(d->kind, "native") == 0 ? MH_EXEC_NATIVE
+            : strcmp(d->kind, "qemu") == 0 ? MH_EXEC_QEMU
+                                           : MH_EXEC_BOARD;
+  t->image = t->kind == MH_EXEC_NATIVE ? "merlin-image" : "merlin-image.elf";
+  t->qemu_machine = d->qemu_machine;
+  t->qemu_cpu = d->qemu_cpu;
+  t->icount_shift = t->kind == MH_EXEC_QEMU ? (int)d->icount_shift : -1;
+  t->unit = d->unit;
+  /* A QEMU target derives it from the begin record; the host's clock
+   * counts in ns and a board's counter in core cycles. */
+  t->ticks_to_unit = t->kind == MH_EXEC_QEMU ? 0.0 : 1.0;
+  t->flash_hint = d->flash_hint;
+  t->toolchain = d->toolchain;
+  t->cpu_flags = d->cpu_flags;
+  cycle_model_of(d, t);
+}
+
+static int load(char *err, size_t errlen) {
+  char *root = mh_source_root(err, errlen);
+  int rc =
+      root ? mh_boards_load_all(root, 1, &descs, &n_descs, err, errlen) : -1;
+  free(root);
+  if (rc != 0)
+    return -1;
+  if (!(table = calloc(n_descs ? n_descs : 1, sizeof *table))) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < n_descs; i++) {
+    if (!descs[i].kind)
+      continue;
+    /* -icount shift=N: QEMU accepts 0 to 10 (docs/targets.md). */
+    if (descs[i].icount_shift > 10) {
+      snprintf(err, errlen,
+               "boards/%s.board: icount_shift %" PRIu64 " is out of range "
+               "(0 to 10)",
+               descs[i].id, descs[i].icount_shift);
+      return -1;
+    }
+    target_of(&descs[i], &table[n++]);
+  }
+  qsort(table, n, sizeof *table, by_kind_then_id);
+  mh_targets = table;
+  mh_n_targets = n;
+  return 0;
+}
+
+int mh_targets_init(char *err, size_t errlen) {
+  if (loaded == 0)
+    loaded = load(load_err, sizeof load_err) == 0 ? 1 : -1;
+  if (loaded < 0)
+    snprintf(err, errlen, "%s", load_err);
+  return loaded > 0 ? 0 : -1;
+}
 
 const mh_target *mh_target_find(const char *id) {
+  char err[8];
+  if (mh_targets_init(err, sizeof err) != 0)
+    return NULL;
   for (size_t i = 0; i < mh_n_targets; i++)
     if (strcmp(mh_targets[i].id, id) == 0)
       return &mh_targets[i];
@@ -168,6 +114,9 @@ const mh_target *mh_target_find(const char *id) {
 void mh_target_list(char *out, size_t outlen) {
   size_t used = 0;
   out[0] = '\0';
+  /* Where the descriptors cannot be read, the list says why. */
+  if (mh_targets_init(out, outlen) != 0)
+    return;
   for (size_t i = 0; i < mh_n_targets && used < outlen; i++) {
     int w = snprintf(out + used, outlen - used, "%s%s", i ? ", " : "",
                      mh_targets[i].id);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The targets merlin can build for and run on: a data table. */
+/* The targets merlin can build for and run on, from their descriptors
+ * (boards/<id>.board with a kind, docs/boards.md "Targets"). */
 #ifndef MERLIN_HOST_TARGETS_H
 #define MERLIN_HOST_TARGETS_H
 
@@ -13,7 +14,7 @@ typedef enum {
 } mh_exec_kind;
 
 typedef struct {
-  const char *id;          /* target id, also the CMake preset name */
+  const char *id;          /* target id: boards/<id>.board */
   const char *description; /* one line for `merlin list targets` */
   mh_exec_kind kind;
   const char *image;        /* image file name inside the build directory */
@@ -27,10 +28,20 @@ typedef struct {
   /* Boards only: how to flash the image (a command line, IMAGE standing
    * for the image path without its extension). */
   const char *flash_hint;
+  const char *toolchain, *cpu_flags; /* Cortex-M images (CMake reads them) */
+  /* The cycle model `--cycles auto` picks (tools/qemu-plugin), or NULL with
+   * the reason there is none. */
+  const char *cycle_model, *cycle_model_why;
 } mh_target;
 
-extern const mh_target mh_targets[];
-extern const size_t mh_n_targets;
+/* Loaded from the descriptors on first use (mh_targets_init). */
+extern const mh_target *mh_targets;
+extern size_t mh_n_targets;
+
+/* Load the descriptors (once; later calls return the first answer). 0, or
+ * -1 with err naming the bad file. mh_target_find and mh_target_list call
+ * it, and find nothing when it fails. */
+int mh_targets_init(char *err, size_t errlen);
 
 const mh_target *mh_target_find(const char *id);
 

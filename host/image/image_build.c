@@ -183,6 +183,22 @@ void mh_build_log_tail(const char *log) {
   free(buf);
 }
 
+int mh_cmake_configure(const char *root, const mh_target *t, const char *bdir,
+                       char *const extra[], int logfd, char *err,
+                       size_t errlen) {
+  /* The target's descriptor, boards/<id>.board, gives the toolchain, the CPU
+   * flags and the port (cmake/target.cmake): the id is all CMake needs. */
+  char def_target[160];
+  snprintf(def_target, sizeof def_target, "-DMERLIN_TARGET=%s", t->id);
+  char *argv[24] = {"cmake",      "-S", (char *)root, "-B",
+                    (char *)bdir, "-G", "Ninja",      def_target};
+  size_t n = 8;
+  for (size_t i = 0; extra[i] && n + 1 < sizeof argv / sizeof argv[0]; i++)
+    argv[n++] = extra[i];
+  argv[n] = NULL;
+  return mh_run_logged(argv, root, logfd, err, errlen);
+}
+
 int mh_run_logged(char *const argv[], const char *cwd, int logfd, char *err,
                   size_t errlen) {
   dprintf(logfd, "$");
@@ -286,14 +302,14 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
       snprintf(err, errlen, "out of memory");
       goto out;
     }
-    char *argv[] = {
-        "cmake", "--preset", (char *)spec->target->id, "-B", bdir,
+    char *extra[] = {
         "-DMERLIN_IMAGE=ON", "-DMERLIN_TOOLS=OFF",
         sanitized(spec) ? "-DMERLIN_SANITIZE=ON" : "-DMERLIN_SANITIZE=OFF",
         def_dir.s, def_kat.s, def_fault.s,
-        /* outside a matrix run argv ends here */
+        /* outside a matrix run the list ends here */
         spec->cc ? def_cc.s : NULL, def_opt.s, "-DMERLIN_SIZES=ON", NULL};
-    if (mh_run_logged(argv, spec->root, logfd, err, errlen) != 0)
+    if (mh_cmake_configure(spec->root, spec->target, bdir, extra, logfd, err,
+                           errlen) != 0)
       goto fail;
     int sfd = open(stamp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (sfd >= 0)

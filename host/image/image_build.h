@@ -42,6 +42,13 @@ char *mh_build_dir(const mh_build_spec *spec);
 int mh_image_build(const mh_build_spec *spec, char **image, char *err,
                    size_t errlen);
 
+/* Configure build directory bdir for target t: cmake -S root -B bdir -G
+ * Ninja -DMERLIN_TARGET=<id>, then extra (NULL-terminated), logged to logfd.
+ * 0, or -1 with err. */
+int mh_cmake_configure(const char *root, const mh_target *t, const char *bdir,
+                       char *const extra[], int logfd, char *err,
+                       size_t errlen);
+
 /* Helpers of every build the CLI runs (images, size images): */
 /* Print the last lines of a build log to stderr. */
 void mh_build_log_tail(const char *log);

@@ -262,19 +262,14 @@ static int sizes_run(const char *root, const char *bdir, int configure,
       snprintf(err, errlen, "out of memory");
       goto out;
     }
-    char *argv[] = {"cmake",
-                    "--preset",
-                    (char *)t->id,
-                    "-B",
-                    (char *)bdir,
-                    "-DMERLIN_IMAGE=ON",
-                    "-DMERLIN_TOOLS=OFF",
-                    "-DMERLIN_SIZES=ON",
-                    "-DMERLIN_KAT_CORRUPT=",
-                    "-DMERLIN_TEST_FAULT=",
-                    def_dir.s,
-                    NULL};
-    if (mh_run_logged(argv, root, logfd, err, errlen) != 0)
+    char *extra[] = {"-DMERLIN_IMAGE=ON",
+                     "-DMERLIN_TOOLS=OFF",
+                     "-DMERLIN_SIZES=ON",
+                     "-DMERLIN_KAT_CORRUPT=",
+                     "-DMERLIN_TEST_FAULT=",
+                     def_dir.s,
+                     NULL};
+    if (mh_cmake_configure(root, t, bdir, extra, logfd, err, errlen) != 0)
       goto fail;
     int sfd = open(stamp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (sfd >= 0)

@@ -37,31 +37,14 @@ int mh_cycles_choice_valid(const char *c) {
 
 const char *mh_cycles_model_arg(const char *target_id, const char *choice,
                                 const char **why) {
-  static const struct {
-    const char *target, *model, *why;
-  } t[] = {
-      {"qemu-m0plus", "m0plus", NULL},
-      {"qemu-m3", "m3", NULL},
-      {"qemu-m4", "m4", NULL},
-      {"qemu-m33", NULL,
-       "no cycle model for Cortex-M33: its TRM publishes no instruction "
-       "timing table (docs/cycle-model.md)"},
-      {"qemu-m7", NULL,
-       "no cycle model for Cortex-M7: dual-issue, caches and branch "
-       "prediction are not described by a per-instruction table"},
-      {"qemu-m55", NULL,
-       "no cycle model for Cortex-M55: no per-instruction timing table "
-       "(Helium beats, dual-issue)"},
-  };
   *why = NULL;
   if (choice && strcmp(choice, "auto") != 0 && strcmp(choice, "off") != 0)
     return choice; /* an explicit model: the user's claim, recorded */
-  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-    if (strcmp(target_id, t[i].target) == 0) {
-      *why = t[i].why;
-      return t[i].model ? t[i].model : "none";
-    }
-  *why = "no cycle model for this target";
+  /* The target's default: its descriptor's cycle_model (boards/<id>.board). */
+  const mh_target *t = mh_target_find(target_id);
+  if (t && t->cycle_model)
+    return t->cycle_model;
+  *why = t ? t->cycle_model_why : "no cycle model for this target";
   return "none";
 }
 

@@ -101,6 +101,53 @@ static int configure(int fd, const mh_serial_spec *s, char *err,
   return 0;
 }
 
+/* The complete lines in buf[line_start, len): everything before a begin
+ * record is dropped (again after a reset of the board), each line from it
+ * on goes to s->on_line. Returns 1 after the end (or fault) record. */
+static int take_lines(const mh_serial_spec *s, mh_serial_result *res, char *buf,
+                      size_t *lenp, size_t *line_startp, int *begunp,
+                      double *last_line) {
+  size_t len = *lenp, line_start = *line_startp;
+  int begun = *begunp;
+  int stop = 0;
+  while (!stop) {
+    char *nl = memchr(buf + line_start, '\n', len - line_start);
+    if (!nl)
+      break;
+    size_t ll = (size_t)(nl - (buf + line_start));
+    *last_line = mh_now_s();
+    const char *l = buf + line_start;
+    size_t lt = ll && l[ll - 1] == '\r' ? ll - 1 : ll;
+    /* A begin record, possibly glued to boot noise without a newline:
+     * keep the stream from it on (again after a reset of the board). */
+    const char *b = find_begin(l, lt);
+    if (b) {
+      if (begun)
+        res->restarts++;
+      size_t skip = (size_t)(b - buf);
+      res->dropped += skip;
+      memmove(buf, b, len - skip);
+      len -= skip;
+      ll -= (size_t)(b - l);
+      lt -= (size_t)(b - l);
+      line_start = 0;
+      l = buf;
+      begun = 1;
+    }
+    if (begun && s->on_line)
+      s->on_line(s->ctx, l, lt);
+    line_start += ll + 1;
+    if (begun && (line_type(l, lt, "end") || line_type(l, lt, "fault"))) {
+      res->complete = 1;
+      stop = 1;
+    }
+  }
+  *lenp = len;
+  *line_startp = line_start;
+  *begunp = begun;
+  return stop;
+}
+
 int mh_serial_capture(const mh_serial_spec *s, mh_serial_result *res, char *err,
                       size_t errlen) {
   memset(res, 0, sizeof *res);
@@ -185,41 +232,7 @@ int mh_serial_capture(const mh_serial_spec *s, mh_serial_result *res, char *err,
       break;
     }
     len += (size_t)n;
-    /* Complete lines: drop everything before begin, stop after end. */
-    int stop = 0;
-    while (!stop) {
-      char *nl = memchr(buf + line_start, '\n', len - line_start);
-      if (!nl)
-        break;
-      size_t ll = (size_t)(nl - (buf + line_start));
-      last_line = mh_now_s();
-      const char *l = buf + line_start;
-      size_t lt = ll && l[ll - 1] == '\r' ? ll - 1 : ll;
-      /* A begin record, possibly glued to boot noise without a newline:
-       * keep the stream from it on (again after a reset of the board). */
-      const char *b = find_begin(l, lt);
-      if (b) {
-        if (begun)
-          res->restarts++;
-        size_t skip = (size_t)(b - buf);
-        res->dropped += skip;
-        memmove(buf, b, len - skip);
-        len -= skip;
-        ll -= (size_t)(b - l);
-        lt -= (size_t)(b - l);
-        line_start = 0;
-        l = buf;
-        begun = 1;
-      }
-      if (begun && s->on_line)
-        s->on_line(s->ctx, l, lt);
-      line_start += ll + 1;
-      if (begun && (line_type(l, lt, "end") || line_type(l, lt, "fault"))) {
-        res->complete = 1;
-        stop = 1;
-      }
-    }
-    if (stop)
+    if (take_lines(s, res, buf, &len, &line_start, &begun, &last_line))
       break;
     if (!begun) {
       /* Nothing to keep but a partial line. */

@@ -187,9 +187,11 @@ static int pump_stdout(const mh_exec_spec *spec, capture *c) {
   return 1;
 }
 
-int mh_exec(const mh_exec_spec *spec, mh_exec_result *res, char *err,
-            size_t errlen) {
-  memset(res, 0, sizeof *res);
+/* Fork and exec spec->argv in a process group of its own, its stdout and
+ * stderr on pipes (unless spec gives fds). Returns the pid with *out_fd and
+ * *err_fd (-1 where spec gives an fd), or -1 with err. */
+static pid_t spawn(const mh_exec_spec *spec, int *out_fd, int *err_fd,
+                   char *err, size_t errlen) {
   int out_p[2] = {-1, -1}, err_p[2] = {-1, -1}, st_p[2] = {-1, -1};
   int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
   int ok = devnull >= 0 && make_pipe(st_p) == 0 &&
@@ -211,8 +213,6 @@ int mh_exec(const mh_exec_spec *spec, mh_exec_result *res, char *err,
     return -1;
   }
   setpgid(pid, pid); /* also done by the child; whichever runs first */
-  double start = mh_now_s();
-
   /* The status pipe closes on a successful exec, or carries errno. */
   int child_errno = 0;
   ssize_t r;
@@ -230,9 +230,22 @@ int mh_exec(const mh_exec_spec *spec, mh_exec_result *res, char *err,
     close_fd(&err_p[0]);
     return -1;
   }
+  *out_fd = out_p[0];
+  *err_fd = err_p[0];
+  return pid;
+}
 
-  capture cap = {.fd = out_p[0], .last_line = start};
-  line_stream ls = {.fd = err_p[0]};
+int mh_exec(const mh_exec_spec *spec, mh_exec_result *res, char *err,
+            size_t errlen) {
+  memset(res, 0, sizeof *res);
+  int out_fd = -1, err_fd = -1;
+  pid_t pid = spawn(spec, &out_fd, &err_fd, err, errlen);
+  if (pid < 0)
+    return -1;
+  double start = mh_now_s();
+
+  capture cap = {.fd = out_fd, .last_line = start};
+  line_stream ls = {.fd = err_fd};
   if (cap.fd >= 0)
     set_flags(cap.fd, 1, 1);
   if (ls.fd >= 0)

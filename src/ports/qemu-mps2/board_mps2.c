@@ -9,9 +9,10 @@
  * below. The ARMv6-M build (qemu-m0plus) runs on mps2-an385 too. The an505
  * (QEMU hw/arm/mps2-tz.c, the IoT Kit in hw/arm/armsse.c) moves UART0 to
  * 0x40200000, and its counter is the IoT Kit's CMSDK TIMER0 at 0x40000000
- * (IRQ 3) on the 20 MHz MAINCLK; cmake/targets/qemu-m33.cmake overrides the
- * MPS2_* settings. The target's cmake/targets/<id>.cmake also names the
- * target and core (MERLIN_TARGET_ID, MERLIN_CORE).
+ * (IRQ 3) on the 20 MHz MAINCLK; port_defines of boards/qemu-m33.board
+ * override the MPS2_* settings. The target's descriptor also gives the
+ * target, core and clock (MERLIN_TARGET_ID, MERLIN_CORE,
+ * MERLIN_PART_CLOCK_HZ: cmake/target.cmake).
  *
  * Console: CMSDK APB UART0.
  * Counter: CMSDK APB TIMER0, a 32-bit down-counter on the peripheral clock,
@@ -45,10 +46,9 @@
 #define MPS2_TIMER_BITS 32
 #endif
 #define TIMER_TOP ((uint32_t)(((uint64_t)1 << MPS2_TIMER_BITS) - 1u))
-/* The peripheral clock the timer counts (SYSCLK_FRQ in QEMU). */
-#ifndef MPS2_SYSCLK_HZ
-#define MPS2_SYSCLK_HZ 25000000u
-#endif
+/* The peripheral clock the timer counts (SYSCLK_FRQ in QEMU): clock_hz of
+ * the target's descriptor, boards/<target>.board (cmake/target.cmake). */
+#define MPS2_SYSCLK_HZ MERLIN_PART_CLOCK_HZ
 
 #define UART0 MPS2_UART0_BASE
 #define UART_DATA CM_REG(UART0 + 0x00u)
@@ -78,8 +78,8 @@ static const mport_part part = {
      * of QEMU time here); past it fewer samples are taken. Scaled to the
      * clock, so the budget in instructions is the same on every machine. */
     .budget_ticks = ((uint64_t)1 << 34) * MPS2_SYSCLK_HZ / 25000000u,
-    .flash_bytes = 4u << 20,
-    .ram_bytes = 4u << 20,
+    .flash_bytes = MERLIN_PART_FLASH_BYTES,
+    .ram_bytes = MERLIN_PART_RAM_BYTES,
 };
 
 const mport_part *mport_describe(void) { return &part; }

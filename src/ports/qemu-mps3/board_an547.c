@@ -32,7 +32,9 @@
 #define CNTCV_LO CM_REG(CNTCONTROL + 0x08u)
 #define CNTCV_HI CM_REG(CNTCONTROL + 0x0Cu)
 
-#define MAINCLK_HZ 32000000u
+/* The System Counter counts MAINCLK (32 MHz in QEMU hw/arm/mps2-tz.c):
+ * clock_hz of boards/qemu-m55.board (cmake/target.cmake). */
+#define MAINCLK_HZ MERLIN_PART_CLOCK_HZ
 
 static const mport_part part = {
     .target = MERLIN_TARGET_ID,
@@ -51,8 +53,8 @@ static const mport_part part = {
     .budget_ticks = ((uint64_t)1 << 34) * MAINCLK_HZ / 25000000u,
     /* The ITCM holds the vector table only; code goes to the 2 MB SRAM
      * (mps3-an547.ld). */
-    .flash_bytes = 2u << 20,
-    .ram_bytes = 4u << 20,
+    .flash_bytes = MERLIN_PART_FLASH_BYTES,
+    .ram_bytes = MERLIN_PART_RAM_BYTES,
 };
 
 const mport_part *mport_describe(void) { return &part; }

@@ -50,6 +50,53 @@ static void test_parse(void) {
   expect_error("name =\n", "'name' has no value");
 }
 
+#define QEMU_T                                                                 \
+  "kind = qemu\n"                                                              \
+  "description = d\n"                                                          \
+  "unit = instructions\n"                                                      \
+  "cpu_flags = -mcpu=cortex-m4\n"                                              \
+  "toolchain = cmake/toolchain-arm-none-eabi.cmake\n"                          \
+  "qemu_machine = mps2-an386\n"                                                \
+  "qemu_cpu = cortex-m4\n"                                                     \
+  "icount_shift = 7\n"                                                         \
+  "port_sources = a.c b.c\n"                                                   \
+  "linker_script = x.ld\n"                                                     \
+  "cycle_model = m4\n"
+
+/* A descriptor: what each kind needs, and what does not belong in it. */
+static void test_descriptor(void) {
+  const char *good = "name = T\npart = p\ncore = cortex-m4\ntarget = t\n"
+                     "clock_hz = 1\nflash_bytes = 1\nram_bytes = 1\n"
+                     "counter = c\nsource = s\n" QEMU_T;
+  mh_board b;
+  char err[512];
+  CHECK(mh_board_parse("boards/t.board", "t", good, strlen(good), &b, err,
+                       sizeof err) == 0);
+  CHECK(strcmp(b.kind, "qemu") == 0 && b.icount_shift == 7);
+  CHECK(strcmp(b.port_sources, "a.c b.c") == 0 && b.flash_hint == NULL);
+  mh_board_free(&b);
+  char buf[2048];
+  snprintf(buf, sizeof buf, "%s", good);
+  *strstr(buf, "qemu_cpu") = '#'; /* comment the line out */
+  expect_error(buf, "boards/t.board: missing 'qemu_cpu' (kind = qemu)");
+  snprintf(buf, sizeof buf, "%sflash_hint = x\n", good);
+  expect_error(buf, "'flash_hint' does not belong in kind = qemu");
+  expect_error(GOOD "qemu_cpu = cortex-m4\n",
+               "'qemu_cpu' does not belong in a part-only file (no kind)");
+  snprintf(buf, sizeof buf, "%s", good);
+  memcpy(strstr(buf, "kind = qemu"), "kind = xemu", 11);
+  expect_error(buf, "unknown kind 'xemu' (valid: native, qemu, board)");
+  snprintf(buf, sizeof buf, "%s", good);
+  memcpy(strstr(buf, "target = t"), "target = u", 10);
+  expect_error(buf, "a target's descriptor is named after it");
+  const char *native = "name = h\nkind = native\ndescription = d\nunit = ns\n"
+                       "port_sources = p.c\ncycle_model = none: timed\n";
+  CHECK(mh_board_parse("boards/t.board", "t", native, strlen(native), &b, err,
+                       sizeof err) == 0);
+  CHECK(b.clock_hz == 0 && b.part == NULL);
+  mh_board_free(&b);
+}
+
 static void test_shipped(void) {
   mh_board *bs;
   size_t n;
@@ -65,6 +112,21 @@ static void test_shipped(void) {
       CHECK(strcmp(bs[i - 1].id, bs[i].id) < 0); /* sorted */
   }
   CHECK(small && large && qemu);
+  mh_boards_free(bs, n);
+  /* Every descriptor, the host's too, parses; every target names a cycle
+   * model the plugin has, or none with a reason. */
+  CHECK(mh_boards_load_all(MERLIN_SOURCE_DIR, 1, &bs, &n, err, sizeof err) ==
+        0);
+  size_t targets = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!bs[i].kind)
+      continue;
+    targets++;
+    const char *m = bs[i].cycle_model;
+    CHECK(strncmp(m, "none: ", 6) == 0 || strcmp(m, "m0plus") == 0 ||
+          strcmp(m, "m3") == 0 || strcmp(m, "m4") == 0);
+  }
+  CHECK(targets >= 11);
   mh_boards_free(bs, n);
 }
 
@@ -84,6 +146,7 @@ static void test_fits(void) {
 
 int main(void) {
   test_parse();
+  test_descriptor();
   test_shipped();
   test_fits();
   return check_report();

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Included by cmake/targets/<board>.cmake: after the image links, write the
+# Included by a board's descriptor (cmake_include in boards/<board>.board): after the image links, write the
 # forms the flashing tools take (merlin-image.hex for openocd, pyocd and
 # nrfjprog; merlin-image.bin) and print its size into the build log.
 function(merlin_board_outputs)

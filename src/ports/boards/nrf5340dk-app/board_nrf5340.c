@@ -57,11 +57,15 @@
 #define PSEL_NONE 0xFFFFFFFFu
 #define UARTE_BAUD_115200 0x01D60000u
 #define CORE_HZ 128000000u
+/* The part's clock is stated once, in the target's descriptor (clock_hz,
+ * cmake/target.cmake); the clock set-up below is written for this value. */
+_Static_assert(CORE_HZ == MERLIN_PART_CLOCK_HZ,
+               "clock_hz of the descriptor is not the clock this port sets up");
 #define WALL_HZ 1000000u
 
 static mport_part part = {
-    .target = "nrf5340dk-app",
-    .core = "cortex-m33",
+    .target = MERLIN_TARGET_ID,
+    .core = MERLIN_CORE,
     .clock_hz = CORE_HZ,
     .counter = "dwt-cyccnt",
     .unit = "ticks", /* of counter_hz = the core clock: cycles */
@@ -69,14 +73,12 @@ static mport_part part = {
     .cycle_counter = "dwt-cyccnt",
     .min_sample_ticks = 2000,
     .budget_ticks = (uint64_t)1 << 36,
-    .flash_bytes = 1u << 20,
-    .ram_bytes = 512u << 10,
+    .flash_bytes = MERLIN_PART_FLASH_BYTES,
+    .ram_bytes = MERLIN_PART_RAM_BYTES,
     .wallclock = "timer0 1 MHz (HFCLK16M / 16)",
 };
 
 const mport_part *mport_describe(void) { return &part; }
-
-uint64_t mport_counter_read(void) { return brd_dwt_read(); }
 
 static uint32_t timer0_read(void) {
   TIMER_TASKS_CAPTURE0 = 1u;

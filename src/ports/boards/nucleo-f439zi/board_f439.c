@@ -23,6 +23,7 @@
  */
 #include "board.h"
 #include "port.h"
+#include "stm32_tim2.h"
 
 #define RCC 0x40023800u
 #define RCC_CR CM_REG(RCC + 0x00u)
@@ -40,22 +41,20 @@
 #define USART3_DR CM_REG(USART3 + 0x04u)
 #define USART3_BRR CM_REG(USART3 + 0x08u)
 #define USART3_CR1 CM_REG(USART3 + 0x0Cu)
-#define TIM2 0x40000000u
-#define TIM2_CR1 CM_REG(TIM2 + 0x00u)
-#define TIM2_EGR CM_REG(TIM2 + 0x14u)
-#define TIM2_CNT CM_REG(TIM2 + 0x24u)
-#define TIM2_PSC CM_REG(TIM2 + 0x28u)
-#define TIM2_ARR CM_REG(TIM2 + 0x2Cu)
 
 #define SYSCLK_HZ 168000000u
+/* The part's clock is stated once, in the target's descriptor (clock_hz,
+ * cmake/target.cmake); the clock set-up below is written for this value. */
+_Static_assert(SYSCLK_HZ == MERLIN_PART_CLOCK_HZ,
+               "clock_hz of the descriptor is not the clock this port sets up");
 #define PCLK1_HZ 42000000u
 #define TIM2_CLK_HZ 84000000u
 #define WALL_HZ 1000000u
 #define BAUD 115200u
 
 static mport_part part = {
-    .target = "nucleo-f439zi",
-    .core = "cortex-m4",
+    .target = MERLIN_TARGET_ID,
+    .core = MERLIN_CORE,
     .clock_hz = SYSCLK_HZ,
     .counter = "dwt-cyccnt",
     .unit = "ticks", /* of counter_hz = the core clock: cycles */
@@ -64,16 +63,12 @@ static mport_part part = {
     .min_sample_ticks = 2000,
     /* 2^36 cycles (about 6.8 min at 168 MHz) per operation at most. */
     .budget_ticks = (uint64_t)1 << 36,
-    .flash_bytes = 2u << 20,
-    .ram_bytes = 256u << 10,
+    .flash_bytes = MERLIN_PART_FLASH_BYTES,
+    .ram_bytes = MERLIN_PART_RAM_BYTES,
     .wallclock = "tim2 1 MHz (APB1 timer clock / 84)",
 };
 
 const mport_part *mport_describe(void) { return &part; }
-
-uint64_t mport_counter_read(void) { return brd_dwt_read(); }
-
-static uint32_t tim2_read(void) { return TIM2_CNT; }
 
 static void clock_init(void) {
   RCC_CR |= (1u << 18) | (1u << 16); /* HSEBYP, HSEON */
@@ -117,7 +112,8 @@ void cortexm_board_init(void) {
   TIM2_CR1 = 1u; /* CEN */
 
   brd_dwt_start();
-  part.clock_measured_hz = brd_measure_clock(brd_dwt_read, tim2_read, WALL_HZ);
+  part.clock_measured_hz =
+      brd_measure_clock(brd_dwt_read, brd_tim2_read, WALL_HZ);
 }
 
 void cortexm_board_irq(uint32_t irqn) { (void)irqn; }

@@ -26,6 +26,7 @@
  */
 #include "board.h"
 #include "port.h"
+#include "stm32_tim2.h"
 
 #define RCC 0x44020C00u
 #define RCC_CR CM_REG(RCC + 0x000u)
@@ -50,21 +51,19 @@
 #define USART3_BRR CM_REG(USART3 + 0x0Cu)
 #define USART3_ISR CM_REG(USART3 + 0x1Cu)
 #define USART3_TDR CM_REG(USART3 + 0x28u)
-#define TIM2 0x40000000u
-#define TIM2_CR1 CM_REG(TIM2 + 0x00u)
-#define TIM2_EGR CM_REG(TIM2 + 0x14u)
-#define TIM2_CNT CM_REG(TIM2 + 0x24u)
-#define TIM2_PSC CM_REG(TIM2 + 0x28u)
-#define TIM2_ARR CM_REG(TIM2 + 0x2Cu)
 
 #define SYSCLK_HZ 250000000u
+/* The part's clock is stated once, in the target's descriptor (clock_hz,
+ * cmake/target.cmake); the clock set-up below is written for this value. */
+_Static_assert(SYSCLK_HZ == MERLIN_PART_CLOCK_HZ,
+               "clock_hz of the descriptor is not the clock this port sets up");
 #define PCLK1_HZ 250000000u
 #define WALL_HZ 1000000u
 #define BAUD 115200u
 
 static mport_part part = {
-    .target = "nucleo-h573zi",
-    .core = "cortex-m33",
+    .target = MERLIN_TARGET_ID,
+    .core = MERLIN_CORE,
     .clock_hz = SYSCLK_HZ,
     .counter = "dwt-cyccnt",
     .unit = "ticks", /* of counter_hz = the core clock: cycles */
@@ -72,16 +71,12 @@ static mport_part part = {
     .cycle_counter = "dwt-cyccnt",
     .min_sample_ticks = 2000,
     .budget_ticks = (uint64_t)1 << 36,
-    .flash_bytes = 2u << 20,
-    .ram_bytes = 640u << 10,
+    .flash_bytes = MERLIN_PART_FLASH_BYTES,
+    .ram_bytes = MERLIN_PART_RAM_BYTES,
     .wallclock = "tim2 1 MHz (APB1 timer clock / 250)",
 };
 
 const mport_part *mport_describe(void) { return &part; }
-
-uint64_t mport_counter_read(void) { return brd_dwt_read(); }
-
-static uint32_t tim2_read(void) { return TIM2_CNT; }
 
 static void clock_init(void) {
   /* VOS0 first (PWR_VOSCR.VOS = 11), then wait for VOSRDY. */
@@ -131,7 +126,8 @@ void cortexm_board_init(void) {
   TIM2_CR1 = 1u;
 
   brd_dwt_start();
-  part.clock_measured_hz = brd_measure_clock(brd_dwt_read, tim2_read, WALL_HZ);
+  part.clock_measured_hz =
+      brd_measure_clock(brd_dwt_read, brd_tim2_read, WALL_HZ);
 }
 
 void cortexm_board_irq(uint32_t irqn) { (void)irqn; }

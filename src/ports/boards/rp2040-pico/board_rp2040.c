@@ -69,12 +69,16 @@
 
 #define XOSC_HZ 12000000u
 #define SYS_HZ 133000000u
+/* The part's clock is stated once, in the target's descriptor (clock_hz,
+ * cmake/target.cmake); the clock set-up below is written for this value. */
+_Static_assert(SYS_HZ == MERLIN_PART_CLOCK_HZ,
+               "clock_hz of the descriptor is not the clock this port sets up");
 #define WALL_HZ 1000000u
 #define BAUD 115200u
 
 static mport_part part = {
-    .target = "rp2040-pico",
-    .core = "cortex-m0plus",
+    .target = MERLIN_TARGET_ID,
+    .core = MERLIN_CORE,
     .clock_hz = SYS_HZ,
     .counter = "systick",
     .unit = "ticks", /* of counter_hz = the core clock: cycles */
@@ -82,8 +86,8 @@ static mport_part part = {
     .cycle_counter = "systick (core clock, 24-bit wraps counted)",
     .min_sample_ticks = 2000,
     .budget_ticks = (uint64_t)1 << 36,
-    .flash_bytes = 2u << 20,
-    .ram_bytes = 264u << 10,
+    .flash_bytes = MERLIN_PART_FLASH_BYTES,
+    .ram_bytes = MERLIN_PART_RAM_BYTES,
     .wallclock = "timer 1 MHz (watchdog tick, clk_ref / 12)",
 };
 

@@ -1,8 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# The host (Linux) target: the image is a plain executable.
-set(MERLIN_PORT_SOURCES ${CMAKE_SOURCE_DIR}/src/ports/host/port_host.c)
-set(MERLIN_PORT_INCLUDES "")
-set(MERLIN_IMAGE_SUFFIX "")
+# The host (Linux) target's extra build steps (cmake_include of
+# boards/host.board): the image is a plain executable.
 # The runner runs on a thread whose stack the port owns (guard page, stack
 # meter): src/ports/host/port_host.c.
 find_package(Threads REQUIRED)
