@@ -319,6 +319,10 @@ static void kb(char *buf, size_t len, uint64_t bytes) {
 int mh_board_fits(const mh_board *b, const char *run_core, uint64_t flash_need,
                   uint64_t ram_need, char *reason, size_t reason_len) {
   char need[32], has[32];
+  if (!b->core) { /* a native target's file describes no part */
+    snprintf(reason, reason_len, "not evaluated: %s describes no part", b->id);
+    return -1;
+  }
   if (!run_core || strcmp(run_core, b->core) != 0) {
     snprintf(reason, reason_len,
              "not evaluated: figures measured on %s, the part is %s",

@@ -95,6 +95,9 @@ static void test_descriptor(void) {
   CHECK(mh_board_parse("boards/t.board", "t", native, strlen(native), &b, err,
                        sizeof err) == 0);
   CHECK(b.clock_hz == 0 && b.part == NULL);
+  char why[160];
+  CHECK(mh_board_fits(&b, "cortex-m4", 1, 1, why, sizeof why) == -1);
+  CHECK_CONTAINS(why, "describes no part");
   mh_board_free(&b);
 }
 
