@@ -105,7 +105,7 @@ static const char *fkey(wparser *p, int slot, const wfield *f) {
   return ex(p, slot, f->key, f->klen);
 }
 
-/* Upper case only, as docs/wire-format.md says and src/core/wire_out.c
+/* Upper case only, as docs/wire-format.md says and src/wire/wire_out.c
  * writes: a lower-case escape is not something the image printed. */
 static int hexval(char c) {
   if (c >= '0' && c <= '9')
