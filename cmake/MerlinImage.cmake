@@ -47,7 +47,7 @@ file(MAKE_DIRECTORY "${MERLIN_GEN}")
 add_library(merlin_headers INTERFACE)
 target_include_directories(merlin_headers INTERFACE
   ${CMAKE_SOURCE_DIR}/src/core ${CMAKE_SOURCE_DIR}/src/ops
-  ${CMAKE_SOURCE_DIR}/src/workflows
+  ${CMAKE_SOURCE_DIR}/src/wire ${CMAKE_SOURCE_DIR}/src/workflows
   ${CMAKE_SOURCE_DIR}/src/backends ${CMAKE_SOURCE_DIR}/src/ports
   ${MERLIN_PORT_INCLUDES} "${MERLIN_PROFILE_DIR}" "${MERLIN_GEN}")
 
@@ -90,7 +90,7 @@ add_custom_target(merlin_source_rev
 add_library(merlin_core OBJECT
   ${CMAKE_SOURCE_DIR}/src/core/runner.c
   ${CMAKE_SOURCE_DIR}/src/core/markers.c
-  ${CMAKE_SOURCE_DIR}/src/core/wire_out.c
+  ${CMAKE_SOURCE_DIR}/src/wire/wire_out.c
   ${CMAKE_SOURCE_DIR}/src/core/crc32.c
   ${CMAKE_SOURCE_DIR}/src/core/rng.c
   ${CMAKE_SOURCE_DIR}/src/core/alloc.c

@@ -12,6 +12,7 @@
 #include "config/profile.h"
 #include "crc32.h"
 #include "model/workflow.h"
+#include "wire/wire_def.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -26,26 +27,6 @@
 #define WIRE_MAX_LINE 65536u
 #define WIRE_MAX_OPS 100000u
 #define WIRE_MAX_PER_SAMPLES 16u
-
-typedef enum {
-  R_BEGIN,
-  R_OP,
-  R_OVERHEAD,
-  R_KAT,
-  R_PLAN,
-  R_SAMPLES,
-  R_OPEND,
-  R_CT,
-  R_ERROR,
-  R_FAULT,
-  R_END,
-  R_WF, /* wf, wfcheck, wfplan, wfsample, wfend, wferror: host/wire/wire_wf.c */
-  R_COUNT
-} rtype;
-
-static const char *const rnames[R_COUNT] = {
-    "begin", "op", "overhead", "kat",   "plan", "samples",
-    "opend", "ct", "error",    "fault", "end",  "wf"};
 
 /* One key=value of the current line, pointing into the input. */
 typedef struct {
@@ -75,16 +56,14 @@ typedef struct {
   size_t ops_cap, ox_cap;
   size_t *ids; /* open addressing on op id: op index + 1, 0 when empty */
   size_t ids_cap;
+  int rec;                              /* MH_WIRE_R_* of the current line */
+  const wfield *fv[MH_WIRE_MAX_FIELDS]; /* its fields by wire.def slot */
   wfield *f, *sorted;
   size_t nf, f_cap, sorted_cap;
   char *scratch; /* decoded numeric values */
   size_t scratch_cap;
   char ex[2][64]; /* printable excerpts for messages */
 } wparser;
-
-static const char *const begin_required[] = {
-    "target",   "core",   "clock_hz", "counter", "unit", "counter_hz",
-    "compiler", "cflags", "profile",  "source",  "runs", "warmup"};
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
@@ -126,7 +105,7 @@ static const char *fkey(wparser *p, int slot, const wfield *f) {
   return ex(p, slot, f->key, f->klen);
 }
 
-/* Upper case only, as docs/wire-format.md says and src/core/wire_out.c
+/* Upper case only, as docs/wire-format.md says and src/wire/wire_out.c
  * writes: a lower-case escape is not something the image printed. */
 static int hexval(char c) {
   if (c >= '0' && c <= '9')
@@ -303,31 +282,30 @@ static const wfield *find_field(const wparser *p, const char *key) {
   return NULL;
 }
 
-/* Records with a fixed schema: every field must be one of names (slot i of
- * out gets field names[i], or NULL), so a writer's typo is caught here rather
- * than turning into a silently missing value. */
-static int schema(wparser *p, const char *type, const char *const *names,
-                  size_t n, const wfield **out) {
+/* The fields of the current line against wire.def: each declared field
+ * goes to its slot of p->fv, a closed record may carry nothing else (a
+ * writer's typo is caught here rather than turning into a silently missing
+ * value), and every required field must be there. */
+static int check_fields(wparser *p) {
+  const mh_wire_record *r = &mh_wire_records[p->rec];
+  const mh_wire_field *d = &mh_wire_fields[r->first];
+  size_t n = mh_wire_nfields(p->rec);
   for (size_t k = 0; k < n; k++)
-    out[k] = NULL;
+    p->fv[k] = NULL;
   for (size_t i = 0; i < p->nf; i++) {
     size_t k = 0;
-    while (k < n && !key_is(&p->f[i], names[k]))
+    while (k < n && !key_is(&p->f[i], d[k].key))
       k++;
-    if (k == n)
+    if (k < n)
+      p->fv[k] = &p->f[i];
+    else if (r->open != MWIRE_OPEN)
       return fail(p, "unknown field '%s' in %s record", fkey(p, 0, &p->f[i]),
-                  type);
-    out[k] = &p->f[i];
+                  r->name);
   }
-  return 0;
-}
-
-static int require(wparser *p, const char *type, const char *const *names,
-                   size_t n, const wfield *const *got) {
   for (size_t k = 0; k < n; k++)
-    if (!got[k])
-      return fail(p, "%s record is missing required field '%s'", type,
-                  names[k]);
+    if (d[k].required == MWIRE_REQ && !p->fv[k])
+      return fail(p, "%s record is missing required field '%s'", r->name,
+                  d[k].key);
   return 0;
 }
 
@@ -407,16 +385,11 @@ static int op_for(wparser *p, const wfield *idf, const char *type,
 /* ---- records ---------------------------------------------------------- */
 
 static int rec_begin(wparser *p) {
-  const wfield *v = find_field(p, "v");
-  if (!v)
-    return fail(p, "begin record is missing required field 'v'");
+  /* The required fields are there (check_fields, wire.def). */
+  const wfield *v = p->fv[MH_WIRE_K(begin, v)];
   if (!field_is(v, "1"))
     return fail(p, "begin record says v=%s, this reader supports v=1",
                 ex(p, 0, v->val, v->vlen));
-  for (size_t k = 0; k < sizeof begin_required / sizeof *begin_required; k++)
-    if (!find_field(p, begin_required[k]))
-      return fail(p, "begin record is missing required field '%s'",
-                  begin_required[k]);
   static const char *const numeric[] = {"clock_hz", "counter_hz", "runs",
                                         "warmup"};
   for (size_t k = 0; k < sizeof numeric / sizeof *numeric; k++) {
@@ -463,11 +436,7 @@ static int rec_begin(wparser *p) {
 }
 
 static int rec_op(wparser *p) {
-  static const char *const names[] = {"id",      "alg",   "op", "backend",
-                                      "variant", "bytes", "obj"};
-  const wfield *f[7];
-  if (schema(p, "op", names, 7, f) != 0 || require(p, "op", names, 6, f) != 0)
-    return -1;
+  const wfield *const *f = p->fv;
   if (p->ops_closed_line)
     return fail(p,
                 "op record after the first per-op record (line %zu): all "
@@ -477,16 +446,17 @@ static int rec_op(wparser *p) {
   if (run->n_ops >= WIRE_MAX_OPS)
     return fail(p, "more than %u op records", WIRE_MAX_OPS);
   int id;
-  if (parse_id(p, f[0], "op", &id) != 0)
+  if (parse_id(p, f[MH_WIRE_K(op, id)], "op", &id) != 0)
     return -1;
   size_t dup = find_op(p, id);
   if (dup != SIZE_MAX)
     return fail(p, "duplicate op id %d (first announced on line %zu)", id,
                 p->ox[dup].line);
   long bytes = -1;
-  if (!field_is(f[5], "-")) {
+  if (!field_is(f[MH_WIRE_K(op, bytes)], "-")) {
     uint64_t b;
-    if (field_u64(p, f[5], "op", (uint64_t)LONG_MAX, &b) != 0)
+    if (field_u64(p, f[MH_WIRE_K(op, bytes)], "op", (uint64_t)LONG_MAX, &b) !=
+        0)
       return -1;
     bytes = (long)b;
   }
@@ -502,11 +472,12 @@ static int rec_op(wparser *p) {
   op->id = id;
   op->bytes = bytes;
   p->ox[idx].line = p->line;
-  if (field_str(p, f[1], "op", &op->alg) != 0 ||
-      field_str(p, f[2], "op", &op->op) != 0 ||
-      field_str(p, f[3], "op", &op->backend) != 0 ||
-      field_str(p, f[4], "op", &op->variant) != 0 ||
-      (f[6] && field_str(p, f[6], "op", &op->obj) != 0))
+  if (field_str(p, f[MH_WIRE_K(op, alg)], "op", &op->alg) != 0 ||
+      field_str(p, f[MH_WIRE_K(op, op)], "op", &op->op) != 0 ||
+      field_str(p, f[MH_WIRE_K(op, backend)], "op", &op->backend) != 0 ||
+      field_str(p, f[MH_WIRE_K(op, variant)], "op", &op->variant) != 0 ||
+      (f[MH_WIRE_K(op, obj)] &&
+       field_str(p, f[MH_WIRE_K(op, obj)], "op", &op->obj) != 0))
     return -1;
   if (op->obj && !mh_obj_valid(op->obj))
     return fail(p, "op record: obj=%s is not name:bytes[,name:bytes...]",
@@ -517,16 +488,12 @@ static int rec_op(wparser *p) {
 }
 
 static int rec_overhead(wparser *p) {
-  static const char *const names[] = {"ticks"};
-  const wfield *f[1];
-  if (schema(p, "overhead", names, 1, f) != 0 ||
-      require(p, "overhead", names, 1, f) != 0)
-    return -1;
+  const wfield *const *f = p->fv;
   if (p->overhead_line)
     return fail(p, "second overhead record (first on line %zu)",
                 p->overhead_line);
-  if (field_u64(p, f[0], "overhead", MH_COUNT_MAX, &p->run->overhead_ticks) !=
-      0)
+  if (field_u64(p, f[MH_WIRE_K(overhead, ticks)], "overhead", MH_COUNT_MAX,
+                &p->run->overhead_ticks) != 0)
     return -1;
   for (size_t i = 0; i < p->run->n_ops; i++)
     for (size_t k = 0; k < p->run->ops[i].n_raw; k++)
@@ -550,34 +517,31 @@ static int rec_overhead(wparser *p) {
 }
 
 static int rec_kat(wparser *p) {
-  static const char *const names[] = {"id", "result", "detail"};
-  const wfield *f[3];
+  const wfield *const *f = p->fv;
   size_t i;
-  if (schema(p, "kat", names, 3, f) != 0 ||
-      require(p, "kat", names, 2, f) != 0 || op_for(p, f[0], "kat", &i) != 0)
+  if (op_for(p, f[MH_WIRE_K(kat, id)], "kat", &i) != 0)
     return -1;
   mh_op *op = &p->run->ops[i];
   if (op->kat != MH_KAT_UNKNOWN)
     return fail(p, "second kat record for op %d", op->id);
-  if (field_is(f[1], "pass")) {
+  if (field_is(f[MH_WIRE_K(kat, result)], "pass")) {
     op->kat = MH_KAT_PASS;
     return 0;
   }
-  if (!field_is(f[1], "fail"))
+  if (!field_is(f[MH_WIRE_K(kat, result)], "fail"))
     return fail(p, "kat record says result=%s, expected pass or fail",
-                ex(p, 0, f[1]->val, f[1]->vlen));
-  if (!f[2])
+                ex(p, 0, f[MH_WIRE_K(kat, result)]->val,
+                   f[MH_WIRE_K(kat, result)]->vlen));
+  if (!f[MH_WIRE_K(kat, detail)])
     return fail(p, "kat record with result=fail is missing field 'detail'");
   op->kat = MH_KAT_FAIL;
-  return field_str(p, f[2], "kat", &op->kat_detail);
+  return field_str(p, f[MH_WIRE_K(kat, detail)], "kat", &op->kat_detail);
 }
 
 static int rec_plan(wparser *p) {
-  static const char *const names[] = {"id", "batch", "warmup", "n"};
-  const wfield *f[4];
+  const wfield *const *f = p->fv;
   size_t i;
-  if (schema(p, "plan", names, 4, f) != 0 ||
-      require(p, "plan", names, 4, f) != 0 || op_for(p, f[0], "plan", &i) != 0)
+  if (op_for(p, f[MH_WIRE_K(plan, id)], "plan", &i) != 0)
     return -1;
   mh_op *op = &p->run->ops[i];
   if (p->run->kat_only)
@@ -585,9 +549,11 @@ static int rec_plan(wparser *p) {
   if (p->ox[i].has_plan)
     return fail(p, "second plan record for op %d", op->id);
   uint64_t batch, warmup, n;
-  if (field_u64(p, f[1], "plan", UINT32_MAX, &batch) != 0 ||
-      field_u64(p, f[2], "plan", UINT32_MAX, &warmup) != 0 ||
-      field_u64(p, f[3], "plan", UINT32_MAX, &n) != 0)
+  if (field_u64(p, f[MH_WIRE_K(plan, batch)], "plan", UINT32_MAX, &batch) !=
+          0 ||
+      field_u64(p, f[MH_WIRE_K(plan, warmup)], "plan", UINT32_MAX, &warmup) !=
+          0 ||
+      field_u64(p, f[MH_WIRE_K(plan, n)], "plan", UINT32_MAX, &n) != 0)
     return -1;
   /* batch divides every sample; n = 0 would time nothing. */
   if (batch == 0)
@@ -602,12 +568,9 @@ static int rec_plan(wparser *p) {
 }
 
 static int rec_samples(wparser *p) {
-  static const char *const names[] = {"id", "i", "v"};
-  const wfield *f[3];
+  const wfield *const *f = p->fv;
   size_t idx;
-  if (schema(p, "samples", names, 3, f) != 0 ||
-      require(p, "samples", names, 3, f) != 0 ||
-      op_for(p, f[0], "samples", &idx) != 0)
+  if (op_for(p, f[MH_WIRE_K(samples, id)], "samples", &idx) != 0)
     return -1;
   mh_op *op = &p->run->ops[idx];
   op_extra *x = &p->ox[idx];
@@ -616,7 +579,8 @@ static int rec_samples(wparser *p) {
   if (op->has_error)
     return fail(p, "samples record for op %d after its error record", op->id);
   uint64_t first;
-  if (field_u64(p, f[1], "samples", UINT64_MAX, &first) != 0)
+  if (field_u64(p, f[MH_WIRE_K(samples, i)], "samples", UINT64_MAX, &first) !=
+      0)
     return -1;
   if (first != op->n_raw)
     return fail(p,
@@ -624,7 +588,7 @@ static int rec_samples(wparser *p) {
                 " but %zu sample(s) came before: samples not contiguous",
                 op->id, first, op->n_raw);
   size_t len;
-  if (field_scratch(p, f[2], "samples", &len) != 0)
+  if (field_scratch(p, f[MH_WIRE_K(samples, v)], "samples", &len) != 0)
     return -1;
   uint64_t v[WIRE_MAX_PER_SAMPLES];
   size_t nv = 0, start = 0;
@@ -704,11 +668,9 @@ static int check_complete(wparser *p, size_t idx, const char *when) {
 /* The constant-time check of an op whose KAT passed: n single-run counts
  * (n <= MH_CT_MAX; 0 when the budget left none), before its opend. */
 static int rec_ct(wparser *p) {
-  static const char *const names[] = {"id", "n", "fresh", "v", "vg"};
-  const wfield *f[5];
+  const wfield *const *f = p->fv;
   size_t idx;
-  if (schema(p, "ct", names, 5, f) != 0 || require(p, "ct", names, 3, f) != 0 ||
-      op_for(p, f[0], "ct", &idx) != 0)
+  if (op_for(p, f[MH_WIRE_K(ct, id)], "ct", &idx) != 0)
     return -1;
   mh_op *op = &p->run->ops[idx];
   if (op->kat != MH_KAT_PASS)
@@ -716,17 +678,18 @@ static int rec_ct(wparser *p) {
   if (op->has_ct)
     return fail(p, "second ct record for op %d", op->id);
   uint64_t n, fresh, vg = 0;
-  if (field_u64(p, f[1], "ct", MH_CT_MAX, &n) != 0 ||
-      field_u64(p, f[2], "ct", 1, &fresh) != 0 ||
-      (f[4] && field_u64(p, f[4], "ct", LONG_MAX, &vg) != 0))
+  if (field_u64(p, f[MH_WIRE_K(ct, n)], "ct", MH_CT_MAX, &n) != 0 ||
+      field_u64(p, f[MH_WIRE_K(ct, fresh)], "ct", 1, &fresh) != 0 ||
+      (f[MH_WIRE_K(ct, vg)] &&
+       field_u64(p, f[MH_WIRE_K(ct, vg)], "ct", LONG_MAX, &vg) != 0))
     return -1;
-  if ((n == 0) != (f[3] == NULL))
+  if ((n == 0) != (f[MH_WIRE_K(ct, v)] == NULL))
     return fail(p, "ct record for op %d: n=%" PRIu64 " but %s v field", op->id,
-                n, f[3] ? "a" : "no");
+                n, f[MH_WIRE_K(ct, v)] ? "a" : "no");
   size_t nv = 0;
-  if (f[3]) {
+  if (f[MH_WIRE_K(ct, v)]) {
     size_t len, start = 0;
-    if (field_scratch(p, f[3], "ct", &len) != 0)
+    if (field_scratch(p, f[MH_WIRE_K(ct, v)], "ct", &len) != 0)
       return -1;
     for (size_t k = 0; k <= len; k++) {
       if (k < len && p->scratch[k] != ',')
@@ -749,31 +712,30 @@ static int rec_ct(wparser *p) {
   op->has_ct = 1;
   op->ct_n = (uint32_t)n;
   op->ct_fresh = (int)fresh;
-  op->ct_vg = f[4] ? (long)vg : -1;
+  op->ct_vg = f[MH_WIRE_K(ct, vg)] ? (long)vg : -1;
   return 0;
 }
 
 /* opend closes an op. A timed op's opend also carries the memory of one
  * untimed run after its samples: peak stack, peak heap, allocations. */
 static int rec_opend(wparser *p) {
-  static const char *const names[] = {"id", "n", "stack", "heap", "allocs"};
-  const wfield *f[5];
+  const wfield *const *f = p->fv;
   size_t idx;
-  if (schema(p, "opend", names, 5, f) != 0 ||
-      require(p, "opend", names, 2, f) != 0 ||
-      op_for(p, f[0], "opend", &idx) != 0)
+  if (op_for(p, f[MH_WIRE_K(opend, id)], "opend", &idx) != 0)
     return -1;
   mh_op *op = &p->run->ops[idx];
   uint64_t n;
-  if (field_u64(p, f[1], "opend", UINT64_MAX, &n) != 0)
+  if (field_u64(p, f[MH_WIRE_K(opend, n)], "opend", UINT64_MAX, &n) != 0)
     return -1;
   if (n != op->n_raw)
     return fail(p,
                 "opend record for op %d says n=%" PRIu64
                 " but %zu sample(s) were received",
                 op->id, n, op->n_raw);
-  int any_mem = f[2] || f[3] || f[4];
-  if (any_mem && !(f[2] && f[3] && f[4]))
+  int any_mem = f[MH_WIRE_K(opend, stack)] || f[MH_WIRE_K(opend, heap)] ||
+                f[MH_WIRE_K(opend, allocs)];
+  if (any_mem && !(f[MH_WIRE_K(opend, stack)] && f[MH_WIRE_K(opend, heap)] &&
+                   f[MH_WIRE_K(opend, allocs)]))
     return fail(p,
                 "opend record for op %d: stack, heap and allocs come "
                 "together",
@@ -790,9 +752,12 @@ static int rec_opend(wparser *p) {
                 op->id, op->alg, op->op);
   if (any_mem) {
     /* Counts go into results.json as JSON integers (MH_COUNT_MAX). */
-    if (field_u64(p, f[2], "opend", MH_COUNT_MAX, &op->stack_bytes) != 0 ||
-        field_u64(p, f[3], "opend", MH_COUNT_MAX, &op->heap_bytes) != 0 ||
-        field_u64(p, f[4], "opend", MH_COUNT_MAX, &op->heap_allocs) != 0)
+    if (field_u64(p, f[MH_WIRE_K(opend, stack)], "opend", MH_COUNT_MAX,
+                  &op->stack_bytes) != 0 ||
+        field_u64(p, f[MH_WIRE_K(opend, heap)], "opend", MH_COUNT_MAX,
+                  &op->heap_bytes) != 0 ||
+        field_u64(p, f[MH_WIRE_K(opend, allocs)], "opend", MH_COUNT_MAX,
+                  &op->heap_allocs) != 0)
       return -1;
     op->has_mem = 1;
   }
@@ -801,18 +766,14 @@ static int rec_opend(wparser *p) {
 }
 
 static int rec_error(wparser *p) {
-  static const char *const names[] = {"id", "msg"};
-  const wfield *f[2];
-  if (schema(p, "error", names, 2, f) != 0 ||
-      require(p, "error", names, 2, f) != 0)
-    return -1;
+  const wfield *const *f = p->fv;
   char **dst;
   int *flag = NULL;
-  if (field_is(f[0], "-")) {
+  if (field_is(f[MH_WIRE_K(error, id)], "-")) {
     dst = &p->run->error_msg;
   } else {
     size_t idx;
-    if (op_for(p, f[0], "error", &idx) != 0)
+    if (op_for(p, f[MH_WIRE_K(error, id)], "error", &idx) != 0)
       return -1;
     dst = &p->run->ops[idx].error_msg;
     flag = &p->run->ops[idx].has_error;
@@ -821,7 +782,7 @@ static int rec_error(wparser *p) {
     *flag = 1;
   if (*dst)
     return 0; /* keep the first: later ones are usually its consequences */
-  return field_str(p, f[1], "error", dst);
+  return field_str(p, f[MH_WIRE_K(error, msg)], "error", dst);
 }
 
 static int rec_fault(wparser *p) {
@@ -844,10 +805,9 @@ static int rec_fault(wparser *p) {
 }
 
 /* A workflow record: fields decoded, then host/wire/wire_wf.c. */
-static int rec_wf(wparser *p, const char *t, size_t tlen) {
-  char type[16], wmsg[200];
-  memcpy(type, t, tlen);
-  type[tlen] = '\0';
+static int rec_wf(wparser *p) {
+  const char *type = mh_wire_records[p->rec].name;
+  char wmsg[200];
   mh_kv *kv = calloc(p->nf ? p->nf : 1, sizeof *kv);
   if (!kv)
     return oom(p);
@@ -873,23 +833,23 @@ static int rec_wf(wparser *p, const char *t, size_t tlen) {
   return rc;
 }
 
-static int rec_end(wparser *p, uint64_t seq) {
-  static const char *const names[] = {"records", "status"};
-  const wfield *f[2];
-  if (schema(p, "end", names, 2, f) != 0 || require(p, "end", names, 2, f) != 0)
-    return -1;
+static int rec_end(wparser *p) {
+  uint64_t seq = p->seq;
+  const wfield *const *f = p->fv;
   uint64_t records;
-  if (field_u64(p, f[0], "end", UINT64_MAX, &records) != 0)
+  if (field_u64(p, f[MH_WIRE_K(end, records)], "end", UINT64_MAX, &records) !=
+      0)
     return -1;
   if (records != seq)
     return fail(p,
                 "end record says records=%" PRIu64
                 " but its sequence number is %" PRIu64,
                 records, seq);
-  int ok = field_is(f[1], "ok");
-  if (!ok && !field_is(f[1], "fail"))
+  int ok = field_is(f[MH_WIRE_K(end, status)], "ok");
+  if (!ok && !field_is(f[MH_WIRE_K(end, status)], "fail"))
     return fail(p, "end record says status=%s, expected ok or fail",
-                ex(p, 0, f[1]->val, f[1]->vlen));
+                ex(p, 0, f[MH_WIRE_K(end, status)]->val,
+                   f[MH_WIRE_K(end, status)]->vlen));
   mh_run *run = p->run;
   size_t d0, d1;
   int dup = mh_run_dup_op(run, &d0, &d1);
@@ -1007,6 +967,19 @@ static int hex8(const char *s, uint32_t *out) {
   return 0;
 }
 
+/* The handler of each record type of wire.def; the workflow records go on
+ * to host/wire/wire_wf.c. */
+static int (*const handlers[MH_WIRE_R_COUNT])(wparser *) = {
+    [MH_WIRE_R_begin] = rec_begin,       [MH_WIRE_R_op] = rec_op,
+    [MH_WIRE_R_overhead] = rec_overhead, [MH_WIRE_R_kat] = rec_kat,
+    [MH_WIRE_R_plan] = rec_plan,         [MH_WIRE_R_samples] = rec_samples,
+    [MH_WIRE_R_opend] = rec_opend,       [MH_WIRE_R_ct] = rec_ct,
+    [MH_WIRE_R_error] = rec_error,       [MH_WIRE_R_fault] = rec_fault,
+    [MH_WIRE_R_end] = rec_end,           [MH_WIRE_R_wf] = rec_wf,
+    [MH_WIRE_R_wfcheck] = rec_wf,        [MH_WIRE_R_wfplan] = rec_wf,
+    [MH_WIRE_R_wfsample] = rec_wf,       [MH_WIRE_R_wfend] = rec_wf,
+    [MH_WIRE_R_wferror] = rec_wf};
+
 static int wire_line(wparser *p, const char *s, size_t l) {
   if (l > WIRE_MAX_LINE)
     return fail(p, "wire line of %zu bytes, longer than the %u-byte limit", l,
@@ -1055,34 +1028,28 @@ static int wire_line(wparser *p, const char *s, size_t l) {
   size_t rest = blen - seqlen - 1;
   const char *sp2 = memchr(t, ' ', rest);
   size_t tlen = sp2 ? (size_t)(sp2 - t) : rest;
-  rtype type = R_COUNT;
-  for (int k = 0; k < R_COUNT; k++)
-    if (strlen(rnames[k]) == tlen && memcmp(rnames[k], t, tlen) == 0)
-      type = (rtype)k;
-  if (type == R_COUNT && tlen > 2 && tlen < 16 && memcmp(t, "wf", 2) == 0)
-    type =
-        R_WF; /* the workflow records (host/wire/wire_wf.c checks the type) */
-  if (type == R_COUNT)
+  int type = mh_wire_record_find(t, tlen);
+  if (type < 0)
     return fail(p, "unknown record type '%s'", ex(p, 0, t, tlen));
   /* A fault explains whatever else is wrong with the stream around it. */
   p->nf = 0;
-  if (type == R_FAULT)
+  if (type == MH_WIRE_R_fault)
     return sp2 && split_fields(p, sp2 + 1, rest - tlen - 1) != 0 ? -1
                                                                  : rec_fault(p);
   /* Order and numbering: which run is this line part of at all? */
   if (p->end_line)
     return fail(p, "wire record after the end record (line %zu)", p->end_line);
-  if (type == R_BEGIN && p->begin_line)
+  if (type == MH_WIRE_R_begin && p->begin_line)
     return fail(p,
                 "second begin record (first on line %zu): another run's "
                 "output is interleaved with this one",
                 p->begin_line);
   if (!p->begin_line) {
-    if (type != R_BEGIN)
+    if (type != MH_WIRE_R_begin)
       return fail(p,
                   "first wire record is '%s', not begin: the start of the "
                   "run is missing",
-                  rnames[type]);
+                  mh_wire_records[type].name);
     if (seq != 0)
       return fail(p, "begin record has sequence number %" PRIu64 ", expected 0",
                   seq);
@@ -1103,36 +1070,12 @@ static int wire_line(wparser *p, const char *s, size_t l) {
   p->prev_wire_line = p->line;
   if (sp2 && split_fields(p, sp2 + 1, rest - tlen - 1) != 0)
     return -1;
-  switch (type) {
-  case R_BEGIN:
+  p->rec = type;
+  if (type == MH_WIRE_R_begin)
     p->begin_line = p->line;
-    return rec_begin(p);
-  case R_OP:
-    return rec_op(p);
-  case R_OVERHEAD:
-    return rec_overhead(p);
-  case R_KAT:
-    return rec_kat(p);
-  case R_PLAN:
-    return rec_plan(p);
-  case R_SAMPLES:
-    return rec_samples(p);
-  case R_OPEND:
-    return rec_opend(p);
-  case R_CT:
-    return rec_ct(p);
-  case R_ERROR:
-    return rec_error(p);
-  case R_FAULT:
-    return rec_fault(p);
-  case R_END:
-    return rec_end(p, seq);
-  case R_WF:
-    return rec_wf(p, t, tlen);
-  case R_COUNT:
-    break;
-  }
-  return fail(p, "internal error: record type");
+  if (check_fields(p) != 0)
+    return -1;
+  return handlers[type](p);
 }
 
 int mh_wire_parse(const char *buf, size_t len, mh_run *run,

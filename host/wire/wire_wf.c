@@ -9,6 +9,7 @@
 #include "model/workflow.h"
 
 #include "model/stats.h"
+#include "wire/wire_def.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -33,26 +34,33 @@ bad(char *msg, size_t len, const char *fmt, ...) {
   return -1;
 }
 
-/* Fields of a record against its schema: out[k] is the value of names[k]
- * or NULL; the first `required` names must be present. */
-static int schema(const char *type, const mh_kv *f, size_t n,
-                  const char *const *names, size_t n_names, size_t required,
-                  const char **out, char *msg, size_t len) {
+/* Fields of a record against wire.def: out[k] is the value of its field k
+ * (MH_WIRE_K) or NULL; nothing undeclared, every required field there. */
+static int schema(int rec, const mh_kv *f, size_t n, const char **out,
+                  char *msg, size_t len) {
+  const char *type = mh_wire_records[rec].name;
+  const mh_wire_field *d = &mh_wire_fields[mh_wire_records[rec].first];
+  size_t n_names = mh_wire_nfields(rec);
   for (size_t k = 0; k < n_names; k++)
     out[k] = NULL;
   for (size_t i = 0; i < n; i++) {
     size_t k = 0;
-    while (k < n_names && strcmp(f[i].key, names[k]) != 0)
+    while (k < n_names && strcmp(f[i].key, d[k].key) != 0)
       k++;
     if (k == n_names)
       return bad(msg, len, "unknown field '%s' in %s record", f[i].key, type);
     out[k] = f[i].value;
   }
-  for (size_t k = 0; k < required; k++)
-    if (!out[k])
+  for (size_t k = 0; k < n_names; k++)
+    if (d[k].required == MWIRE_REQ && !out[k])
       return bad(msg, len, "%s record is missing required field '%s'", type,
-                 names[k]);
+                 d[k].key);
   return 0;
+}
+
+/* The key of field k of record rec (for messages). */
+static const char *key(int rec, int k) {
+  return mh_wire_fields[mh_wire_records[rec].first + (size_t)k].key;
 }
 
 static int dec(const char *s, uint64_t max, uint64_t *out) {
@@ -146,12 +154,10 @@ static mh_wf *find(mh_run *run, const char *id, const char *type, char *msg,
 
 static int rec_wf(mh_run *run, const mh_kv *f, size_t n, char *msg,
                   size_t len) {
-  static const char *const names[] = {"id",    "workflow", "variant", "backend",
-                                      "steps", "msgs",     "algs"};
-  const char *v[7];
+  const char *v[MH_WIRE_MAX_FIELDS];
   uint64_t id;
-  if (schema("wf", f, n, names, 7, 7, v, msg, len) != 0 ||
-      num("wf", "id", v[0], INT_MAX, &id, msg, len) != 0)
+  if (schema(MH_WIRE_R_wf, f, n, v, msg, len) != 0 ||
+      num("wf", "id", v[MH_WIRE_K(wf, id)], INT_MAX, &id, msg, len) != 0)
     return -1;
   for (size_t i = 0; i < run->n_wfs; i++)
     if (run->wfs[i].id == (int)id)
@@ -160,7 +166,8 @@ static int rec_wf(mh_run *run, const mh_kv *f, size_t n, char *msg,
     return bad(msg, len, "more than %u workflows", WF_MAX);
   for (int k = 1; k <= 3; k++)
     if (!valid_name(v[k]))
-      return bad(msg, len, "wf record: malformed %s '%.40s'", names[k], v[k]);
+      return bad(msg, len, "wf record: malformed %s '%.40s'",
+                 key(MH_WIRE_R_wf, k), v[k]);
   mh_wf *grown = realloc(run->wfs, (run->n_wfs + 1) * sizeof *grown);
   if (!grown)
     return bad(msg, len, "out of memory");
@@ -168,19 +175,19 @@ static int rec_wf(mh_run *run, const mh_kv *f, size_t n, char *msg,
   mh_wf *w = &run->wfs[run->n_wfs++];
   memset(w, 0, sizeof *w);
   w->id = (int)id;
-  w->workflow = dup(v[1]);
-  w->variant = dup(v[2]);
-  w->backend = dup(v[3]);
-  w->algs = dup(v[6]);
+  w->workflow = dup(v[MH_WIRE_K(wf, workflow)]);
+  w->variant = dup(v[MH_WIRE_K(wf, variant)]);
+  w->backend = dup(v[MH_WIRE_K(wf, backend)]);
+  w->algs = dup(v[MH_WIRE_K(wf, algs)]);
   if (!w->workflow || !w->variant || !w->backend || !w->algs)
     return bad(msg, len, "out of memory");
   /* steps=a,b,c */
-  for (const char *p = v[4]; *p;) {
+  for (const char *p = v[MH_WIRE_K(wf, steps)]; *p;) {
     const char *comma = strchr(p, ',');
     size_t l = comma ? (size_t)(comma - p) : strlen(p);
     if (w->n_steps >= WF_MAX_STEPS || l == 0 || l > 32)
       return bad(msg, len, "wf record %d: malformed steps '%.60s'", w->id,
-                 v[4]);
+                 v[MH_WIRE_K(wf, steps)]);
     char **s = realloc(w->steps, (w->n_steps + 1) * sizeof *s);
     if (!s)
       return bad(msg, len, "out of memory");
@@ -194,7 +201,7 @@ static int rec_wf(mh_run *run, const mh_kv *f, size_t n, char *msg,
     p = comma ? comma + 1 : p + l;
   }
   /* msgs=name:tx,name:rx */
-  for (const char *p = v[5]; *p;) {
+  for (const char *p = v[MH_WIRE_K(wf, msgs)]; *p;) {
     const char *comma = strchr(p, ',');
     size_t l = comma ? (size_t)(comma - p) : strlen(p);
     const char *colon = memchr(p, ':', l);
@@ -204,7 +211,7 @@ static int rec_wf(mh_run *run, const mh_kv *f, size_t n, char *msg,
       return bad(msg, len,
                  "wf record %d: malformed msgs '%.60s' (expected "
                  "name:tx|rx,...)",
-                 w->id, v[5]);
+                 w->id, v[MH_WIRE_K(wf, msgs)]);
     mh_wf_msg *m = realloc(w->msgs, (w->n_msgs + 1) * sizeof *m);
     if (!m)
       return bad(msg, len, "out of memory");
@@ -229,26 +236,26 @@ static int rec_wf(mh_run *run, const mh_kv *f, size_t n, char *msg,
 
 static int rec_check(mh_run *run, const mh_kv *f, size_t n, char *msg,
                      size_t len) {
-  static const char *const names[] = {"id",     "result", "msgs",
-                                      "stored", "step",   "detail"};
-  const char *v[6];
-  if (schema("wfcheck", f, n, names, 6, 2, v, msg, len) != 0)
+  const char *v[MH_WIRE_MAX_FIELDS];
+  if (schema(MH_WIRE_R_wfcheck, f, n, v, msg, len) != 0)
     return -1;
-  mh_wf *w = find(run, v[0], "wfcheck", msg, len);
+  mh_wf *w = find(run, v[MH_WIRE_K(wfcheck, id)], "wfcheck", msg, len);
   if (!w)
     return -1;
   if (w->check)
     return bad(msg, len, "second wfcheck record for workflow %d", w->id);
-  if (strcmp(v[1], "pass") == 0) {
-    if (!v[2] || !v[3] || v[4] || v[5])
+  if (strcmp(v[MH_WIRE_K(wfcheck, result)], "pass") == 0) {
+    if (!v[MH_WIRE_K(wfcheck, msgs)] || !v[MH_WIRE_K(wfcheck, stored)] ||
+        v[MH_WIRE_K(wfcheck, step)] || v[MH_WIRE_K(wfcheck, detail)])
       return bad(msg, len,
                  "wfcheck record for workflow %d: a pass carries msgs and "
                  "stored, and no step or detail",
                  w->id);
     uint64_t b[WF_MAX_STEPS];
-    if (num_list("wfcheck", "msgs", v[2], w->n_msgs, UINT32_MAX, b, msg, len) !=
-            0 ||
-        num("wfcheck", "stored", v[3], UINT32_MAX, &w->stored, msg, len) != 0)
+    if (num_list("wfcheck", "msgs", v[MH_WIRE_K(wfcheck, msgs)], w->n_msgs,
+                 UINT32_MAX, b, msg, len) != 0 ||
+        num("wfcheck", "stored", v[MH_WIRE_K(wfcheck, stored)], UINT32_MAX,
+            &w->stored, msg, len) != 0)
       return -1;
     for (size_t k = 0; k < w->n_msgs; k++) {
       if (b[k] == 0)
@@ -257,32 +264,33 @@ static int rec_check(mh_run *run, const mh_kv *f, size_t n, char *msg,
       w->msgs[k].bytes = b[k];
     }
     w->check = 1;
-  } else if (strcmp(v[1], "fail") == 0) {
-    if (!v[4] || !v[5] || v[2] || v[3])
+  } else if (strcmp(v[MH_WIRE_K(wfcheck, result)], "fail") == 0) {
+    if (!v[MH_WIRE_K(wfcheck, step)] || !v[MH_WIRE_K(wfcheck, detail)] ||
+        v[MH_WIRE_K(wfcheck, msgs)] || v[MH_WIRE_K(wfcheck, stored)])
       return bad(msg, len,
                  "wfcheck record for workflow %d: a failure carries step "
                  "and detail only",
                  w->id);
-    if (!(w->fail_step = dup(v[4])) || !(w->fail_detail = dup(v[5])))
+    if (!(w->fail_step = dup(v[MH_WIRE_K(wfcheck, step)])) ||
+        !(w->fail_detail = dup(v[MH_WIRE_K(wfcheck, detail)])))
       return bad(msg, len, "out of memory");
     w->check = -1;
   } else {
     return bad(msg, len,
                "wfcheck record says result=%.20s, expected pass or "
                "fail",
-               v[1]);
+               v[MH_WIRE_K(wfcheck, result)]);
   }
   return 0;
 }
 
 static int rec_plan(mh_run *run, const mh_kv *f, size_t n, char *msg,
                     size_t len) {
-  static const char *const names[] = {"id", "warmup", "n"};
-  const char *v[3];
+  const char *v[MH_WIRE_MAX_FIELDS];
   uint64_t warmup, cnt;
-  if (schema("wfplan", f, n, names, 3, 3, v, msg, len) != 0)
+  if (schema(MH_WIRE_R_wfplan, f, n, v, msg, len) != 0)
     return -1;
-  mh_wf *w = find(run, v[0], "wfplan", msg, len);
+  mh_wf *w = find(run, v[MH_WIRE_K(wfplan, id)], "wfplan", msg, len);
   if (!w)
     return -1;
   if (w->check != 1 || w->has_plan || w->ended || run->kat_only)
@@ -290,8 +298,10 @@ static int rec_plan(mh_run *run, const mh_kv *f, size_t n, char *msg,
                "wfplan record for workflow %d out of place (needs a passed "
                "check, one plan, a timed run)",
                w->id);
-  if (num("wfplan", "warmup", v[1], UINT32_MAX, &warmup, msg, len) != 0 ||
-      num("wfplan", "n", v[2], WF_MAX_SAMPLES, &cnt, msg, len) != 0)
+  if (num("wfplan", "warmup", v[MH_WIRE_K(wfplan, warmup)], UINT32_MAX, &warmup,
+          msg, len) != 0 ||
+      num("wfplan", "n", v[MH_WIRE_K(wfplan, n)], WF_MAX_SAMPLES, &cnt, msg,
+          len) != 0)
     return -1;
   if (cnt == 0)
     return bad(msg, len, "wfplan record for workflow %d says n=0", w->id);
@@ -306,18 +316,18 @@ static int rec_plan(mh_run *run, const mh_kv *f, size_t n, char *msg,
 
 static int rec_sample(mh_run *run, const mh_kv *f, size_t n, char *msg,
                       size_t len) {
-  static const char *const names[] = {"id", "i", "v"};
-  const char *v[3];
+  const char *v[MH_WIRE_MAX_FIELDS];
   uint64_t i;
-  if (schema("wfsample", f, n, names, 3, 3, v, msg, len) != 0)
+  if (schema(MH_WIRE_R_wfsample, f, n, v, msg, len) != 0)
     return -1;
-  mh_wf *w = find(run, v[0], "wfsample", msg, len);
+  mh_wf *w = find(run, v[MH_WIRE_K(wfsample, id)], "wfsample", msg, len);
   if (!w)
     return -1;
   if (!w->has_plan || w->ended)
     return bad(msg, len, "wfsample record for workflow %d outside its plan",
                w->id);
-  if (num("wfsample", "i", v[1], UINT32_MAX, &i, msg, len) != 0)
+  if (num("wfsample", "i", v[MH_WIRE_K(wfsample, i)], UINT32_MAX, &i, msg,
+          len) != 0)
     return -1;
   if (i != w->n_raw || i >= w->n)
     return bad(msg, len,
@@ -325,8 +335,8 @@ static int rec_sample(mh_run *run, const mh_kv *f, size_t n, char *msg,
                ", expected %zu of %" PRIu32,
                w->id, i, w->n_raw, w->n);
   uint64_t *raw = &w->raw[w->n_raw * w->n_steps];
-  if (num_list("wfsample", "v", v[2], w->n_steps, UINT64_MAX, raw, msg, len) !=
-      0)
+  if (num_list("wfsample", "v", v[MH_WIRE_K(wfsample, v)], w->n_steps,
+               UINT64_MAX, raw, msg, len) != 0)
     return -1;
   /* As for op samples (overhead_ticks is 0 until the overhead record). */
   for (size_t k = 0; k < w->n_steps; k++)
@@ -341,14 +351,11 @@ static int rec_sample(mh_run *run, const mh_kv *f, size_t n, char *msg,
 
 static int rec_end(mh_run *run, const mh_kv *f, size_t n, char *msg,
                    size_t len) {
-  static const char *const names[] = {
-      "id",       "n",        "stack",          "heap",          "allocs",
-      "ctl_hkdf", "ctl_hmac", "ctl_hkdf_batch", "ctl_hmac_batch"};
-  const char *v[9];
+  const char *v[MH_WIRE_MAX_FIELDS];
   uint64_t cnt;
-  if (schema("wfend", f, n, names, 9, 2, v, msg, len) != 0)
+  if (schema(MH_WIRE_R_wfend, f, n, v, msg, len) != 0)
     return -1;
-  mh_wf *w = find(run, v[0], "wfend", msg, len);
+  mh_wf *w = find(run, v[MH_WIRE_K(wfend, id)], "wfend", msg, len);
   if (!w)
     return -1;
   if (w->check != 1 || w->ended)
@@ -356,50 +363,57 @@ static int rec_end(mh_run *run, const mh_kv *f, size_t n, char *msg,
                "wfend record for workflow %d without a passed check, or "
                "twice",
                w->id);
-  if (num("wfend", "n", v[1], WF_MAX_SAMPLES, &cnt, msg, len) != 0)
+  if (num("wfend", "n", v[MH_WIRE_K(wfend, n)], WF_MAX_SAMPLES, &cnt, msg,
+          len) != 0)
     return -1;
   if (cnt != w->n_raw || (w->has_plan && cnt != w->n))
     return bad(msg, len,
                "wfend record for workflow %d says n=%" PRIu64
                " but %zu sample(s) were received",
                w->id, cnt, w->n_raw);
-  int any = v[2] || v[3] || v[4];
-  if (any != w->has_plan || (any && !(v[2] && v[3] && v[4])))
+  int any = v[MH_WIRE_K(wfend, stack)] || v[MH_WIRE_K(wfend, heap)] ||
+            v[MH_WIRE_K(wfend, allocs)];
+  if (any != w->has_plan ||
+      (any && !(v[MH_WIRE_K(wfend, stack)] && v[MH_WIRE_K(wfend, heap)] &&
+                v[MH_WIRE_K(wfend, allocs)])))
     return bad(msg, len,
                "wfend record for workflow %d: a timed workflow ends with "
                "stack, heap and allocs, an untimed one without",
                w->id);
-  if (any &&
-      (num("wfend", "stack", v[2], MH_COUNT_MAX, &w->stack_bytes, msg, len) ||
-       num("wfend", "heap", v[3], MH_COUNT_MAX, &w->heap_bytes, msg, len) ||
-       num("wfend", "allocs", v[4], MH_COUNT_MAX, &w->heap_allocs, msg, len)))
+  if (any && (num("wfend", "stack", v[MH_WIRE_K(wfend, stack)], MH_COUNT_MAX,
+                  &w->stack_bytes, msg, len) ||
+              num("wfend", "heap", v[MH_WIRE_K(wfend, heap)], MH_COUNT_MAX,
+                  &w->heap_bytes, msg, len) ||
+              num("wfend", "allocs", v[MH_WIRE_K(wfend, allocs)], MH_COUNT_MAX,
+                  &w->heap_allocs, msg, len)))
     return -1;
   for (int k = 0; k < 2; k++) {
-    if (v[5 + k] && !any)
+    /* ctl_hkdf, ctl_hkdf_batch, then the same for hmac (wire.def). */
+    int c = MH_WIRE_K(wfend, ctl_hkdf) + 2 * k;
+    const char *ck = key(MH_WIRE_R_wfend, c), *bk = key(MH_WIRE_R_wfend, c + 1);
+    if (v[c] && !any)
       return bad(msg, len,
                  "wfend record for workflow %d: a control figure "
                  "without a timed run",
                  w->id);
-    if (!v[5 + k] != !v[7 + k])
+    if (!v[c] != !v[c + 1])
       return bad(msg, len,
                  "wfend record for workflow %d: %s and %s come together", w->id,
-                 names[5 + k], names[7 + k]);
+                 ck, bk);
     uint64_t batch = 0;
-    if (v[5 + k] && (num("wfend", names[5 + k], v[5 + k], UINT64_MAX,
-                         &w->ctl_raw[k], msg, len) != 0 ||
-                     num("wfend", names[7 + k], v[7 + k], UINT32_MAX, &batch,
-                         msg, len) != 0))
+    if (v[c] &&
+        (num("wfend", ck, v[c], UINT64_MAX, &w->ctl_raw[k], msg, len) != 0 ||
+         num("wfend", bk, v[c + 1], UINT32_MAX, &batch, msg, len) != 0))
       return -1;
-    if (v[5 + k] && w->ctl_raw[k] < run->overhead_ticks)
+    if (v[c] && w->ctl_raw[k] < run->overhead_ticks)
       return bad(msg, len,
                  "wfend record for workflow %d: %s=%" PRIu64
                  " is below the counter overhead %" PRIu64,
-                 w->id, names[5 + k], w->ctl_raw[k], run->overhead_ticks);
-    if (v[5 + k] && batch == 0)
-      return bad(msg, len, "wfend record for workflow %d: %s is 0", w->id,
-                 names[7 + k]);
+                 w->id, ck, w->ctl_raw[k], run->overhead_ticks);
+    if (v[c] && batch == 0)
+      return bad(msg, len, "wfend record for workflow %d: %s is 0", w->id, bk);
     w->ctl_batch[k] = (uint32_t)batch;
-    w->has_ctl[k] = v[5 + k] != NULL;
+    w->has_ctl[k] = v[c] != NULL;
   }
   w->has_mem = any;
   w->ended = 1;
@@ -408,16 +422,15 @@ static int rec_end(mh_run *run, const mh_kv *f, size_t n, char *msg,
 
 static int rec_error(mh_run *run, const mh_kv *f, size_t n, char *msg,
                      size_t len) {
-  static const char *const names[] = {"id", "msg"};
-  const char *v[2];
-  if (schema("wferror", f, n, names, 2, 2, v, msg, len) != 0)
+  const char *v[MH_WIRE_MAX_FIELDS];
+  if (schema(MH_WIRE_R_wferror, f, n, v, msg, len) != 0)
     return -1;
-  mh_wf *w = find(run, v[0], "wferror", msg, len);
+  mh_wf *w = find(run, v[MH_WIRE_K(wferror, id)], "wferror", msg, len);
   if (!w)
     return -1;
   if (w->ended)
     return bad(msg, len, "wferror record for workflow %d after its end", w->id);
-  if (!w->error_msg && !(w->error_msg = dup(v[1])))
+  if (!w->error_msg && !(w->error_msg = dup(v[MH_WIRE_K(wferror, msg)])))
     return bad(msg, len, "out of memory");
   return 0;
 }

@@ -9,7 +9,8 @@
  * Layering and prefixes (of every global symbol Merlin's own objects
  * define; tests/check_style.sh checks the images' and the CLI's objects
  * against this list):
- *   mcore_  registry, wire writer, rng, allocator, markers (src/core)
+ *   mcore_  registry, rng, allocator, markers (src/core); the wire writer
+ *           (src/wire, records and fields from src/wire/wire.def)
  *   runner_ the runner's entry points (src/core/runner.c)
  *   mops_   operation catalogue and known-answer vectors (src/ops)
  *   mwf_    end-to-end workflows (src/workflows)

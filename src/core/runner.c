@@ -76,34 +76,34 @@ static uint32_t for_each_instance(visit_fn fn, void *arg) {
 static void emit_begin(const runner_config *cfg) {
   const mport_part *part = mport_describe();
   char key[64];
-  mcore_wire_start("begin");
-  mcore_wire_u64("v", 1);
-  mcore_wire_str("target", part->target);
-  mcore_wire_str("core", part->core);
-  mcore_wire_u64("clock_hz", part->clock_hz);
-  mcore_wire_str("counter", part->counter);
-  mcore_wire_str("unit", part->unit);
-  mcore_wire_u64("counter_hz", part->counter_hz);
-  mcore_wire_str("cycle_counter", part->cycle_counter);
+  mcore_wire_start(MWIRE_R(begin));
+  mcore_wire_u64(MWIRE_K(begin, v), 1);
+  mcore_wire_str(MWIRE_K(begin, target), part->target);
+  mcore_wire_str(MWIRE_K(begin, core), part->core);
+  mcore_wire_u64(MWIRE_K(begin, clock_hz), part->clock_hz);
+  mcore_wire_str(MWIRE_K(begin, counter), part->counter);
+  mcore_wire_str(MWIRE_K(begin, unit), part->unit);
+  mcore_wire_u64(MWIRE_K(begin, counter_hz), part->counter_hz);
+  mcore_wire_str(MWIRE_K(begin, cycle_counter), part->cycle_counter);
   if (part->clock_measured_hz)
-    mcore_wire_u64("clock_measured_hz", part->clock_measured_hz);
+    mcore_wire_u64(MWIRE_K(begin, clock_measured_hz), part->clock_measured_hz);
   if (part->wallclock)
-    mcore_wire_str("wallclock", part->wallclock);
-  mcore_wire_str("compiler", MERLIN_BUILD_COMPILER);
-  mcore_wire_str("cflags", MERLIN_BUILD_CFLAGS);
-  mcore_wire_str("profile", MERLIN_PROFILE_NAME);
-  mcore_wire_str("source", MERLIN_BUILD_SOURCE);
-  mcore_wire_u64("runs", cfg->runs);
-  mcore_wire_u64("warmup", cfg->warmup);
+    mcore_wire_str(MWIRE_K(begin, wallclock), part->wallclock);
+  mcore_wire_str(MWIRE_K(begin, compiler), MERLIN_BUILD_COMPILER);
+  mcore_wire_str(MWIRE_K(begin, cflags), MERLIN_BUILD_CFLAGS);
+  mcore_wire_str(MWIRE_K(begin, profile), MERLIN_PROFILE_NAME);
+  mcore_wire_str(MWIRE_K(begin, source), MERLIN_BUILD_SOURCE);
+  mcore_wire_u64(MWIRE_K(begin, runs), cfg->runs);
+  mcore_wire_u64(MWIRE_K(begin, warmup), cfg->warmup);
   /* The meter checked against the compiler: the peak stack it measures for
    * mcore_stack_probe, which -fstack-usage also gives (tests compare). */
   mcore_stack_result probe = mcore_stack_measure(mcore_stack_probe, NULL);
-  mcore_wire_u64("stack_probe_bytes", probe.used);
-  mcore_wire_u64("stack_capacity", probe.capacity);
+  mcore_wire_u64(MWIRE_K(begin, stack_probe_bytes), probe.used);
+  mcore_wire_u64(MWIRE_K(begin, stack_capacity), probe.capacity);
   for (size_t b = 0; b < mcore_n_backends; b++) {
     const mcore_backend *be = mcore_backends[b];
     size_t at = 0;
-    for (const char *s = "lib."; *s;)
+    for (const char *s = MWIRE_P(begin, lib); *s;)
       key[at++] = *s++;
     for (const char *s = be->library; *s && at + 1 < sizeof key;)
       key[at++] = *s++;
@@ -130,7 +130,7 @@ static void emit_begin(const runner_config *cfg) {
       continue;
     val[at] = '\0';
     size_t k = 0;
-    for (const char *s = "route."; *s;)
+    for (const char *s = MWIRE_P(begin, route); *s;)
       key[k++] = *s++;
     for (const char *s = mcore_alg_id((mcore_alg)a); *s && k + 1 < sizeof key;)
       key[k++] = *s++;
@@ -144,18 +144,18 @@ static void announce(const instance *in, uint32_t id, void *arg) {
   (void)arg;
   char obj[96];
   mops_object_sizes(in->impl, obj, sizeof obj);
-  mcore_wire_start("op");
-  mcore_wire_u64("id", id);
-  mcore_wire_str("alg", mcore_alg_id(in->impl->alg));
-  mcore_wire_str("op", in->def->name);
-  mcore_wire_str("backend", mcore_backend_name(in->impl->backend));
-  mcore_wire_str("variant", in->impl->variant);
+  mcore_wire_start(MWIRE_R(op));
+  mcore_wire_u64(MWIRE_K(op, id), id);
+  mcore_wire_str(MWIRE_K(op, alg), mcore_alg_id(in->impl->alg));
+  mcore_wire_str(MWIRE_K(op, op), in->def->name);
+  mcore_wire_str(MWIRE_K(op, backend), mcore_backend_name(in->impl->backend));
+  mcore_wire_str(MWIRE_K(op, variant), in->impl->variant);
   if (in->def->payload)
-    mcore_wire_u64("bytes", in->bytes);
+    mcore_wire_u64(MWIRE_K(op, bytes), in->bytes);
   else
-    mcore_wire_str("bytes", "-");
+    mcore_wire_str(MWIRE_K(op, bytes), "-");
   if (obj[0])
-    mcore_wire_str("obj", obj);
+    mcore_wire_str(MWIRE_K(op, obj), obj);
   mcore_wire_end();
 }
 
@@ -271,14 +271,14 @@ static int ct_check(const instance *in, mops_ctx *c, uint32_t id, uint64_t once,
   }
   if (rc != MCORE_OK)
     return rc;
-  mcore_wire_start("ct");
-  mcore_wire_u64("id", id);
-  mcore_wire_u64("n", n);
-  mcore_wire_u64("fresh", (uint64_t)fresh);
+  mcore_wire_start(MWIRE_R(ct));
+  mcore_wire_u64(MWIRE_K(ct, id), id);
+  mcore_wire_u64(MWIRE_K(ct, n), n);
+  mcore_wire_u64(MWIRE_K(ct, fresh), (uint64_t)fresh);
   if (n)
-    mcore_wire_u64_list("v", v, n);
+    mcore_wire_u64_list(MWIRE_K(ct, v), v, n);
   if (before >= 0)
-    mcore_wire_u64("vg", (uint64_t)errors);
+    mcore_wire_u64(MWIRE_K(ct, vg), (uint64_t)errors);
   mcore_wire_end();
   return MCORE_OK;
 }
@@ -293,9 +293,9 @@ static void heap_exhausted(char *msg, size_t len) {
 }
 
 static void emit_error(uint32_t id, const char *msg) {
-  mcore_wire_start("error");
-  mcore_wire_u64("id", id);
-  mcore_wire_str("msg", msg);
+  mcore_wire_start(MWIRE_R(error));
+  mcore_wire_u64(MWIRE_K(error, id), id);
+  mcore_wire_str(MWIRE_K(error, msg), msg);
   mcore_wire_end();
 }
 
@@ -332,11 +332,13 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
     mwf_note_kat(in->impl, st->kat_rc); /* the workflows' gate */
     mcore_rng_seed(RUNNER_SEED);
   }
-  mcore_wire_start("kat");
-  mcore_wire_u64("id", id);
-  mcore_wire_str("result", st->kat_rc == MCORE_OK ? "pass" : "fail");
+  mcore_wire_start(MWIRE_R(kat));
+  mcore_wire_u64(MWIRE_K(kat, id), id);
+  mcore_wire_str(MWIRE_K(kat, result),
+                 st->kat_rc == MCORE_OK ? "pass" : "fail");
   if (st->kat_rc != MCORE_OK)
-    mcore_wire_str("detail", st->kat_detail[0] ? st->kat_detail : "failed");
+    mcore_wire_str(MWIRE_K(kat, detail),
+                   st->kat_detail[0] ? st->kat_detail : "failed");
   mcore_wire_end();
   if (st->kat_rc != MCORE_OK) {
     st->failed = 1;
@@ -353,9 +355,9 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
     }
   }
   if (cfg->runs == 0) { /* --kat-only: the op ends with no samples */
-    mcore_wire_start("opend");
-    mcore_wire_u64("id", id);
-    mcore_wire_u64("n", 0);
+    mcore_wire_start(MWIRE_R(opend));
+    mcore_wire_u64(MWIRE_K(opend, id), id);
+    mcore_wire_u64(MWIRE_K(opend, n), 0);
     mcore_wire_end();
     return;
   }
@@ -403,11 +405,11 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
       runs = cfg->runs;
   }
 
-  mcore_wire_start("plan");
-  mcore_wire_u64("id", id);
-  mcore_wire_u64("batch", batch);
-  mcore_wire_u64("warmup", warmup);
-  mcore_wire_u64("n", runs);
+  mcore_wire_start(MWIRE_R(plan));
+  mcore_wire_u64(MWIRE_K(plan, id), id);
+  mcore_wire_u64(MWIRE_K(plan, batch), batch);
+  mcore_wire_u64(MWIRE_K(plan, warmup), warmup);
+  mcore_wire_u64(MWIRE_K(plan, n), runs);
   mcore_wire_end();
 
   uint64_t line[SAMPLES_PER_LINE];
@@ -429,10 +431,10 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
       continue;
     line[in_line++] = ticks;
     if (in_line == SAMPLES_PER_LINE || s + 1 == warmup + runs) {
-      mcore_wire_start("samples");
-      mcore_wire_u64("id", id);
-      mcore_wire_u64("i", first);
-      mcore_wire_u64_list("v", line, in_line);
+      mcore_wire_start(MWIRE_R(samples));
+      mcore_wire_u64(MWIRE_K(samples, id), id);
+      mcore_wire_u64(MWIRE_K(samples, i), first);
+      mcore_wire_u64_list(MWIRE_K(samples, v), line, in_line);
       mcore_wire_end();
       first += in_line;
       in_line = 0;
@@ -462,12 +464,12 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
     return;
   }
 
-  mcore_wire_start("opend");
-  mcore_wire_u64("id", id);
-  mcore_wire_u64("n", runs);
-  mcore_wire_u64("stack", sr.used);
-  mcore_wire_u64("heap", h1.peak - h0.current);
-  mcore_wire_u64("allocs", h1.allocs);
+  mcore_wire_start(MWIRE_R(opend));
+  mcore_wire_u64(MWIRE_K(opend, id), id);
+  mcore_wire_u64(MWIRE_K(opend, n), runs);
+  mcore_wire_u64(MWIRE_K(opend, stack), sr.used);
+  mcore_wire_u64(MWIRE_K(opend, heap), h1.peak - h0.current);
+  mcore_wire_u64(MWIRE_K(opend, allocs), h1.allocs);
   mcore_wire_end();
 }
 
@@ -554,15 +556,15 @@ int runner_main(const runner_config *cfg) {
    * is timed. */
   for (size_t b = 0; b < mcore_n_backends; b++) {
     if (mcore_backends[b]->init && mcore_backends[b]->init() != MCORE_OK) {
-      mcore_wire_start("error");
-      mcore_wire_str("id", "-");
+      mcore_wire_start(MWIRE_R(error));
+      mcore_wire_str(MWIRE_K(error, id), "-");
       char msg[64] = "backend initialisation failed: ";
       size_t at = strlen(msg);
       for (const char *n = mcore_backend_name(mcore_backends[b]->id);
            *n && at + 1 < sizeof msg;)
         msg[at++] = *n++;
       msg[at] = '\0';
-      mcore_wire_str("msg", msg);
+      mcore_wire_str(MWIRE_K(error, msg), msg);
       mcore_wire_end();
       st.failed = 1;
     }
@@ -570,9 +572,9 @@ int runner_main(const runner_config *cfg) {
   if (!counter_advances()) {
     /* A counter that stands still (DWT CYCCNT under QEMU reads 0) would turn
      * every time into zero: refuse to time anything. */
-    mcore_wire_start("error");
-    mcore_wire_str("id", "-");
-    mcore_wire_str("msg", "the counter does not advance");
+    mcore_wire_start(MWIRE_R(error));
+    mcore_wire_str(MWIRE_K(error, id), "-");
+    mcore_wire_str(MWIRE_K(error, msg), "the counter does not advance");
     mcore_wire_end();
     st.failed = 1;
   }
@@ -583,17 +585,17 @@ int runner_main(const runner_config *cfg) {
 #endif
   st.overhead = measure_overhead();
   mcore_mark_calibrate();
-  mcore_wire_start("overhead");
-  mcore_wire_u64("ticks", st.overhead);
+  mcore_wire_start(MWIRE_R(overhead));
+  mcore_wire_u64(MWIRE_K(overhead, ticks), st.overhead);
   mcore_wire_end();
   if (!st.failed) {
     for_each_instance(run_instance, &st);
     /* Workflows gate on their primitives' KATs themselves (src/workflows). */
     st.failed |= mwf_run_all(cfg->runs, cfg->warmup);
   }
-  mcore_wire_start("end");
-  mcore_wire_u64("records", mcore_wire_count());
-  mcore_wire_str("status", st.failed ? "fail" : "ok");
+  mcore_wire_start(MWIRE_R(end));
+  mcore_wire_u64(MWIRE_K(end, records), mcore_wire_count());
+  mcore_wire_str(MWIRE_K(end, status), st.failed ? "fail" : "ok");
   mcore_wire_end();
   return st.failed ? 1 : 0;
 }

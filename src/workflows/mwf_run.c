@@ -260,14 +260,14 @@ static void announce(const instance *in, uint32_t id, void *arg) {
     put(msgs, sizeof msgs, &at, d->msgs[m].name);
     put(msgs, sizeof msgs, &at, d->msgs[m].device_sends ? ":tx" : ":rx");
   }
-  mcore_wire_start("wf");
-  mcore_wire_u64("id", id);
-  mcore_wire_str("workflow", d->workflow);
-  mcore_wire_str("variant", d->variant);
-  mcore_wire_str("backend", be);
-  mcore_wire_str("algs", algs);
-  mcore_wire_str("steps", steps);
-  mcore_wire_str("msgs", msgs);
+  mcore_wire_start(MWIRE_R(wf));
+  mcore_wire_u64(MWIRE_K(wf, id), id);
+  mcore_wire_str(MWIRE_K(wf, workflow), d->workflow);
+  mcore_wire_str(MWIRE_K(wf, variant), d->variant);
+  mcore_wire_str(MWIRE_K(wf, backend), be);
+  mcore_wire_str(MWIRE_K(wf, algs), algs);
+  mcore_wire_str(MWIRE_K(wf, steps), steps);
+  mcore_wire_str(MWIRE_K(wf, msgs), msgs);
   mcore_wire_end();
 }
 
@@ -344,11 +344,11 @@ static int flow(mwf_ctx *c, uint64_t *ticks, mem_peak *mem) {
 }
 
 static void emit_check_fail(uint32_t id, const char *step, const char *detail) {
-  mcore_wire_start("wfcheck");
-  mcore_wire_u64("id", id);
-  mcore_wire_str("result", "fail");
-  mcore_wire_str("step", step);
-  mcore_wire_str("detail", detail);
+  mcore_wire_start(MWIRE_R(wfcheck));
+  mcore_wire_u64(MWIRE_K(wfcheck, id), id);
+  mcore_wire_str(MWIRE_K(wfcheck, result), "fail");
+  mcore_wire_str(MWIRE_K(wfcheck, step), step);
+  mcore_wire_str(MWIRE_K(wfcheck, detail), detail);
   mcore_wire_end();
 }
 
@@ -448,17 +448,17 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   uint64_t msgs[MWF_MAX_MSGS];
   for (size_t m = 0; m < d->n_msgs; m++)
     msgs[m] = c.msg_len[m];
-  mcore_wire_start("wfcheck");
-  mcore_wire_u64("id", id);
-  mcore_wire_str("result", "pass");
-  mcore_wire_u64_list("msgs", msgs, d->n_msgs);
-  mcore_wire_u64("stored", c.stored);
+  mcore_wire_start(MWIRE_R(wfcheck));
+  mcore_wire_u64(MWIRE_K(wfcheck, id), id);
+  mcore_wire_str(MWIRE_K(wfcheck, result), "pass");
+  mcore_wire_u64_list(MWIRE_K(wfcheck, msgs), msgs, d->n_msgs);
+  mcore_wire_u64(MWIRE_K(wfcheck, stored), c.stored);
   mcore_wire_end();
 
   if (st->runs == 0) { /* --kat-only: correctness only */
-    mcore_wire_start("wfend");
-    mcore_wire_u64("id", id);
-    mcore_wire_u64("n", 0);
+    mcore_wire_start(MWIRE_R(wfend));
+    mcore_wire_u64(MWIRE_K(wfend, id), id);
+    mcore_wire_u64(MWIRE_K(wfend, n), 0);
     mcore_wire_end();
     return;
   }
@@ -475,10 +475,10 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
     if (runs > st->runs)
       runs = st->runs;
   }
-  mcore_wire_start("wfplan");
-  mcore_wire_u64("id", id);
-  mcore_wire_u64("warmup", warmup);
-  mcore_wire_u64("n", runs);
+  mcore_wire_start(MWIRE_R(wfplan));
+  mcore_wire_u64(MWIRE_K(wfplan, id), id);
+  mcore_wire_u64(MWIRE_K(wfplan, warmup), warmup);
+  mcore_wire_u64(MWIRE_K(wfplan, n), runs);
   mcore_wire_end();
 
   uint64_t ticks[MWF_MAX_STEPS];
@@ -494,19 +494,19 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
       put(msg, sizeof msg, &at, c.fail_step ? c.fail_step : "operation");
       put(msg, sizeof msg, &at, ": ");
       put(msg, sizeof msg, &at, c.detail);
-      mcore_wire_start("wferror");
-      mcore_wire_u64("id", id);
-      mcore_wire_str("msg", msg);
+      mcore_wire_start(MWIRE_R(wferror));
+      mcore_wire_u64(MWIRE_K(wferror, id), id);
+      mcore_wire_str(MWIRE_K(wferror, msg), msg);
       mcore_wire_end();
       st->failed = 1;
       return;
     }
     if (s < warmup)
       continue;
-    mcore_wire_start("wfsample");
-    mcore_wire_u64("id", id);
-    mcore_wire_u64("i", s - warmup);
-    mcore_wire_u64_list("v", ticks, n_dev);
+    mcore_wire_start(MWIRE_R(wfsample));
+    mcore_wire_u64(MWIRE_K(wfsample, id), id);
+    mcore_wire_u64(MWIRE_K(wfsample, i), s - warmup);
+    mcore_wire_u64_list(MWIRE_K(wfsample, v), ticks, n_dev);
     mcore_wire_end();
   }
 
@@ -516,26 +516,26 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   mem_peak mem = {0, 0, 0};
   ctx_init(&c, in, UINT32_MAX);
   if (d->setup(&c, 0) != MCORE_OK || flow(&c, NULL, &mem) != MCORE_OK) {
-    mcore_wire_start("wferror");
-    mcore_wire_u64("id", id);
-    mcore_wire_str("msg", "the memory run failed");
+    mcore_wire_start(MWIRE_R(wferror));
+    mcore_wire_u64(MWIRE_K(wferror, id), id);
+    mcore_wire_str(MWIRE_K(wferror, msg), "the memory run failed");
     mcore_wire_end();
     st->failed = 1;
     return;
   }
-  mcore_wire_start("wfend");
-  mcore_wire_u64("id", id);
-  mcore_wire_u64("n", runs);
-  mcore_wire_u64("stack", mem.stack);
-  mcore_wire_u64("heap", mem.heap);
-  mcore_wire_u64("allocs", mem.allocs);
+  mcore_wire_start(MWIRE_R(wfend));
+  mcore_wire_u64(MWIRE_K(wfend, id), id);
+  mcore_wire_u64(MWIRE_K(wfend, n), runs);
+  mcore_wire_u64(MWIRE_K(wfend, stack), mem.stack);
+  mcore_wire_u64(MWIRE_K(wfend, heap), mem.heap);
+  mcore_wire_u64(MWIRE_K(wfend, allocs), mem.allocs);
   if (kdf_batch) {
-    mcore_wire_u64("ctl_hkdf", ctl_kdf);
-    mcore_wire_u64("ctl_hkdf_batch", kdf_batch);
+    mcore_wire_u64(MWIRE_K(wfend, ctl_hkdf), ctl_kdf);
+    mcore_wire_u64(MWIRE_K(wfend, ctl_hkdf_batch), kdf_batch);
   }
   if (mac_batch) {
-    mcore_wire_u64("ctl_hmac", ctl_mac);
-    mcore_wire_u64("ctl_hmac_batch", mac_batch);
+    mcore_wire_u64(MWIRE_K(wfend, ctl_hmac), ctl_mac);
+    mcore_wire_u64(MWIRE_K(wfend, ctl_hmac_batch), mac_batch);
   }
   mcore_wire_end();
 }
@@ -543,18 +543,20 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
 int mwf_run_all(uint32_t runs, uint32_t warmup) {
   run_state st = {runs, warmup, 0};
   if (!msg_buf && !(msg_buf = malloc(MWF_MAX_MSGS * sizeof *msg_buf))) {
-    mcore_wire_start("error");
-    mcore_wire_str("id", "-");
-    mcore_wire_str("msg", "workflows: no heap for the message buffers");
+    mcore_wire_start(MWIRE_R(error));
+    mcore_wire_str(MWIRE_K(error, id), "-");
+    mcore_wire_str(MWIRE_K(error, msg),
+                   "workflows: no heap for the message buffers");
     mcore_wire_end();
     return 1;
   }
   for_each(run_instance, &st);
   if (corrupt_wf[0] && !corrupt_hits) {
-    mcore_wire_start("error");
-    mcore_wire_str("id", "-");
-    mcore_wire_str("msg", "--wf-corrupt names no message a workflow of this "
-                          "image sent (docs/workflows.md lists them)");
+    mcore_wire_start(MWIRE_R(error));
+    mcore_wire_str(MWIRE_K(error, id), "-");
+    mcore_wire_str(MWIRE_K(error, msg),
+                   "--wf-corrupt names no message a workflow of this "
+                   "image sent (docs/workflows.md lists them)");
     mcore_wire_end();
     st.failed = 1;
   }

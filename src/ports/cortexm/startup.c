@@ -199,20 +199,20 @@ void cortexm_fault_report(const uint32_t *frame, uint32_t exc_return) {
     kind = "stackoverflow";
 #endif
 #endif
-  mcore_wire_start("fault");
-  mcore_wire_str("kind", kind);
-  mcore_wire_u64("exception", ipsr & 0x1FFu);
+  mcore_wire_start(MWIRE_R(fault));
+  mcore_wire_str(MWIRE_K(fault, kind), kind);
+  mcore_wire_u64(MWIRE_K(fault, exception), ipsr & 0x1FFu);
   if (frame) {
     /* Exception frame: r0 r1 r2 r3 r12 lr pc xpsr (B1.5.6). */
-    mcore_wire_hex("pc", frame[6]);
-    mcore_wire_hex("lr", frame[5]);
-    mcore_wire_hex("exc_return", exc_return);
+    mcore_wire_hex(MWIRE_K(fault, pc), frame[6]);
+    mcore_wire_hex(MWIRE_K(fault, lr), frame[5]);
+    mcore_wire_hex(MWIRE_K(fault, exc_return), exc_return);
   }
 #if __ARM_ARCH >= 7 && !defined(__ARM_ARCH_8M_BASE__)
-  mcore_wire_hex("cfsr", CM_CFSR);
-  mcore_wire_hex("hfsr", CM_HFSR);
-  mcore_wire_hex("mmfar", CM_MMFAR);
-  mcore_wire_hex("bfar", CM_BFAR);
+  mcore_wire_hex(MWIRE_K(fault, cfsr), CM_CFSR);
+  mcore_wire_hex(MWIRE_K(fault, hfsr), CM_HFSR);
+  mcore_wire_hex(MWIRE_K(fault, mmfar), CM_MMFAR);
+  mcore_wire_hex(MWIRE_K(fault, bfar), CM_BFAR);
 #endif
   mcore_wire_end();
   cortexm_semihost_exit(4);

@@ -28,10 +28,10 @@ void *_sbrk(ptrdiff_t incr) {
  * allocation fails): report it on the wire so the run is marked invalid
  * with the reason, instead of stopping silently. */
 void _exit(int code) {
-  mcore_wire_start("fault");
-  mcore_wire_str("kind", "library-exit");
-  mcore_wire_u64("code", (uint64_t)(unsigned)code);
-  mcore_wire_u64("heap_failures", mcore_heap_get().failures);
+  mcore_wire_start(MWIRE_R(fault));
+  mcore_wire_str(MWIRE_K(fault, kind), "library-exit");
+  mcore_wire_u64(MWIRE_K(fault, code), (uint64_t)(unsigned)code);
+  mcore_wire_u64(MWIRE_K(fault, heap_failures), mcore_heap_get().failures);
   mcore_wire_end();
   cortexm_semihost_exit(5);
 }

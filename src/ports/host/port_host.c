@@ -177,15 +177,15 @@ static void on_fault(int sig, siginfo_t *info, void *uctx) {
   in_fault = 1;
   uintptr_t addr = (uintptr_t)info->si_addr;
   int overflow = sig == SIGSEGV && addr >= guard_lo && addr < stack_lo;
-  mcore_wire_start("fault");
-  mcore_wire_str("kind", overflow         ? "stackoverflow"
-                         : sig == SIGSEGV ? "sigsegv"
-                         : sig == SIGBUS  ? "sigbus"
-                         : sig == SIGILL  ? "sigill"
-                         : sig == SIGFPE  ? "sigfpe"
-                                          : "signal");
-  mcore_wire_u64("signal", (uint64_t)sig);
-  mcore_wire_hex("addr", (uint32_t)(uintptr_t)info->si_addr);
+  mcore_wire_start(MWIRE_R(fault));
+  mcore_wire_str(MWIRE_K(fault, kind), overflow         ? "stackoverflow"
+                                       : sig == SIGSEGV ? "sigsegv"
+                                       : sig == SIGBUS  ? "sigbus"
+                                       : sig == SIGILL  ? "sigill"
+                                       : sig == SIGFPE  ? "sigfpe"
+                                                        : "signal");
+  mcore_wire_u64(MWIRE_K(fault, signal), (uint64_t)sig);
+  mcore_wire_hex(MWIRE_K(fault, addr), (uint32_t)(uintptr_t)info->si_addr);
   mcore_wire_end();
   _exit(4);
 }

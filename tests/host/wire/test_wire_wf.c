@@ -152,6 +152,6 @@ int main(void) {
   rejects(4, NULL, "wfsample record for workflow 0 outside its plan");
   rejects(3, "wfcheck id=0 result=fail step=kat detail=x",
           "wfplan record for workflow 0 out of place");
-  rejects(2, "wfbogus id=0", "unknown workflow record type 'wfbogus'");
+  rejects(2, "wfbogus id=0", "unknown record type 'wfbogus'");
   return check_report();
 }
