@@ -72,7 +72,8 @@ fail(char *err, size_t errlen, const char *file, size_t line, const char *fmt,
   return -1;
 }
 
-/* From the manifests (src/backends/<name>/backend.manifest, option.* and help.*). */
+/* From the manifests' option.* and help.* lines
+ * (src/backends/<name>/backend.manifest, via src/backends/host_tables.def). */
 const mh_option_def mh_profile_options[MH_N_OPTIONS] = {
 #define MH_BACKEND_OPTION(backend, key, help, ...)                             \
   {backend, key, {__VA_ARGS__}, help},
