@@ -10,7 +10,13 @@
  * defined as 1 and 0 otherwise (it expands in #if and in C alike):
  * MBE_IS_ONE_##1 is a probe that shifts the 1 into second position; any
  * other spelling leaves the default 0 there. MBE_WHEN(COND)(tokens) keeps
- * the tokens when COND is 1 and drops them when it is 0. */
+ * the tokens when COND is 1 and drops them when it is 0.
+ *
+ * Bodies that are already macros, one per parameter set (mlkem-native,
+ * mldsa-native), are selected with MBE_WHEN from the list. Bodies written
+ * out as functions stay under #if MERLIN_ROUTE_<ALG>_<BACKEND>: inside a
+ * macro argument they could hold no #if or #include and would lose their
+ * line numbers in compiler messages and debuggers. */
 #ifndef MERLIN_MBE_ROUTE_H
 #define MERLIN_MBE_ROUTE_H
 
