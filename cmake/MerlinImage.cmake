@@ -52,6 +52,21 @@ target_include_directories(merlin_headers INTERFACE
   ${MERLIN_PORT_INCLUDES} "${MERLIN_PROFILE_DIR}" "${MERLIN_GEN}")
 
 # ---- backends: each folder defines merlin_backend_<name> -------------------
+# MERLIN_BACKEND_SERVES: the algorithms the backend's manifest serves
+# (src/backends/<name>/backend.manifest, docs/backends.md), for a
+# backend.cmake that checks or selects by them.
+function(merlin_backend_serves backend)
+  file(STRINGS "${CMAKE_SOURCE_DIR}/src/backends/${backend}/backend.manifest"
+       lines REGEX "^serves[ \t]*=")
+  set(serves "")
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "^serves[ \t]*=[ \t]*" "" line "${line}")
+    separate_arguments(algs UNIX_COMMAND "${line}")
+    list(APPEND serves ${algs})
+  endforeach()
+  set(MERLIN_BACKEND_SERVES "${serves}" PARENT_SCOPE)
+endfunction()
+
 set(MERLIN_BACKEND_TARGETS "")
 set(MERLIN_REGISTRY_DECLS "")
 set(MERLIN_REGISTRY_ITEMS "")
@@ -61,6 +76,7 @@ foreach(backend IN LISTS MERLIN_BACKENDS)
     message(FATAL_ERROR "profile ${MERLIN_PROFILE_NAME} uses backend "
                         "'${backend}' but ${dir}/backend.cmake does not exist")
   endif()
+  merlin_backend_serves(${backend})
   include("${dir}/backend.cmake")
   list(APPEND MERLIN_BACKEND_TARGETS merlin_backend_${backend})
   string(MAKE_C_IDENTIFIER "${backend}" backend_c)
@@ -299,6 +315,7 @@ const size_t mcore_n_backends = 1;
         set(sz_saved_routes "${MERLIN_PROFILE_ROUTES}")
         set(MERLIN_PROFILE_ROUTES "${route}")
         set(MERLIN_BACKEND_SUFFIX "_sz${sz_index}")
+        merlin_backend_serves(${backend})
         include("${CMAKE_SOURCE_DIR}/src/backends/${backend}/backend.cmake")
         set(MERLIN_PROFILE_ROUTES "${sz_saved_routes}")
         unset(MERLIN_BACKEND_SUFFIX)

@@ -72,19 +72,12 @@ fail(char *err, size_t errlen, const char *file, size_t line, const char *fmt,
   return -1;
 }
 
+/* From the manifests' option.* and help.* lines
+ * (src/backends/<name>/backend.manifest, via src/backends/host_tables.def). */
 const mh_option_def mh_profile_options[MH_N_OPTIONS] = {
-    {"wolfcrypt",
-     "variant",
-     {"c", "thumb2-asm"},
-     "portable C, or wolfSSL's Cortex-M Thumb-2 assembly (Arm targets)"},
-    {"wolfcrypt",
-     "mem",
-     {"default", "small"},
-     "wolfSSL's small-memory ML-KEM/ML-DSA code paths"},
-    {"mbedtls",
-     "aes_tables",
-     {"ram", "rom"},
-     "AES tables built in RAM, or constant in flash (MBEDTLS_AES_ROM_TABLES)"},
+#define MH_BACKEND_OPTION(backend, key, help, ...)                             \
+  {backend, key, {__VA_ARGS__}, help},
+#include "host_tables.def"
 };
 
 /* "<backend>.<key> = <value>": one option line. */

@@ -27,7 +27,12 @@ typedef struct {
   const char *values[MH_OPTION_MAX_VALUES];
   const char *help;
 } mh_option_def;
-#define MH_N_OPTIONS 3
+/* One per MH_BACKEND_OPTION line of src/backends/host_tables.def. */
+enum {
+  MH_N_OPTIONS = 0
+#define MH_BACKEND_OPTION(...) +1
+#include "host_tables.def"
+};
 extern const mh_option_def mh_profile_options[MH_N_OPTIONS];
 
 typedef struct {

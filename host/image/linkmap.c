@@ -218,29 +218,18 @@ static int ends(const char *s, size_t n, const char *suffix) {
 }
 
 /* Archives by file name (without "lib" and ".a"): the library targets of
- * src/backends/<name>/backend.cmake, the toolchain's C library (newlib,
+ * src/backends/<name>/backend.cmake (their manifests' archive lines, via
+ * src/backends/host_tables.def), the toolchain's C library (newlib,
  * newlib-nano, glibc's static part) and libgcc. */
 static const struct {
   const char *stem, *label;
   int prefix; /* stem is a prefix (per-pair copies: mbedtls_lib_sz3) */
 } ARCHIVES[] = {
-    {"wolfssl_lib", "wolfcrypt", 0},
-    {"mbedtls_lib", "mbedtls", 1},
-    {"pqclean_lib", "pqclean", 0},
-    {"mlkem_native_lib", "mlkem-native", 0},
-    {"mldsa_native_lib", "mldsa-native", 0},
-    {"merlin_awslc_fips202", "aws-lc-fips202", 0},
-    {"libsodium_lib", "libsodium", 0},
-    {"bearssl_lib", "bearssl", 0},
-    {"c", "libc", 0},
-    {"c_nano", "libc", 0},
-    {"g", "libc", 0},
-    {"g_nano", "libc", 0},
-    {"m", "libc", 0},
-    {"nosys", "libc", 0},
-    {"c_nonshared", "libc", 0},
-    {"gcc", "libgcc", 0},
-    {"gcc_eh", "libgcc", 0},
+#define MH_BACKEND_ARCHIVE(stem, label, prefix) {stem, label, prefix},
+#include "host_tables.def"
+    {"c", "libc", 0},           {"c_nano", "libc", 0}, {"g", "libc", 0},
+    {"g_nano", "libc", 0},      {"m", "libc", 0},      {"nosys", "libc", 0},
+    {"c_nonshared", "libc", 0}, {"gcc", "libgcc", 0},  {"gcc_eh", "libgcc", 0},
 };
 
 /* Sections the linker makes or fills itself (dynamic linking, PLT/GOT,

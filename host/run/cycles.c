@@ -263,23 +263,11 @@ static int side_parse(char *buf, size_t len, side_file *s, char *err,
 /* ---- hashing share ----------------------------------------------------- */
 
 /* Hash and XOF cores by backend (docs/cycle-model.md "Hashing share"):
- * case-insensitive substrings of function names. */
+ * case-insensitive substrings of function names, from the manifests' hash_fn
+ * lines (src/backends/host_tables.def, which keeps their citations). */
 static const char *const hash_fns[] = {
-    /* SHA-2 compression */
-    "transform_sha256", /* wolfCrypt (C and Thumb-2 assembly) */
-    "transform_sha512", /* wolfCrypt */
-    "sha256_process",   /* Mbed TLS mbedtls_internal_sha256_process */
-    "sha512_process",   /* Mbed TLS */
-    "hashblocks_sha",   /* PQClean crypto_hashblocks_sha256/512 */
-    "sha2small_round",  /* BearSSL */
-    "sha2big_round",    /* BearSSL */
-    "sha256_transform", /* libsodium SHA256_Transform */
-    "sha512_transform", /* libsodium */
-    /* Keccak-f[1600] */
-    "keccakf1600",  /* PQClean KeccakF1600_StatePermute, mlkem-native */
-    "keccak_f1600", /* Mbed TLS keccak_f1600 */
-    "keccakp1600",  /* XKCP-style names */
-    "blocksha3",    /* wolfCrypt BlockSha3 */
+#define MH_BACKEND_HASH_FN(substring) substring,
+#include "host_tables.def"
 };
 
 int mh_cycles_is_hash_fn(const char *name) {

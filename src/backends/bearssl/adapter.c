@@ -14,6 +14,7 @@
  * multiplications work in place: keys and points are copied into local
  * buffers rather than cast, and the copies are part of the measured call.
  */
+#include "mbe_route.h"
 #include "mcore.h"
 #include "merlin_profile.h"
 
@@ -23,47 +24,45 @@
 #include <stdint.h>
 #include <string.h>
 
-/* ---- build-time routing assertions ---------------------------------------
- * BearSSL has no feature macros: what exists is what was compiled.
- * backend.cmake defines MERLIN_BEARSSL_<GROUP> for every group of library
- * sources it built from the profile's route list (merlin_profile.cmake);
- * the routes here come from merlin_profile.h. The two must agree. */
+/* ---- the pairs this adapter serves, each written once -------------------
+ * algorithm (MCORE_ALG_<ALG>), variant label, interface and vtable (for
+ * impls[]), the library source groups it needs, and what is missing when
+ * they were not built. BearSSL has no feature macros: what exists is what
+ * was compiled. backend.cmake defines MERLIN_BEARSSL_<GROUP> for every
+ * group of library sources it built from the profile's route list
+ * (merlin_profile.cmake); the routes come from merlin_profile.h. The two
+ * must agree: one check per pair below. The bodies stay under
+ * #if MERLIN_ROUTE_<ALG>_BEARSSL (src/backends/mbe_route.h says why). */
+#define BR_HAS(group) MBE_ROUTED(MERLIN_BEARSSL_##group)
+#define BEARSSL_IMPLS(X)                                                       \
+  X(SHA256, "c", hash, sha256_vt, BR_HAS(SHA256), "BearSSL SHA-256")           \
+  X(HMAC_SHA256, "c", mac, hmac_sha256_vt, BR_HAS(SHA256) && BR_HAS(HMAC),     \
+    "BearSSL HMAC")                                                            \
+  X(HKDF_SHA256, "c", kdf, hkdf_sha256_vt,                                     \
+    BR_HAS(SHA256) && BR_HAS(HMAC) && BR_HAS(HKDF), "BearSSL br_hkdf")         \
+  X(AES_128_GCM, "aes-ct-ghash-ctmul32", aead, aes128_gcm_vt,                  \
+    BR_HAS(AES_CT) && BR_HAS(GCM), "aes_ct_ctr/ghash_ctmul32")                 \
+  X(AES_256_GCM, "aes-ct-ghash-ctmul32", aead, aes256_gcm_vt,                  \
+    BR_HAS(AES_CT) && BR_HAS(GCM), "aes_ct_ctr/ghash_ctmul32")                 \
+  X(AES_128_CCM, "aes-ct-ctrcbc", aead, aes128_ccm_vt,                         \
+    BR_HAS(AES_CT) && BR_HAS(CCM), "aes_ct_ctrcbc")                            \
+  X(ECDH_P256, "p256-m31", ka, ecdh_p256_vt, BR_HAS(P256) && BR_HAS(EC_KEY),   \
+    "ec_p256_m31")                                                             \
+  X(X25519, "c25519-m31", ka, x25519_vt, BR_HAS(C25519), "ec_c25519_m31")      \
+  X(ECDSA_P256, "i31-p256-m31", sig, ecdsa_p256_vt,                            \
+    BR_HAS(P256) && BR_HAS(EC_KEY) && BR_HAS(ECDSA) && BR_HAS(I31) &&          \
+        BR_HAS(I31_ECDSA),                                                     \
+    "ecdsa_i31")                                                               \
+  X(RSA_2048, "i31", sig, rsa2048_vt,                                          \
+    BR_HAS(RSA) && BR_HAS(I31) && BR_HAS(I31_RSA), "rsa_i31")
+#define BEARSSL_ROUTED(ALG) MBE_ROUTED(MERLIN_ROUTE_##ALG##_BEARSSL)
 
-#if MERLIN_ROUTE_SHA256_BEARSSL && !MERLIN_BEARSSL_SHA256
-#error "profile routes sha256 to bearssl: BearSSL SHA-256 was not built"
-#endif
-#if MERLIN_ROUTE_HMAC_SHA256_BEARSSL &&                                        \
-    !(MERLIN_BEARSSL_SHA256 && MERLIN_BEARSSL_HMAC)
-#error "profile routes hmac-sha256 to bearssl: BearSSL HMAC was not built"
-#endif
-#if MERLIN_ROUTE_HKDF_SHA256_BEARSSL &&                                        \
-    !(MERLIN_BEARSSL_SHA256 && MERLIN_BEARSSL_HMAC && MERLIN_BEARSSL_HKDF)
-#error "profile routes hkdf-sha256 to bearssl: BearSSL br_hkdf was not built"
-#endif
-#if (MERLIN_ROUTE_AES_128_GCM_BEARSSL || MERLIN_ROUTE_AES_256_GCM_BEARSSL) &&  \
-    !(MERLIN_BEARSSL_AES_CT && MERLIN_BEARSSL_GCM)
-#error "profile routes AES-GCM to bearssl: aes_ct_ctr/ghash_ctmul32 not built"
-#endif
-#if MERLIN_ROUTE_AES_128_CCM_BEARSSL &&                                        \
-    !(MERLIN_BEARSSL_AES_CT && MERLIN_BEARSSL_CCM)
-#error "profile routes aes-128-ccm to bearssl: aes_ct_ctrcbc was not built"
-#endif
-#if MERLIN_ROUTE_ECDH_P256_BEARSSL &&                                          \
-    !(MERLIN_BEARSSL_P256 && MERLIN_BEARSSL_EC_KEY)
-#error "profile routes ecdh-p256 to bearssl: ec_p256_m31 was not built"
-#endif
-#if MERLIN_ROUTE_X25519_BEARSSL && !MERLIN_BEARSSL_C25519
-#error "profile routes x25519 to bearssl: ec_c25519_m31 was not built"
-#endif
-#if MERLIN_ROUTE_ECDSA_P256_BEARSSL &&                                         \
-    !(MERLIN_BEARSSL_P256 && MERLIN_BEARSSL_EC_KEY && MERLIN_BEARSSL_ECDSA &&  \
-      MERLIN_BEARSSL_I31 && MERLIN_BEARSSL_I31_ECDSA)
-#error "profile routes ecdsa-p256 to bearssl: ecdsa_i31 was not built"
-#endif
-#if MERLIN_ROUTE_RSA_2048_BEARSSL &&                                           \
-    !(MERLIN_BEARSSL_RSA && MERLIN_BEARSSL_I31 && MERLIN_BEARSSL_I31_RSA)
-#error "profile routes rsa-2048 to bearssl: rsa_i31 was not built"
-#endif
+#define BEARSSL_BUILT(ALG, VARIANT, IFACE, VT, NEEDS, WHAT)                    \
+  _Static_assert(!BEARSSL_ROUTED(ALG) || (NEEDS),                              \
+                 "profile routes " #ALG " to bearssl: " WHAT                   \
+                 " was not built");
+BEARSSL_IMPLS(BEARSSL_BUILT)
+
 /* The portable C paths only (see backend.cmake). */
 #if BR_AES_X86NI || BR_SSE2 || BR_POWER8 || BR_INT128 || BR_UMUL128
 #error "bearssl backend: expects the portable C configuration"
@@ -575,40 +574,9 @@ static int bearssl_backend_init(void) { return MCORE_OK; }
 
 /* MCORE_IMPL also asserts, per entry, that the profile routes the algorithm
  * here (see mcore.h). */
-static const mcore_impl impls[] = {
-#if MERLIN_ROUTE_SHA256_BEARSSL
-    MCORE_IMPL(SHA256, BEARSSL, "c", hash, &sha256_vt),
-#endif
-#if MERLIN_ROUTE_HMAC_SHA256_BEARSSL
-    MCORE_IMPL(HMAC_SHA256, BEARSSL, "c", mac, &hmac_sha256_vt),
-#endif
-#if MERLIN_ROUTE_HKDF_SHA256_BEARSSL
-    MCORE_IMPL(HKDF_SHA256, BEARSSL, "c", kdf, &hkdf_sha256_vt),
-#endif
-#if MERLIN_ROUTE_AES_128_GCM_BEARSSL
-    MCORE_IMPL(AES_128_GCM, BEARSSL, "aes-ct-ghash-ctmul32", aead,
-               &aes128_gcm_vt),
-#endif
-#if MERLIN_ROUTE_AES_256_GCM_BEARSSL
-    MCORE_IMPL(AES_256_GCM, BEARSSL, "aes-ct-ghash-ctmul32", aead,
-               &aes256_gcm_vt),
-#endif
-#if MERLIN_ROUTE_AES_128_CCM_BEARSSL
-    MCORE_IMPL(AES_128_CCM, BEARSSL, "aes-ct-ctrcbc", aead, &aes128_ccm_vt),
-#endif
-#if MERLIN_ROUTE_ECDH_P256_BEARSSL
-    MCORE_IMPL(ECDH_P256, BEARSSL, "p256-m31", ka, &ecdh_p256_vt),
-#endif
-#if MERLIN_ROUTE_X25519_BEARSSL
-    MCORE_IMPL(X25519, BEARSSL, "c25519-m31", ka, &x25519_vt),
-#endif
-#if MERLIN_ROUTE_ECDSA_P256_BEARSSL
-    MCORE_IMPL(ECDSA_P256, BEARSSL, "i31-p256-m31", sig, &ecdsa_p256_vt),
-#endif
-#if MERLIN_ROUTE_RSA_2048_BEARSSL
-    MCORE_IMPL(RSA_2048, BEARSSL, "i31", sig, &rsa2048_vt),
-#endif
-};
+#define BEARSSL_IMPL(ALG, VARIANT, IFACE, VT, NEEDS, WHAT)                     \
+  MBE_WHEN(BEARSSL_ROUTED(ALG))(MCORE_IMPL(ALG, BEARSSL, VARIANT, IFACE, &VT), )
+static const mcore_impl impls[] = {BEARSSL_IMPLS(BEARSSL_IMPL)};
 
 const mcore_backend mbe_bearssl_backend = {.id = MCORE_BACKEND_BEARSSL,
                                            .library = "bearssl",

@@ -13,6 +13,7 @@
  * static initialisation; calling it would link Argon2, BLAKE2b, Poly1305,
  * ChaCha20, Salsa20 and AEGIS into every image for nothing.
  */
+#include "mbe_route.h"
 #include "mcore.h"
 #include "merlin_profile.h"
 
@@ -39,6 +40,19 @@
 #if MERLIN_ROUTE_ML_KEM_768_LIBSODIUM
 #include "crypto_kem_mlkem768.h"
 #endif
+
+/* The pairs this adapter serves, each written once: algorithm
+ * (MCORE_ALG_<ALG>), interface and vtable. The "routes nothing" check and
+ * impls[] are derived from it (src/backends/mbe_route.h); the per-pair
+ * checks below also read the sizes of each header included above. */
+#define LIBSODIUM_IMPLS(X)                                                     \
+  X(SHA256, hash, sha256_vt)                                                   \
+  X(HMAC_SHA256, mac, hmac_sha256_vt)                                          \
+  X(X25519, ka, x25519_vt)                                                     \
+  X(ED25519, sig, ed25519_vt)                                                  \
+  X(ML_KEM_768, kem, mlkem768_vt)
+#define LIBSODIUM_ROUTED(ALG) MBE_ROUTED(MERLIN_ROUTE_##ALG##_LIBSODIUM)
+#define LIBSODIUM_ANY_ROUTED(ALG, IFACE, VT) LIBSODIUM_ROUTED(ALG) ||
 
 /* ---- build-time routing assertions ---------------------------------------
  * Every algorithm the profile routes here must have its library sources
@@ -78,9 +92,7 @@
  * no Cortex-M has them, and there is no AES-128-GCM at all. */
 #error "libsodium offers AES-GCM only with hardware AES: not on this backend"
 #endif
-#if !(MERLIN_ROUTE_SHA256_LIBSODIUM || MERLIN_ROUTE_HMAC_SHA256_LIBSODIUM ||   \
-      MERLIN_ROUTE_X25519_LIBSODIUM || MERLIN_ROUTE_ED25519_LIBSODIUM ||       \
-      MERLIN_ROUTE_ML_KEM_768_LIBSODIUM)
+#if !(LIBSODIUM_IMPLS(LIBSODIUM_ANY_ROUTED) 0)
 #error "libsodium is in the image but the profile routes nothing to it"
 #endif
 
@@ -302,38 +314,11 @@ static int libsodium_backend_init(void) {
 
 #define VARIANT "ref"
 
-static const mcore_impl impls[] = {
-#if MERLIN_ROUTE_SHA256_LIBSODIUM
-    {.alg = MCORE_ALG_SHA256,
-     .backend = MCORE_BACKEND_LIBSODIUM,
-     .variant = VARIANT,
-     .vt.hash = &sha256_vt},
-#endif
-#if MERLIN_ROUTE_HMAC_SHA256_LIBSODIUM
-    {.alg = MCORE_ALG_HMAC_SHA256,
-     .backend = MCORE_BACKEND_LIBSODIUM,
-     .variant = VARIANT,
-     .vt.mac = &hmac_sha256_vt},
-#endif
-#if MERLIN_ROUTE_X25519_LIBSODIUM
-    {.alg = MCORE_ALG_X25519,
-     .backend = MCORE_BACKEND_LIBSODIUM,
-     .variant = VARIANT,
-     .vt.ka = &x25519_vt},
-#endif
-#if MERLIN_ROUTE_ED25519_LIBSODIUM
-    {.alg = MCORE_ALG_ED25519,
-     .backend = MCORE_BACKEND_LIBSODIUM,
-     .variant = VARIANT,
-     .vt.sig = &ed25519_vt},
-#endif
-#if MERLIN_ROUTE_ML_KEM_768_LIBSODIUM
-    {.alg = MCORE_ALG_ML_KEM_768,
-     .backend = MCORE_BACKEND_LIBSODIUM,
-     .variant = VARIANT,
-     .vt.kem = &mlkem768_vt},
-#endif
-};
+/* Each entry asserts its route at compile time (MCORE_IMPL). */
+#define LIBSODIUM_IMPL(ALG, IFACE, VT)                                         \
+  MBE_WHEN(LIBSODIUM_ROUTED(ALG))                                              \
+  (MCORE_IMPL(ALG, LIBSODIUM, VARIANT, IFACE, &VT), )
+static const mcore_impl impls[] = {LIBSODIUM_IMPLS(LIBSODIUM_IMPL)};
 
 const mcore_backend mbe_libsodium_backend = {
     .id = MCORE_BACKEND_LIBSODIUM,

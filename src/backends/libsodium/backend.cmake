@@ -10,7 +10,7 @@
 # entropy; the harness generator replaces them), the x86-64 (sandy2x) and
 # ARMv8 (armsha3, armcrypto) assembly and intrinsics folders, and AES-256-GCM
 # (libsodium only offers it with AES-NI or the ARMv8 Crypto Extensions, which
-# no Cortex-M has; backends.def does not list it).
+# no Cortex-M has; the manifest does not list it).
 set(SODIUM_DIR "${MERLIN_THIRD_PARTY}/libsodium")
 set(SODIUM_SRC "${SODIUM_DIR}/src/libsodium")
 set(SODIUM_BACKEND_DIR "${CMAKE_SOURCE_DIR}/src/backends/libsodium")
@@ -32,10 +32,10 @@ if(NOT SODIUM_SOURCE_VERSION STREQUAL MERLIN_DEP_LIBSODIUM_VERSION)
     "'${MERLIN_DEP_LIBSODIUM_VERSION}': run scripts/fetch-deps again")
 endif()
 
-# What the profile routes here. An algorithm this backend does not offer is
-# a configuration error (the CLI rejects such profiles too; this catches a
-# hand-written one).
-set(SODIUM_OFFERS sha256 hmac-sha256 x25519 ed25519 ml-kem-768)
+# What the profile routes here. An algorithm this backend does not offer (its
+# manifest's serves, MERLIN_BACKEND_SERVES) is a configuration error (the CLI
+# rejects such profiles too; this catches a hand-written one).
+set(SODIUM_OFFERS ${MERLIN_BACKEND_SERVES})
 set(SODIUM_ROUTED "")
 foreach(route IN LISTS MERLIN_PROFILE_ROUTES)
   if(route MATCHES "^([^:]+):libsodium$")

@@ -15,6 +15,7 @@
  * needs. AEAD keys are the exception: setup imports the key into the
  * caller's context and cleanup destroys it.
  */
+#include "mbe_route.h"
 #include "mcore.h"
 #include "merlin_profile.h"
 
@@ -34,44 +35,29 @@
  * in PSA and be served by the built-in software implementation, never by an
  * accelerator driver, an _ALT replacement or p256-m. */
 
-#define MBE_ROUTES_DISAGREE(alg)                                               \
-  ((MERLIN_ROUTE_##alg##_MBEDTLS + 0) != (MERLIN_MBEDTLS_HAS_##alg + 0))
-#if MBE_ROUTES_DISAGREE(SHA256)
-#error "mbedtls: sha256 routing and the Mbed TLS build disagree"
-#endif
-#if MBE_ROUTES_DISAGREE(SHA3_256)
-#error "mbedtls: sha3-256 routing and the Mbed TLS build disagree"
-#endif
-#if MBE_ROUTES_DISAGREE(HMAC_SHA256)
-#error "mbedtls: hmac-sha256 routing and the Mbed TLS build disagree"
-#endif
-#if MBE_ROUTES_DISAGREE(HKDF_SHA256)
-#error "mbedtls: hkdf-sha256 routing and the Mbed TLS build disagree"
-#endif
-#if MBE_ROUTES_DISAGREE(AES_128_GCM)
-#error "mbedtls: aes-128-gcm routing and the Mbed TLS build disagree"
-#endif
-#if MBE_ROUTES_DISAGREE(AES_256_GCM)
-#error "mbedtls: aes-256-gcm routing and the Mbed TLS build disagree"
-#endif
-#if MBE_ROUTES_DISAGREE(AES_128_CCM)
-#error "mbedtls: aes-128-ccm routing and the Mbed TLS build disagree"
-#endif
-#if MBE_ROUTES_DISAGREE(ECDH_P256)
-#error "mbedtls: ecdh-p256 routing and the Mbed TLS build disagree"
-#endif
-#if MBE_ROUTES_DISAGREE(X25519)
-#error "mbedtls: x25519 routing and the Mbed TLS build disagree"
-#endif
-#if MBE_ROUTES_DISAGREE(FFDHE_2048)
-#error "mbedtls: ffdhe-2048 routing and the Mbed TLS build disagree"
-#endif
-#if MBE_ROUTES_DISAGREE(ECDSA_P256)
-#error "mbedtls: ecdsa-p256 routing and the Mbed TLS build disagree"
-#endif
-#if MBE_ROUTES_DISAGREE(RSA_2048)
-#error "mbedtls: rsa-2048 routing and the Mbed TLS build disagree"
-#endif
+/* The pairs this adapter serves, each written once: algorithm
+ * (MCORE_ALG_<ALG>), variant label, interface and vtable. The agreement
+ * check just below and impls[] are derived from it (src/backends/mbe_route.h);
+ * the PSA checks that follow are per feature, not per pair. */
+#define MBEDTLS_IMPLS(X)                                                       \
+  X(SHA256, VARIANT, hash, sha256_vt)                                          \
+  X(SHA3_256, VARIANT, hash, sha3_256_vt)                                      \
+  X(HMAC_SHA256, VARIANT, mac, hmac_sha256_vt)                                 \
+  X(HKDF_SHA256, VARIANT, kdf, hkdf_sha256_vt)                                 \
+  X(AES_128_GCM, AES_VARIANT, aead, aes_128_gcm_vt)                            \
+  X(AES_256_GCM, AES_VARIANT, aead, aes_256_gcm_vt)                            \
+  X(AES_128_CCM, AES_VARIANT, aead, aes_128_ccm_vt)                            \
+  X(ECDH_P256, VARIANT, ka, ecdh_p256_vt)                                      \
+  X(X25519, VARIANT, ka, x25519_vt)                                            \
+  X(FFDHE_2048, VARIANT, ka, ffdhe_2048_vt)                                    \
+  X(ECDSA_P256, VARIANT, sig, ecdsa_p256_vt)                                   \
+  X(RSA_2048, VARIANT, sig, rsa_2048_vt)
+#define MBEDTLS_ROUTED(ALG) MBE_ROUTED(MERLIN_ROUTE_##ALG##_MBEDTLS)
+
+#define MBEDTLS_AGREE(ALG, VARIANT_, IFACE, VT)                                \
+  _Static_assert(MBEDTLS_ROUTED(ALG) == MBE_ROUTED(MERLIN_MBEDTLS_HAS_##ALG),  \
+                 "mbedtls: " #ALG " routing and the Mbed TLS build disagree");
+MBEDTLS_IMPLS(MBEDTLS_AGREE)
 
 #if defined(MBEDTLS_PSA_CRYPTO_DRIVERS) || defined(PSA_CRYPTO_DRIVER_TEST)
 /* PSA accelerator drivers are configured */
@@ -925,44 +911,10 @@ static int mbedtls_backend_init(void) {
 #define AES_VARIANT MERLIN_MBEDTLS_AES_VARIANT
 
 /* Each entry asserts its route at compile time (MCORE_IMPL). */
-static const mcore_impl impls[] = {
-#if MERLIN_ROUTE_SHA256_MBEDTLS
-    MCORE_IMPL(SHA256, MBEDTLS, VARIANT, hash, &sha256_vt),
-#endif
-#if MERLIN_ROUTE_SHA3_256_MBEDTLS
-    MCORE_IMPL(SHA3_256, MBEDTLS, VARIANT, hash, &sha3_256_vt),
-#endif
-#if MERLIN_ROUTE_HMAC_SHA256_MBEDTLS
-    MCORE_IMPL(HMAC_SHA256, MBEDTLS, VARIANT, mac, &hmac_sha256_vt),
-#endif
-#if MERLIN_ROUTE_HKDF_SHA256_MBEDTLS
-    MCORE_IMPL(HKDF_SHA256, MBEDTLS, VARIANT, kdf, &hkdf_sha256_vt),
-#endif
-#if MERLIN_ROUTE_AES_128_GCM_MBEDTLS
-    MCORE_IMPL(AES_128_GCM, MBEDTLS, AES_VARIANT, aead, &aes_128_gcm_vt),
-#endif
-#if MERLIN_ROUTE_AES_256_GCM_MBEDTLS
-    MCORE_IMPL(AES_256_GCM, MBEDTLS, AES_VARIANT, aead, &aes_256_gcm_vt),
-#endif
-#if MERLIN_ROUTE_AES_128_CCM_MBEDTLS
-    MCORE_IMPL(AES_128_CCM, MBEDTLS, AES_VARIANT, aead, &aes_128_ccm_vt),
-#endif
-#if MERLIN_ROUTE_ECDH_P256_MBEDTLS
-    MCORE_IMPL(ECDH_P256, MBEDTLS, VARIANT, ka, &ecdh_p256_vt),
-#endif
-#if MERLIN_ROUTE_X25519_MBEDTLS
-    MCORE_IMPL(X25519, MBEDTLS, VARIANT, ka, &x25519_vt),
-#endif
-#if MERLIN_ROUTE_FFDHE_2048_MBEDTLS
-    MCORE_IMPL(FFDHE_2048, MBEDTLS, VARIANT, ka, &ffdhe_2048_vt),
-#endif
-#if MERLIN_ROUTE_ECDSA_P256_MBEDTLS
-    MCORE_IMPL(ECDSA_P256, MBEDTLS, VARIANT, sig, &ecdsa_p256_vt),
-#endif
-#if MERLIN_ROUTE_RSA_2048_MBEDTLS
-    MCORE_IMPL(RSA_2048, MBEDTLS, VARIANT, sig, &rsa_2048_vt),
-#endif
-};
+#define MBEDTLS_IMPL(ALG, VARIANT_, IFACE, VT)                                 \
+  MBE_WHEN(MBEDTLS_ROUTED(ALG))                                                \
+  (MCORE_IMPL(ALG, MBEDTLS, VARIANT_, IFACE, &VT), )
+static const mcore_impl impls[] = {MBEDTLS_IMPLS(MBEDTLS_IMPL)};
 
 const mcore_backend mbe_mbedtls_backend = {.id = MCORE_BACKEND_MBEDTLS,
                                            .library = "mbedtls",

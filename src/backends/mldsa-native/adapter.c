@@ -19,50 +19,55 @@
  * signatures are the standard's byte encodings already; nothing is
  * converted. mldsa-native keeps no state: init is not needed.
  */
+#include "mbe_route.h"
 #include "mcore.h"
 #include "merlin_profile.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
+/* The parameter sets this adapter serves, each written once here: level,
+ * then FIPS 204 Table 2's pk, sk and signature sizes in bytes. The routing
+ * checks, the bodies and the impls[] entries are derived from it
+ * (src/backends/mbe_route.h). */
+#define MLDSA_NATIVE_LEVELS(X)                                                 \
+  X(44, 1312, 2560, 2420)                                                      \
+  X(65, 1952, 4032, 3309)                                                      \
+  X(87, 2592, 4896, 4627)
+#define MLDSA_ROUTED_LEVEL(L) MBE_ROUTED(MERLIN_ROUTE_ML_DSA_##L##_MLDSA_NATIVE)
+#define MLDSA_ANY_ROUTED(L, PK, SK, SIG) MLDSA_ROUTED_LEVEL(L) ||
+
 /* The library's public header, once per parameter set (mldsa_native.h,
  * "Multi-level builds"): it reads the same configuration as the library
- * build and declares merlin_mldsa<level>_*. The API macros derived from the
- * level are dropped between inclusions so that each inclusion derives them
- * afresh. */
+ * build and declares merlin_mldsa<level>_*, whether routed or not
+ * (declarations only; the library compiles the routed levels). The API
+ * macros derived from the level are dropped between inclusions so that each
+ * inclusion derives them afresh. */
 #define MLD_CONFIG_FILE "merlin_mldsa_config.h"
 
-#if MERLIN_ROUTE_ML_DSA_44_MLDSA_NATIVE
 #define MLD_CONFIG_PARAMETER_SET 44
 #include "mldsa_native.h"
 #undef MLD_H
 #undef MLD_CONFIG_API_PARAMETER_SET
 #undef MLD_CONFIG_API_NAMESPACE_PREFIX
 #undef MLD_CONFIG_PARAMETER_SET
-#endif
-#if MERLIN_ROUTE_ML_DSA_65_MLDSA_NATIVE
 #define MLD_CONFIG_PARAMETER_SET 65
 #include "mldsa_native.h"
 #undef MLD_H
 #undef MLD_CONFIG_API_PARAMETER_SET
 #undef MLD_CONFIG_API_NAMESPACE_PREFIX
 #undef MLD_CONFIG_PARAMETER_SET
-#endif
-#if MERLIN_ROUTE_ML_DSA_87_MLDSA_NATIVE
 #define MLD_CONFIG_PARAMETER_SET 87
 #include "mldsa_native.h"
 #undef MLD_H
 #undef MLD_CONFIG_API_PARAMETER_SET
 #undef MLD_CONFIG_API_NAMESPACE_PREFIX
 #undef MLD_CONFIG_PARAMETER_SET
-#endif
 
 /* ---- routing assertions: the configuration must build what the profile
  * routes here, in the variant this adapter reports ("c"). ----------------- */
 
-#define MLDSA_ROUTED                                                           \
-  (MERLIN_ROUTE_ML_DSA_44_MLDSA_NATIVE ||                                      \
-   MERLIN_ROUTE_ML_DSA_65_MLDSA_NATIVE || MERLIN_ROUTE_ML_DSA_87_MLDSA_NATIVE)
+#define MLDSA_ROUTED (MLDSA_NATIVE_LEVELS(MLDSA_ANY_ROUTED) 0)
 #if MLDSA_ROUTED && (defined(MLD_CONFIG_USE_NATIVE_BACKEND_ARITH) ||           \
                      defined(MLD_CONFIG_USE_NATIVE_BACKEND_FIPS202))
 #error "mldsa-native is reported as portable C but a native backend is enabled"
@@ -99,7 +104,7 @@ static int verify_result(int r) {
   _Static_assert(MLDSA##L##_PUBLICKEYBYTES == (PK) &&                          \
                      MLDSA##L##_SECRETKEYBYTES == (SK) &&                      \
                      MLDSA##L##_BYTES == (SIG) && MLDSA##L##_SEEDBYTES == 32,  \
-                 "ML-DSA-" #L " sizes differ from FIPS 204 Table 2")
+                 "ML-DSA-" #L " sizes differ from FIPS 204 Table 2");
 
 #define SIG_ADAPTER(L)                                                         \
   static int mldsa##L##_keygen(uint8_t *pk, uint8_t *sk) {                     \
@@ -136,30 +141,16 @@ static int verify_result(int r) {
       .seed_len = MLDSA##L##_SEEDBYTES,                                        \
   };
 
-#if MERLIN_ROUTE_ML_DSA_44_MLDSA_NATIVE
-MLDSA_SIZES_OK(44, 1312, 2560, 2420);
-SIG_ADAPTER(44)
-#endif
-#if MERLIN_ROUTE_ML_DSA_65_MLDSA_NATIVE
-MLDSA_SIZES_OK(65, 1952, 4032, 3309);
-SIG_ADAPTER(65)
-#endif
-#if MERLIN_ROUTE_ML_DSA_87_MLDSA_NATIVE
-MLDSA_SIZES_OK(87, 2592, 4896, 4627);
-SIG_ADAPTER(87)
-#endif
+/* The bodies of the routed levels, then their entries. */
+#define MLDSA_BODY(L, PK, SK, SIG)                                             \
+  MBE_WHEN(MLDSA_ROUTED_LEVEL(L))(MLDSA_SIZES_OK(L, PK, SK, SIG) SIG_ADAPTER(L))
+#define MLDSA_IMPL(L, PK, SK, SIG)                                             \
+  MBE_WHEN(MLDSA_ROUTED_LEVEL(L))                                              \
+  (MCORE_IMPL(ML_DSA_##L, MLDSA_NATIVE, "c", sig, &mldsa##L##_vt), )
 
-static const mcore_impl impls[] = {
-#if MERLIN_ROUTE_ML_DSA_44_MLDSA_NATIVE
-    MCORE_IMPL(ML_DSA_44, MLDSA_NATIVE, "c", sig, &mldsa44_vt),
-#endif
-#if MERLIN_ROUTE_ML_DSA_65_MLDSA_NATIVE
-    MCORE_IMPL(ML_DSA_65, MLDSA_NATIVE, "c", sig, &mldsa65_vt),
-#endif
-#if MERLIN_ROUTE_ML_DSA_87_MLDSA_NATIVE
-    MCORE_IMPL(ML_DSA_87, MLDSA_NATIVE, "c", sig, &mldsa87_vt),
-#endif
-};
+MLDSA_NATIVE_LEVELS(MLDSA_BODY)
+
+static const mcore_impl impls[] = {MLDSA_NATIVE_LEVELS(MLDSA_IMPL)};
 
 const mcore_backend mbe_mldsa_native_backend = {
     .id = MCORE_BACKEND_MLDSA_NATIVE,

@@ -17,68 +17,70 @@
  * Keys and ciphertexts are the standard's byte encodings already; nothing is
  * converted. mlkem-native keeps no state: init is not needed.
  */
+#include "mbe_route.h"
 #include "mcore.h"
 #include "merlin_profile.h"
 
 #include <stdint.h>
 
+/* The parameter sets this adapter serves, each written once here: level,
+ * then FIPS 203 Table 3's ek (384k+32), dk (768k+96) and c (32(du k + dv))
+ * sizes in bytes. The routing checks, the bodies and the impls[] entries are
+ * derived from it (src/backends/mbe_route.h). */
+#define MLKEM_NATIVE_LEVELS(X)                                                 \
+  X(512, 800, 1632, 768)                                                       \
+  X(768, 1184, 2400, 1088)                                                     \
+  X(1024, 1568, 3168, 1568)
+#define MLKEM_ROUTED(L) MBE_ROUTED(MERLIN_ROUTE_ML_KEM_##L##_MLKEM_NATIVE)
+#define MLKEM_ANY_ROUTED(L, EK, DK, C) MLKEM_ROUTED(L) ||
+
 /* The library's public header, once per parameter set (mlkem_native.h,
  * "Multi-level builds"): it reads the same configuration as the library
- * build and declares merlin_mlkem<level>_*. The API macros derived from the
- * level are dropped between inclusions so that each inclusion derives them
- * afresh. */
+ * build and declares merlin_mlkem<level>_*, whether routed or not
+ * (declarations only; the library compiles the routed levels). The API
+ * macros derived from the level are dropped between inclusions so that each
+ * inclusion derives them afresh. */
 #define MLK_CONFIG_FILE "merlin_mlkem_config.h"
 
-#if MERLIN_ROUTE_ML_KEM_512_MLKEM_NATIVE
 #define MLK_CONFIG_PARAMETER_SET 512
 #include "mlkem_native.h"
 #undef MLK_H
 #undef MLK_CONFIG_API_PARAMETER_SET
 #undef MLK_CONFIG_API_NAMESPACE_PREFIX
 #undef MLK_CONFIG_PARAMETER_SET
-#endif
-#if MERLIN_ROUTE_ML_KEM_768_MLKEM_NATIVE
 #define MLK_CONFIG_PARAMETER_SET 768
 #include "mlkem_native.h"
 #undef MLK_H
 #undef MLK_CONFIG_API_PARAMETER_SET
 #undef MLK_CONFIG_API_NAMESPACE_PREFIX
 #undef MLK_CONFIG_PARAMETER_SET
-#endif
-#if MERLIN_ROUTE_ML_KEM_1024_MLKEM_NATIVE
 #define MLK_CONFIG_PARAMETER_SET 1024
 #include "mlkem_native.h"
 #undef MLK_H
 #undef MLK_CONFIG_API_PARAMETER_SET
 #undef MLK_CONFIG_API_NAMESPACE_PREFIX
 #undef MLK_CONFIG_PARAMETER_SET
-#endif
 
 /* ---- routing assertions: the configuration must build what the profile
  * routes here, in the variant this adapter reports ("c"). ----------------- */
 
-#if (MERLIN_ROUTE_ML_KEM_512_MLKEM_NATIVE ||                                   \
-     MERLIN_ROUTE_ML_KEM_768_MLKEM_NATIVE ||                                   \
-     MERLIN_ROUTE_ML_KEM_1024_MLKEM_NATIVE) &&                                 \
+#if (MLKEM_NATIVE_LEVELS(MLKEM_ANY_ROUTED) 0) &&                               \
     (defined(MLK_CONFIG_USE_NATIVE_BACKEND_ARITH) ||                           \
      defined(MLK_CONFIG_USE_NATIVE_BACKEND_FIPS202))
 #error "mlkem-native is reported as portable C but a native backend is enabled"
 #endif
-#if (MERLIN_ROUTE_ML_KEM_512_MLKEM_NATIVE ||                                   \
-     MERLIN_ROUTE_ML_KEM_768_MLKEM_NATIVE ||                                   \
-     MERLIN_ROUTE_ML_KEM_1024_MLKEM_NATIVE) &&                                 \
+#if (MLKEM_NATIVE_LEVELS(MLKEM_ANY_ROUTED) 0) &&                               \
     (!defined(MLK_CONFIG_MULTILEVEL_BUILD) ||                                  \
      defined(MLK_CONFIG_CONTEXT_PARAMETER))
 #error "mlkem-native: the adapter needs the multi-level API without context"
 #endif
 
-/* FIPS 203 Table 3: ek 384k+32, dk 768k+96, c 32(du k + dv) bytes, K 32. */
 #define MLKEM_SIZES_OK(L, EK, DK, C)                                           \
   _Static_assert(MLKEM##L##_PUBLICKEYBYTES == (EK) &&                          \
                      MLKEM##L##_SECRETKEYBYTES == (DK) &&                      \
                      MLKEM##L##_CIPHERTEXTBYTES == (C) &&                      \
                      MLKEM##L##_BYTES == 32,                                   \
-                 "ML-KEM-" #L " sizes differ from FIPS 203 Table 3")
+                 "ML-KEM-" #L " sizes differ from FIPS 203 Table 3");
 
 /* One vtable per parameter set; the library returns 0 on success, and a
  * negative MLK_ERR_* otherwise (a malformed ek or dk, for one). */
@@ -107,30 +109,16 @@
       .decaps = mlkem##L##_decaps,                                             \
   };
 
-#if MERLIN_ROUTE_ML_KEM_512_MLKEM_NATIVE
-MLKEM_SIZES_OK(512, 800, 1632, 768);
-KEM_ADAPTER(512)
-#endif
-#if MERLIN_ROUTE_ML_KEM_768_MLKEM_NATIVE
-MLKEM_SIZES_OK(768, 1184, 2400, 1088);
-KEM_ADAPTER(768)
-#endif
-#if MERLIN_ROUTE_ML_KEM_1024_MLKEM_NATIVE
-MLKEM_SIZES_OK(1024, 1568, 3168, 1568);
-KEM_ADAPTER(1024)
-#endif
+/* The bodies of the routed levels, then their entries. */
+#define MLKEM_BODY(L, EK, DK, C)                                               \
+  MBE_WHEN(MLKEM_ROUTED(L))(MLKEM_SIZES_OK(L, EK, DK, C) KEM_ADAPTER(L))
+#define MLKEM_IMPL(L, EK, DK, C)                                               \
+  MBE_WHEN(MLKEM_ROUTED(L))                                                    \
+  (MCORE_IMPL(ML_KEM_##L, MLKEM_NATIVE, "c", kem, &mlkem##L##_vt), )
 
-static const mcore_impl impls[] = {
-#if MERLIN_ROUTE_ML_KEM_512_MLKEM_NATIVE
-    MCORE_IMPL(ML_KEM_512, MLKEM_NATIVE, "c", kem, &mlkem512_vt),
-#endif
-#if MERLIN_ROUTE_ML_KEM_768_MLKEM_NATIVE
-    MCORE_IMPL(ML_KEM_768, MLKEM_NATIVE, "c", kem, &mlkem768_vt),
-#endif
-#if MERLIN_ROUTE_ML_KEM_1024_MLKEM_NATIVE
-    MCORE_IMPL(ML_KEM_1024, MLKEM_NATIVE, "c", kem, &mlkem1024_vt),
-#endif
-};
+MLKEM_NATIVE_LEVELS(MLKEM_BODY)
+
+static const mcore_impl impls[] = {MLKEM_NATIVE_LEVELS(MLKEM_IMPL)};
 
 const mcore_backend mbe_mlkem_native_backend = {
     .id = MCORE_BACKEND_MLKEM_NATIVE,

@@ -8,38 +8,37 @@
 #ifndef MERLIN_PQCLEAN_ADAPTER_H
 #define MERLIN_PQCLEAN_ADAPTER_H
 
+#include "mbe_route.h"
 #include "mcore.h"
 #include "merlin_profile.h"
 
-#if MERLIN_ROUTE_ML_KEM_512_PQCLEAN
-extern const mcore_kem_vt mbe_pqclean_mlkem512_vt;
-#endif
-#if MERLIN_ROUTE_ML_KEM_768_PQCLEAN
-extern const mcore_kem_vt mbe_pqclean_mlkem768_vt;
-#endif
-#if MERLIN_ROUTE_ML_KEM_1024_PQCLEAN
-extern const mcore_kem_vt mbe_pqclean_mlkem1024_vt;
-#endif
-#if MERLIN_ROUTE_ML_DSA_44_PQCLEAN
-extern const mcore_sig_vt mbe_pqclean_mldsa44_vt;
-#endif
-#if MERLIN_ROUTE_ML_DSA_65_PQCLEAN
-extern const mcore_sig_vt mbe_pqclean_mldsa65_vt;
-#endif
-#if MERLIN_ROUTE_ML_DSA_87_PQCLEAN
-extern const mcore_sig_vt mbe_pqclean_mldsa87_vt;
-#endif
-#if MERLIN_ROUTE_SPHINCS_SHA2_128S_R3_PQCLEAN
-extern const mcore_sig_vt mbe_pqclean_sphincs_sha2_128s_vt;
-#endif
-#if MERLIN_ROUTE_SPHINCS_SHA2_128F_R3_PQCLEAN
-extern const mcore_sig_vt mbe_pqclean_sphincs_sha2_128f_vt;
-#endif
-#if MERLIN_ROUTE_SPHINCS_SHAKE_128S_R3_PQCLEAN
-extern const mcore_sig_vt mbe_pqclean_sphincs_shake_128s_vt;
-#endif
-#if MERLIN_ROUTE_SPHINCS_SHAKE_128F_R3_PQCLEAN
-extern const mcore_sig_vt mbe_pqclean_sphincs_shake_128f_vt;
-#endif
+/* Every (algorithm, implementation) pair of this backend, written once:
+ * algorithm (MCORE_ALG_<ALG>), variant label, interface (mcore_<IFACE>_vt)
+ * and vtable name (mbe_pqclean_<STEM>_vt, defined by the family's adapter
+ * file). The declarations below, the routing checks and impls[] of
+ * adapter.c are derived from it (src/backends/mbe_route.h). */
+#define PQCLEAN_IMPLS(X)                                                       \
+  X(ML_KEM_512, PQC_VARIANT, kem, mlkem512)                                    \
+  X(ML_KEM_768, PQC_VARIANT, kem, mlkem768)                                    \
+  X(ML_KEM_1024, PQC_VARIANT, kem, mlkem1024)                                  \
+  X(ML_DSA_44, PQC_VARIANT, sig, mldsa44)                                      \
+  X(ML_DSA_65, PQC_VARIANT, sig, mldsa65)                                      \
+  X(ML_DSA_87, PQC_VARIANT, sig, mldsa87)                                      \
+  X(SPHINCS_SHA2_128S_R3, SPX_VARIANT, sig, sphincs_sha2_128s)                 \
+  X(SPHINCS_SHA2_128F_R3, SPX_VARIANT, sig, sphincs_sha2_128f)                 \
+  X(SPHINCS_SHAKE_128S_R3, SPX_VARIANT, sig, sphincs_shake_128s)               \
+  X(SPHINCS_SHAKE_128F_R3, SPX_VARIANT, sig, sphincs_shake_128f)
+
+/* Variant labels: ML-KEM and ML-DSA are the final standards; the SPHINCS+
+ * label says plainly that it is not SLH-DSA. */
+#define PQC_VARIANT "clean"
+#define SPX_VARIANT "clean-r3.1-pre-fips205"
+
+#define PQCLEAN_ROUTED(ALG) MBE_ROUTED(MERLIN_ROUTE_##ALG##_PQCLEAN)
+
+#define PQCLEAN_DECLARE(ALG, VARIANT, IFACE, STEM)                             \
+  MBE_WHEN(PQCLEAN_ROUTED(ALG))                                                \
+  (extern const mcore_##IFACE##_vt mbe_pqclean_##STEM##_vt;)
+PQCLEAN_IMPLS(PQCLEAN_DECLARE)
 
 #endif

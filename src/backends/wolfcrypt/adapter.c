@@ -23,6 +23,7 @@
  * harness generator, which key generation and the blinding of private-key
  * operations draw from.
  */
+#include "mbe_route.h"
 #include "mcore.h"
 #include "merlin_profile.h"
 
@@ -1531,100 +1532,50 @@ SLHDSA_ADAPTER(slhdsa_shake_128f, SLHDSA_SHAKE128F, WC_SLHDSA_SHAKE128F_SIG_LEN)
 
 /* ---- registration ----------------------------------------------------- */
 
-/* MCORE_IMPL also asserts, at compile time, that the profile routes the
- * algorithm to this backend. It is used directly (not through a wrapper
- * macro): wolfSSL defines some algorithm names (SHA256, SHAKE128 ...) as
- * macros, which only an operand of ## escapes. */
+/* The pairs this adapter serves, each written once: algorithm
+ * (MCORE_ALG_<ALG>), interface and vtable; impls[] is derived from it
+ * (src/backends/mbe_route.h). The bodies above stay under
+ * #if MERLIN_ROUTE_<ALG>_WOLFCRYPT, and the feature checks at the top test
+ * the library's own macros. wolfSSL defines some algorithm names (SHA256,
+ * SHAKE128 ...) as macros, which only an operand of ## escapes: so
+ * WOLFCRYPT_IMPL uses ALG only with ##, and spells the entry out (what
+ * MCORE_IMPL gives; its route assertion is MBE_WHEN's condition here). */
 #define MBE_WC_VARIANT MERLIN_WOLFCRYPT_VARIANT
-static const mcore_impl impls[] = {
-#if MERLIN_ROUTE_SHA256_WOLFCRYPT
-    MCORE_IMPL(SHA256, WOLFCRYPT, MBE_WC_VARIANT, hash, &sha256_vt),
-#endif
-#if MERLIN_ROUTE_SHA3_256_WOLFCRYPT
-    MCORE_IMPL(SHA3_256, WOLFCRYPT, MBE_WC_VARIANT, hash, &sha3_256_vt),
-#endif
-#if MERLIN_ROUTE_SHAKE128_WOLFCRYPT
-    MCORE_IMPL(SHAKE128, WOLFCRYPT, MBE_WC_VARIANT, xof, &shake128_vt),
-#endif
-#if MERLIN_ROUTE_SHAKE256_WOLFCRYPT
-    MCORE_IMPL(SHAKE256, WOLFCRYPT, MBE_WC_VARIANT, xof, &shake256_vt),
-#endif
-#if MERLIN_ROUTE_ASCON_HASH256_WOLFCRYPT
-    MCORE_IMPL(ASCON_HASH256, WOLFCRYPT, MBE_WC_VARIANT, hash,
-               &ascon_hash256_vt),
-#endif
-#if MERLIN_ROUTE_HMAC_SHA256_WOLFCRYPT
-    MCORE_IMPL(HMAC_SHA256, WOLFCRYPT, MBE_WC_VARIANT, mac, &hmac_sha256_vt),
-#endif
-#if MERLIN_ROUTE_HKDF_SHA256_WOLFCRYPT
-    MCORE_IMPL(HKDF_SHA256, WOLFCRYPT, MBE_WC_VARIANT, kdf, &hkdf_sha256_vt),
-#endif
-#if MERLIN_ROUTE_AES_128_GCM_WOLFCRYPT
-    MCORE_IMPL(AES_128_GCM, WOLFCRYPT, MBE_WC_VARIANT, aead, &aes_128_gcm_vt),
-#endif
-#if MERLIN_ROUTE_AES_256_GCM_WOLFCRYPT
-    MCORE_IMPL(AES_256_GCM, WOLFCRYPT, MBE_WC_VARIANT, aead, &aes_256_gcm_vt),
-#endif
-#if MERLIN_ROUTE_AES_128_CCM_WOLFCRYPT
-    MCORE_IMPL(AES_128_CCM, WOLFCRYPT, MBE_WC_VARIANT, aead, &aes_128_ccm_vt),
-#endif
-#if MERLIN_ROUTE_ASCON_AEAD128_WOLFCRYPT
-    MCORE_IMPL(ASCON_AEAD128, WOLFCRYPT, MBE_WC_VARIANT, aead,
-               &ascon_aead128_vt),
-#endif
-#if MERLIN_ROUTE_ECDH_P256_WOLFCRYPT
-    MCORE_IMPL(ECDH_P256, WOLFCRYPT, MBE_WC_VARIANT, ka, &ecdh_p256_vt),
-#endif
-#if MERLIN_ROUTE_X25519_WOLFCRYPT
-    MCORE_IMPL(X25519, WOLFCRYPT, MBE_WC_VARIANT, ka, &x25519_vt),
-#endif
-#if MERLIN_ROUTE_FFDHE_2048_WOLFCRYPT
-    MCORE_IMPL(FFDHE_2048, WOLFCRYPT, MBE_WC_VARIANT, ka, &ffdhe2048_vt),
-#endif
-#if MERLIN_ROUTE_ECDSA_P256_WOLFCRYPT
-    MCORE_IMPL(ECDSA_P256, WOLFCRYPT, MBE_WC_VARIANT, sig, &ecdsa_p256_vt),
-#endif
-#if MERLIN_ROUTE_ED25519_WOLFCRYPT
-    MCORE_IMPL(ED25519, WOLFCRYPT, MBE_WC_VARIANT, sig, &ed25519_vt),
-#endif
-#if MERLIN_ROUTE_RSA_2048_WOLFCRYPT
-    MCORE_IMPL(RSA_2048, WOLFCRYPT, MBE_WC_VARIANT, sig, &rsa2048_vt),
-#endif
-#if MERLIN_ROUTE_ML_KEM_512_WOLFCRYPT
-    MCORE_IMPL(ML_KEM_512, WOLFCRYPT, MBE_WC_VARIANT, kem, &mlkem512_vt),
-#endif
-#if MERLIN_ROUTE_ML_KEM_768_WOLFCRYPT
-    MCORE_IMPL(ML_KEM_768, WOLFCRYPT, MBE_WC_VARIANT, kem, &mlkem768_vt),
-#endif
-#if MERLIN_ROUTE_ML_KEM_1024_WOLFCRYPT
-    MCORE_IMPL(ML_KEM_1024, WOLFCRYPT, MBE_WC_VARIANT, kem, &mlkem1024_vt),
-#endif
-#if MERLIN_ROUTE_ML_DSA_44_WOLFCRYPT
-    MCORE_IMPL(ML_DSA_44, WOLFCRYPT, MBE_WC_VARIANT, sig, &mldsa44_vt),
-#endif
-#if MERLIN_ROUTE_ML_DSA_65_WOLFCRYPT
-    MCORE_IMPL(ML_DSA_65, WOLFCRYPT, MBE_WC_VARIANT, sig, &mldsa65_vt),
-#endif
-#if MERLIN_ROUTE_ML_DSA_87_WOLFCRYPT
-    MCORE_IMPL(ML_DSA_87, WOLFCRYPT, MBE_WC_VARIANT, sig, &mldsa87_vt),
-#endif
-#if MERLIN_ROUTE_SLH_DSA_SHA2_128S_WOLFCRYPT
-    MCORE_IMPL(SLH_DSA_SHA2_128S, WOLFCRYPT, MBE_WC_VARIANT, sig,
-               &slhdsa_sha2_128s_vt),
-#endif
-#if MERLIN_ROUTE_SLH_DSA_SHA2_128F_WOLFCRYPT
-    MCORE_IMPL(SLH_DSA_SHA2_128F, WOLFCRYPT, MBE_WC_VARIANT, sig,
-               &slhdsa_sha2_128f_vt),
-#endif
-#if MERLIN_ROUTE_SLH_DSA_SHAKE_128S_WOLFCRYPT
-    MCORE_IMPL(SLH_DSA_SHAKE_128S, WOLFCRYPT, MBE_WC_VARIANT, sig,
-               &slhdsa_shake_128s_vt),
-#endif
-#if MERLIN_ROUTE_SLH_DSA_SHAKE_128F_WOLFCRYPT
-    MCORE_IMPL(SLH_DSA_SHAKE_128F, WOLFCRYPT, MBE_WC_VARIANT, sig,
-               &slhdsa_shake_128f_vt),
-#endif
-};
+#define WOLFCRYPT_IMPLS(X)                                                     \
+  X(SHA256, hash, sha256_vt)                                                   \
+  X(SHA3_256, hash, sha3_256_vt)                                               \
+  X(SHAKE128, xof, shake128_vt)                                                \
+  X(SHAKE256, xof, shake256_vt)                                                \
+  X(ASCON_HASH256, hash, ascon_hash256_vt)                                     \
+  X(HMAC_SHA256, mac, hmac_sha256_vt)                                          \
+  X(HKDF_SHA256, kdf, hkdf_sha256_vt)                                          \
+  X(AES_128_GCM, aead, aes_128_gcm_vt)                                         \
+  X(AES_256_GCM, aead, aes_256_gcm_vt)                                         \
+  X(AES_128_CCM, aead, aes_128_ccm_vt)                                         \
+  X(ASCON_AEAD128, aead, ascon_aead128_vt)                                     \
+  X(ECDH_P256, ka, ecdh_p256_vt)                                               \
+  X(X25519, ka, x25519_vt)                                                     \
+  X(FFDHE_2048, ka, ffdhe2048_vt)                                              \
+  X(ECDSA_P256, sig, ecdsa_p256_vt)                                            \
+  X(ED25519, sig, ed25519_vt)                                                  \
+  X(RSA_2048, sig, rsa2048_vt)                                                 \
+  X(ML_KEM_512, kem, mlkem512_vt)                                              \
+  X(ML_KEM_768, kem, mlkem768_vt)                                              \
+  X(ML_KEM_1024, kem, mlkem1024_vt)                                            \
+  X(ML_DSA_44, sig, mldsa44_vt)                                                \
+  X(ML_DSA_65, sig, mldsa65_vt)                                                \
+  X(ML_DSA_87, sig, mldsa87_vt)                                                \
+  X(SLH_DSA_SHA2_128S, sig, slhdsa_sha2_128s_vt)                               \
+  X(SLH_DSA_SHA2_128F, sig, slhdsa_sha2_128f_vt)                               \
+  X(SLH_DSA_SHAKE_128S, sig, slhdsa_shake_128s_vt)                             \
+  X(SLH_DSA_SHAKE_128F, sig, slhdsa_shake_128f_vt)
+#define WOLFCRYPT_IMPL(ALG, IFACE, VT)                                         \
+  MBE_WHEN(MBE_ROUTED(MERLIN_ROUTE_##ALG##_WOLFCRYPT))                         \
+  ({.alg = MCORE_ALG_##ALG,                                                    \
+    .backend = MCORE_BACKEND_WOLFCRYPT,                                        \
+    .variant = MBE_WC_VARIANT,                                                 \
+    .vt = {.IFACE = &VT}}, )
+static const mcore_impl impls[] = {WOLFCRYPT_IMPLS(WOLFCRYPT_IMPL)};
 #undef MBE_WC_VARIANT
 
 const mcore_backend mbe_wolfcrypt_backend = {.id = MCORE_BACKEND_WOLFCRYPT,
