@@ -18,33 +18,17 @@
 
 #if MERLIN_ROUTE_ML_DSA_44_MLDSA_NATIVE
 #define MLD_CONFIG_PARAMETER_SET 44
-#define MLD_CONFIG_MULTILEVEL_WITH_SHARED
-#include "mldsa_native_bcm.c"
-#undef MLD_CONFIG_PARAMETER_SET
+#include "mldsa_level.h"
 #endif
 
 #if MERLIN_ROUTE_ML_DSA_65_MLDSA_NATIVE
 #define MLD_CONFIG_PARAMETER_SET 65
-#if defined(MLD_CONFIG_MULTILEVEL_WITH_SHARED)
-#undef MLD_CONFIG_MULTILEVEL_WITH_SHARED
-#define MLD_CONFIG_MULTILEVEL_NO_SHARED
-#elif !defined(MLD_CONFIG_MULTILEVEL_NO_SHARED)
-#define MLD_CONFIG_MULTILEVEL_WITH_SHARED
-#endif
-#include "mldsa_native_bcm.c"
-#undef MLD_CONFIG_PARAMETER_SET
+#include "mldsa_level.h"
 #endif
 
 #if MERLIN_ROUTE_ML_DSA_87_MLDSA_NATIVE
 #define MLD_CONFIG_PARAMETER_SET 87
-#if defined(MLD_CONFIG_MULTILEVEL_WITH_SHARED)
-#undef MLD_CONFIG_MULTILEVEL_WITH_SHARED
-#define MLD_CONFIG_MULTILEVEL_NO_SHARED
-#elif !defined(MLD_CONFIG_MULTILEVEL_NO_SHARED)
-#define MLD_CONFIG_MULTILEVEL_WITH_SHARED
-#endif
-#include "mldsa_native_bcm.c"
-#undef MLD_CONFIG_PARAMETER_SET
+#include "mldsa_level.h"
 #endif
 
 #if !MERLIN_ROUTE_ML_DSA_44_MLDSA_NATIVE &&                                    \

@@ -429,6 +429,28 @@ typedef struct {
 } wc_aes_ctx;
 
 static void aes_cleanup(void *ctx) { wc_AesFree(&((wc_aes_ctx *)ctx)->aes); }
+
+/* GCM and CCM decrypt alike (wc_AesGcmDecrypt and wc_AesCcmDecrypt take
+ * the same arguments): the lengths must fit wolfSSL's word32, and a tag
+ * that does not check (auth_e) is a bad tag, not an error. Inline with its
+ * constant arguments, as each was written before. */
+typedef int (*wc_aes_decrypt_fn)(Aes *, byte *, const byte *, word32,
+                                 const byte *, word32, const byte *, word32,
+                                 const byte *, word32);
+static inline int aes_decrypt(wc_aes_decrypt_fn decrypt, word32 nonce_bytes,
+                              int auth_e, void *ctx, uint8_t *pt,
+                              const uint8_t *nonce, const uint8_t *aad,
+                              size_t aad_len, const uint8_t *ct, size_t len,
+                              const uint8_t *tag) {
+  wc_aes_ctx *c = ctx;
+  if (!FITS_WORD32(aad_len) || !FITS_WORD32(len))
+    return MCORE_ERR;
+  int ret = decrypt(&c->aes, pt, ct, (word32)len, nonce, nonce_bytes, tag,
+                    AEAD_TAG_BYTES, aad, (word32)aad_len);
+  if (ret == auth_e)
+    return MCORE_BAD_SIGNATURE;
+  return ret == 0 ? MCORE_OK : MCORE_ERR;
+}
 #endif
 
 #if MERLIN_ROUTE_AES_128_GCM_WOLFCRYPT || MERLIN_ROUTE_AES_256_GCM_WOLFCRYPT
@@ -460,15 +482,9 @@ static int gcm_encrypt(void *ctx, uint8_t *ct, uint8_t *tag,
 static int gcm_decrypt(void *ctx, uint8_t *pt, const uint8_t *nonce,
                        const uint8_t *aad, size_t aad_len, const uint8_t *ct,
                        size_t len, const uint8_t *tag) {
-  wc_aes_ctx *c = ctx;
-  int ret;
-  if (!FITS_WORD32(aad_len) || !FITS_WORD32(len))
-    return MCORE_ERR;
-  ret = wc_AesGcmDecrypt(&c->aes, pt, ct, (word32)len, nonce, GCM_NONCE_BYTES,
-                         tag, AEAD_TAG_BYTES, aad, (word32)aad_len);
-  if (ret == WC_NO_ERR_TRACE(AES_GCM_AUTH_E))
-    return MCORE_BAD_SIGNATURE;
-  return ret == 0 ? MCORE_OK : MCORE_ERR;
+  return aes_decrypt(wc_AesGcmDecrypt, GCM_NONCE_BYTES,
+                     WC_NO_ERR_TRACE(AES_GCM_AUTH_E), ctx, pt, nonce, aad,
+                     aad_len, ct, len, tag);
 }
 #endif
 
@@ -533,15 +549,9 @@ static int ccm_encrypt(void *ctx, uint8_t *ct, uint8_t *tag,
 static int ccm_decrypt(void *ctx, uint8_t *pt, const uint8_t *nonce,
                        const uint8_t *aad, size_t aad_len, const uint8_t *ct,
                        size_t len, const uint8_t *tag) {
-  wc_aes_ctx *c = ctx;
-  int ret;
-  if (!FITS_WORD32(aad_len) || !FITS_WORD32(len))
-    return MCORE_ERR;
-  ret = wc_AesCcmDecrypt(&c->aes, pt, ct, (word32)len, nonce, CCM_NONCE_BYTES,
-                         tag, AEAD_TAG_BYTES, aad, (word32)aad_len);
-  if (ret == WC_NO_ERR_TRACE(AES_CCM_AUTH_E))
-    return MCORE_BAD_SIGNATURE;
-  return ret == 0 ? MCORE_OK : MCORE_ERR;
+  return aes_decrypt(wc_AesCcmDecrypt, CCM_NONCE_BYTES,
+                     WC_NO_ERR_TRACE(AES_CCM_AUTH_E), ctx, pt, nonce, aad,
+                     aad_len, ct, len, tag);
 }
 
 static const mcore_aead_vt aes_128_ccm_vt = {.key_len = 16,
@@ -575,19 +585,20 @@ static void ascon_cleanup(void *ctx) {
   memset(((wc_ascon_ctx *)ctx)->key, 0, ASCON_AEAD128_KEY_SZ);
 }
 
-/* Init, key, nonce and associated data (SetAD also when there is none: it
- * runs the initialisation permutation and the domain separation). */
 /* An empty message still goes through Update (it closes the associated
  * data); wolfSSL copies inSz bytes from it, and memcpy from NULL is
  * undefined even for 0 bytes (C11 7.24.1p2; UBSan reports it), so an empty
  * message is a valid pointer to nothing. */
 static byte ascon_none[1];
 
+/* Init, key, nonce and associated data (SetAD also when there is none: it
+ * runs the initialisation permutation and the domain separation), once both
+ * lengths fit wolfSSL's word32. */
 static int ascon_start(wc_AsconAEAD128 *a, const wc_ascon_ctx *c,
-                       const uint8_t *nonce, const uint8_t *aad,
-                       size_t aad_len) {
+                       const uint8_t *nonce, const uint8_t *aad, size_t aad_len,
+                       size_t len) {
   int ret;
-  if (!FITS_WORD32(aad_len))
+  if (!FITS_WORD32(aad_len) || !FITS_WORD32(len))
     return -1;
   ret = wc_AsconAEAD128_Init(a);
   if (ret == 0)
@@ -605,10 +616,7 @@ static int ascon_encrypt(void *ctx, uint8_t *ct, uint8_t *tag,
                          const uint8_t *nonce, const uint8_t *aad,
                          size_t aad_len, const uint8_t *pt, size_t len) {
   wc_AsconAEAD128 a;
-  int ret;
-  if (!FITS_WORD32(len))
-    return MCORE_ERR;
-  ret = ascon_start(&a, ctx, nonce, aad, aad_len);
+  int ret = ascon_start(&a, ctx, nonce, aad, aad_len, len);
   if (ret == 0)
     ret = wc_AsconAEAD128_EncryptUpdate(&a, len ? ct : ascon_none,
                                         len ? pt : ascon_none, (word32)len);
@@ -622,10 +630,7 @@ static int ascon_decrypt(void *ctx, uint8_t *pt, const uint8_t *nonce,
                          const uint8_t *aad, size_t aad_len, const uint8_t *ct,
                          size_t len, const uint8_t *tag) {
   wc_AsconAEAD128 a;
-  int ret;
-  if (!FITS_WORD32(len))
-    return MCORE_ERR;
-  ret = ascon_start(&a, ctx, nonce, aad, aad_len);
+  int ret = ascon_start(&a, ctx, nonce, aad, aad_len, len);
   if (ret == 0)
     ret = wc_AsconAEAD128_DecryptUpdate(&a, len ? pt : ascon_none,
                                         len ? ct : ascon_none, (word32)len);
@@ -858,6 +863,23 @@ static const mcore_ka_vt ffdhe2048_vt = {.pk_len = FFDHE2048_BYTES,
 #if MERLIN_ROUTE_ECDSA_P256_WOLFCRYPT
 #define P256_SIG_BYTES (2 * P256_BYTES)
 
+/* Sign and verify alike: the SHA-256 of the message, an empty key and r,
+ * s (FIPS 186-5 section 6.4), returning MCORE_ERR from the caller with
+ * nothing left to free on a failure. A macro, not a function, so that both
+ * run exactly the code each ran when it was written out in each (an inline
+ * function changed how the compiler merged the error paths). */
+#define P256_BEGIN(digest, msg, msg_len, key, r, s)                            \
+  do {                                                                         \
+    if (sha256_of(digest, msg, msg_len) != 0)                                  \
+      return MCORE_ERR;                                                        \
+    if (wc_ecc_init_ex(&(key), NULL, INVALID_DEVID) != 0)                      \
+      return MCORE_ERR;                                                        \
+    if (mp_init_multi(&(r), &(s), NULL, NULL, NULL, NULL) != MP_OKAY) {        \
+      wc_ecc_free(&(key));                                                     \
+      return MCORE_ERR;                                                        \
+    }                                                                          \
+  } while (0)
+
 /* sig = r || s of the RFC 6979 signature of SHA-256(msg). */
 static int ecdsa_p256_sign(uint8_t *sig, size_t *sig_len, const uint8_t *msg,
                            size_t msg_len, const uint8_t *sk) {
@@ -865,14 +887,7 @@ static int ecdsa_p256_sign(uint8_t *sig, size_t *sig_len, const uint8_t *msg,
   ecc_key key;
   mp_int r, s;
   int ret;
-  if (sha256_of(digest, msg, msg_len) != 0)
-    return MCORE_ERR;
-  if (wc_ecc_init_ex(&key, NULL, INVALID_DEVID) != 0)
-    return MCORE_ERR;
-  if (mp_init_multi(&r, &s, NULL, NULL, NULL, NULL) != MP_OKAY) {
-    wc_ecc_free(&key);
-    return MCORE_ERR;
-  }
+  P256_BEGIN(digest, msg, msg_len, key, r, s);
   ret = p256_load_sk(&key, sk);
   if (ret == 0)
     ret = wc_ecc_set_deterministic_ex(&key, 1, WC_HASH_TYPE_SHA256);
@@ -904,14 +919,7 @@ static int ecdsa_p256_verify(const uint8_t *sig, size_t sig_len,
   int ret, valid = 0, rc;
   if (sig_len != P256_SIG_BYTES)
     return MCORE_BAD_SIGNATURE; /* not an r || s pair */
-  if (sha256_of(digest, msg, msg_len) != 0)
-    return MCORE_ERR;
-  if (wc_ecc_init_ex(&key, NULL, INVALID_DEVID) != 0)
-    return MCORE_ERR;
-  if (mp_init_multi(&r, &s, NULL, NULL, NULL, NULL) != MP_OKAY) {
-    wc_ecc_free(&key);
-    return MCORE_ERR;
-  }
+  P256_BEGIN(digest, msg, msg_len, key, r, s);
   rc = MCORE_ERR;
   ret = wc_ecc_import_x963_ex(pk, P256_PK_BYTES, &key, ECC_SECP256R1);
   if (ret == 0)
