@@ -519,6 +519,16 @@ static int parse(parse_state *s, int argc, char **argv) {
  * points into a malloc'd copy kept in *store. */
 static int split_targets(const parse_state *s, const char ***out, size_t *n,
                          char **store) {
+  /* A descriptor that does not parse is the tree's fault, not the command
+   * line's: say which file and line (boards/<id>.board, docs/boards.md). */
+  char derr[1024];
+  *store = NULL;
+  *out = NULL;
+  *n = 0;
+  if (mh_targets_init(derr, sizeof derr) != 0) {
+    fprintf(stderr, "merlin: cannot read the target descriptors: %s\n", derr);
+    return 1;
+  }
   size_t total = 1;
   for (size_t i = 0; i < s->n_targets; i++)
     total += strlen(s->targets[i]) + 1;

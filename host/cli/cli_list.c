@@ -16,12 +16,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void list_targets(void) {
+static int list_targets(void) {
   char err[1024];
-  if (mh_targets_init(err, sizeof err) != 0)
-    fprintf(stderr, "merlin: %s\n", err);
+  if (mh_targets_init(err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: cannot read the target descriptors: %s\n", err);
+    return 1;
+  }
   for (size_t i = 0; i < mh_n_targets; i++)
     printf("  %-14s %s\n", mh_targets[i].id, mh_targets[i].description);
+  return 0;
 }
 
 static int list_profiles(void) {
@@ -184,7 +187,7 @@ int mh_cli_list(const char *what) {
   if (all || strcmp(what, "targets") == 0) {
     if (all)
       printf("targets:\n");
-    list_targets();
+    rc |= list_targets();
   }
   if (all || strcmp(what, "profiles") == 0) {
     if (all)

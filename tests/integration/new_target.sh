@@ -52,3 +52,15 @@ node -e '
   if (kat === 0 || r.ops.some((o) => o.kat !== "pass")) throw new Error("KATs: " + kat + " of " + r.ops.length + " passed");
   console.log("ok: qemu-m4-copy listed, built and ran " + kat + " KATs, the image reports its id");
 ' "$json" || fail "results of the new target: $json"
+
+# A descriptor that does not parse stops every command with its file and
+# line, not with "unknown target".
+sed -i '/^qemu_cpu/d' "$tree/boards/qemu-m4-copy.$ext"
+set +e
+"$merlin" run --target qemu-m4 --out "$tmp/out2" >/dev/null 2>"$tmp/err"
+rc=$?
+set -e
+[ $rc -eq 1 ] || fail "a broken descriptor: exit $rc, want 1"
+grep -q "cannot read the target descriptors: boards/qemu-m4-copy.$ext: missing 'qemu_cpu' (kind = qemu)" "$tmp/err" ||
+  fail "a broken descriptor: $(cat "$tmp/err")"
+echo "ok: a broken descriptor is reported with its file"
