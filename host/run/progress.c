@@ -268,22 +268,24 @@ int mh_progress_save(const mh_progress *p) {
   FILE *f = fopen(path, "w");
   if (!f)
     return -1;
-  fprintf(f, "merlin-durations 1\nkey %s\ntotal %.1f\n", key,
+  /* Milliseconds: a short run (a few ms under QEMU) is still a recorded
+   * run, and must not read back as 0 s, which means none. */
+  fprintf(f, "merlin-durations 1\nkey %s\ntotal %.3f\n", key,
           mh_now_s() - p->start);
   for (size_t i = 0; i < p->n_ops; i++)
-    fprintf(f, "op %.1f %s\n", p->ops[i].seconds, p->ops[i].label);
+    fprintf(f, "op %.3f %s\n", p->ops[i].seconds, p->ops[i].label);
   return fclose(f) == 0 ? 0 : -1;
 }
 
 /* The recorded total and the options it holds for (held); per-operation
- * times only when those are the options of this run. 0: no record. */
+ * times only when those are the options of this run. -1: no record. */
 static double load(mh_progress *p, const char *path, const char *key,
                    char *held, size_t held_len) {
   FILE *f = fopen(path, "r");
   if (!f)
-    return 0;
+    return -1;
   char line[512];
-  double total = 0;
+  double total = -1;
   int ok = fgets(line, sizeof line, f) &&
            strcmp(line, "merlin-durations 1\n") == 0 &&
            fgets(line, sizeof line, f) && strncmp(line, "key ", 4) == 0;
@@ -292,7 +294,7 @@ static double load(mh_progress *p, const char *path, const char *key,
     snprintf(held, held_len, "%s", line + 4);
   }
   ok = ok && fgets(line, sizeof line, f) &&
-       sscanf(line, "total %lf", &total) == 1 && total > 0;
+       sscanf(line, "total %lf", &total) == 1 && total >= 0;
   while (ok && strcmp(held, key) == 0 && fgets(line, sizeof line, f)) {
     double sec;
     int at = 0;
@@ -304,7 +306,7 @@ static double load(mh_progress *p, const char *path, const char *key,
         p->ops[i].before = sec;
   }
   fclose(f);
-  return ok ? total : 0;
+  return ok ? total : -1;
 }
 
 void mh_progress_stderr(mh_progress *p, const char *line, size_t len) {
@@ -331,22 +333,23 @@ void mh_progress_tick_hook(void *ctx) { mh_progress_tick(ctx); }
 static void announce(mh_progress *p) {
   char held[128] = "";
   double total =
-      p->rec_path ? load(p, p->rec_path, p->rec_key, held, sizeof held) : 0;
+      p->rec_path ? load(p, p->rec_path, p->rec_key, held, sizeof held) : -1;
   if (p->quiet)
     return;
   mh_progress_clear(p);
   fputs(line_start(p), stderr);
-  if (total > 0 && strcmp(held, p->rec_key) == 0)
+  int prec = total < 1 ? 2 : total < 10 ? 1 : 0;
+  if (total >= 0 && strcmp(held, p->rec_key) == 0)
     fprintf(stderr,
             "merlin: %s: %zu operations; expected about %.*f s (the recorded "
             "run of this image with these options)\n",
-            p->target, p->n_ops, total < 10 ? 1 : 0, total);
-  else if (total > 0)
+            p->target, p->n_ops, prec, total);
+  else if (total >= 0)
     fprintf(
         stderr,
         "merlin: %s: %zu operations; the recorded run of this image took "
         "%.*f s with other options (%s), so no expectation for these (%s)\n",
-        p->target, p->n_ops, total < 10 ? 1 : 0, total, held, p->rec_key);
+        p->target, p->n_ops, prec, total, held, p->rec_key);
   else
     fprintf(stderr,
             "merlin: %s: %zu operations; no recorded run of this image, so "
