@@ -56,29 +56,49 @@ static void compress(uint32_t h[8], const uint8_t b[64]) {
   h[7] += hh;
 }
 
-void mcore_sha256(uint8_t out[32], const uint8_t *msg, size_t len) {
-  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  uint64_t bits = (uint64_t)len * 8u;
-  while (len >= 64) {
-    compress(h, msg);
-    msg += 64;
-    len -= 64;
+void mcore_sha256_init(mcore_sha256_ctx *c) {
+  static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372,
+                                 0xa54ff53a, 0x510e527f, 0x9b05688c,
+                                 0x1f83d9ab, 0x5be0cd19};
+  memcpy(c->h, iv, sizeof iv);
+  c->fill = 0;
+  c->total = 0;
+}
+
+void mcore_sha256_update(mcore_sha256_ctx *c, const uint8_t *msg, size_t len) {
+  c->total += len;
+  while (len) {
+    size_t take = 64 - c->fill < len ? 64 - c->fill : len;
+    memcpy(c->buf + c->fill, msg, take);
+    c->fill += take;
+    msg += take;
+    len -= take;
+    if (c->fill == 64) {
+      compress(c->h, c->buf);
+      c->fill = 0;
+    }
   }
+}
+
+void mcore_sha256_final(mcore_sha256_ctx *c, uint8_t out[32]) {
   /* Padding (FIPS 180-4 section 5.1.1): 0x80, zeros, 64-bit length. */
-  uint8_t last[128] = {0};
-  memcpy(last, msg, len);
-  last[len] = 0x80;
-  size_t blocks = len + 9 > 64 ? 2 : 1;
+  uint64_t bits = c->total * 8u;
+  uint8_t pad[72] = {0x80};
+  size_t n = c->fill < 56 ? 56 - c->fill : 120 - c->fill;
   for (int i = 0; i < 8; i++)
-    last[blocks * 64 - 1 - (size_t)i] = (uint8_t)(bits >> (8 * i));
-  compress(h, last);
-  if (blocks == 2)
-    compress(h, last + 64);
+    pad[n + (size_t)i] = (uint8_t)(bits >> (56 - 8 * i));
+  mcore_sha256_update(c, pad, n + 8);
   for (int i = 0; i < 8; i++) {
-    out[4 * i] = (uint8_t)(h[i] >> 24);
-    out[4 * i + 1] = (uint8_t)(h[i] >> 16);
-    out[4 * i + 2] = (uint8_t)(h[i] >> 8);
-    out[4 * i + 3] = (uint8_t)h[i];
+    out[4 * i] = (uint8_t)(c->h[i] >> 24);
+    out[4 * i + 1] = (uint8_t)(c->h[i] >> 16);
+    out[4 * i + 2] = (uint8_t)(c->h[i] >> 8);
+    out[4 * i + 3] = (uint8_t)c->h[i];
   }
+}
+
+void mcore_sha256(uint8_t out[32], const uint8_t *msg, size_t len) {
+  mcore_sha256_ctx c;
+  mcore_sha256_init(&c);
+  mcore_sha256_update(&c, msg, len);
+  mcore_sha256_final(&c, out);
 }

@@ -213,6 +213,13 @@ typedef struct {
   int (*init)(void);
   const mcore_impl *impls;
   size_t n_impls;
+  /* Optional (NULL when the backend draws only from the harness
+   * generator): a backend with a generator of its own (wolfCrypt's
+   * Hash_DRBG) keeps one copy of its state, so that the per-sample output
+   * checks, which the runner brackets with these, leave the randomness of
+   * the following samples as it would have been without them. */
+  void (*rng_save)(void);
+  void (*rng_restore)(void);
 } mcore_backend;
 
 /* The backends linked into this image (generated into the build's
@@ -231,6 +238,16 @@ void mcore_rng_fill(uint8_t *out, size_t len);
 /* Make the next mcore_rng_fill calls return exactly these bytes (in order);
  * once they are used up the seeded stream continues. */
 void mcore_rng_script(const uint8_t *bytes, size_t len);
+/* The generator's whole state, so that work done between samples (the
+ * per-sample output checks) leaves the stream the samples draw from as it
+ * would have been without it. */
+typedef struct {
+  uint32_t s[4];
+  const uint8_t *script;
+  size_t script_left;
+} mcore_rng_state;
+void mcore_rng_save(mcore_rng_state *st);
+void mcore_rng_restore(const mcore_rng_state *st);
 
 /* Allocation hook every backend's allocations go through, with accounting
  * of current and peak bytes and the number of allocations. */

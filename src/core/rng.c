@@ -70,3 +70,17 @@ void mcore_rng_fill(uint8_t *out, size_t len) {
     len -= n;
   }
 }
+
+void mcore_rng_save(mcore_rng_state *st) {
+  for (int i = 0; i < 4; i++)
+    st->s[i] = s[i];
+  st->script = script;
+  st->script_left = script_left;
+}
+
+void mcore_rng_restore(const mcore_rng_state *st) {
+  for (int i = 0; i < 4; i++)
+    s[i] = st->s[i];
+  script = st->script;
+  script_left = st->script_left;
+}

@@ -196,6 +196,80 @@ static int time_batch(const instance *in, mops_ctx *c, uint32_t batch,
   return rc;
 }
 
+static void emit_error(uint32_t id, const char *msg) {
+  mcore_wire_start(MWIRE_R(error));
+  mcore_wire_u64(MWIRE_K(error, id), id);
+  mcore_wire_str(MWIRE_K(error, msg), msg);
+  mcore_wire_end();
+}
+
+/* Save (restore = 0) or restore the backends' own generators. */
+static void backends_rng(int restore) {
+  for (size_t b = 0; b < mcore_n_backends; b++) {
+    void (*fn)(void) =
+        restore ? mcore_backends[b]->rng_restore : mcore_backends[b]->rng_save;
+    if (fn)
+      fn();
+  }
+}
+
+/* The check of one run's output (mops_opdef.check), outside the counter
+ * reads: the guard bytes around its outputs, then the check itself with the
+ * harness generator put back afterwards (the samples draw what they would
+ * draw without it), the guards again (for what the check ran), and the
+ * outputs overwritten for the next run. On failure an error record names
+ * the sample, and the run is invalid. */
+static int check_sample(const instance *in, mops_ctx *c, uint32_t id,
+                        uint32_t sample) {
+  char detail[128], msg[192];
+  detail[0] = '\0';
+#ifdef MERLIN_TEST_NO_SAMPLE_CHECKS
+  /* Test hook: the same image without the checks, whose samples must be
+   * the same (tests/integration/sample_checks.sh). */
+  (void)in, (void)c, (void)id, (void)sample, (void)msg;
+  return MCORE_OK;
+#endif
+  int rc = mops_guard_check(c, in->def, detail, sizeof detail);
+  if (rc == MCORE_OK && in->def->check) {
+    mcore_rng_state saved;
+    mcore_rng_save(&saved);
+    backends_rng(0);
+    rc = in->def->check(c, sample, detail, sizeof detail);
+    backends_rng(1);
+    mcore_rng_restore(&saved);
+    if (rc == MCORE_OK)
+      rc = mops_guard_check(c, in->def, detail, sizeof detail);
+  }
+  if (rc == MCORE_OK) {
+    mops_outputs_reset(c, in->def);
+    return MCORE_OK;
+  }
+  size_t at = 0;
+  const char *head = sample == MOPS_FIRST_CALL ? "first call" : "sample ";
+  for (const char *p = "output check failed: "; *p; p++)
+    msg[at++] = *p;
+  for (const char *p = head; *p; p++)
+    msg[at++] = *p;
+  if (sample != MOPS_FIRST_CALL) {
+    char digits[12];
+    size_t n = 0;
+    uint32_t v = sample;
+    do {
+      digits[n++] = (char)('0' + v % 10u);
+      v /= 10u;
+    } while (v);
+    while (n)
+      msg[at++] = digits[--n];
+  }
+  msg[at++] = ':';
+  msg[at++] = ' ';
+  for (const char *p = detail; *p && at + 1 < sizeof msg;)
+    msg[at++] = *p++;
+  msg[at] = '\0';
+  emit_error(id, msg);
+  return MCORE_ERR;
+}
+
 /* One untimed run after the samples, on a painted stack with the heap peak
  * reset: what the operation itself needs in its steady state. */
 typedef struct {
@@ -292,13 +366,6 @@ static void heap_exhausted(char *msg, size_t len) {
   msg[n - 1] = '\0';
 }
 
-static void emit_error(uint32_t id, const char *msg) {
-  mcore_wire_start(MWIRE_R(error));
-  mcore_wire_u64(MWIRE_K(error, id), id);
-  mcore_wire_str(MWIRE_K(error, msg), msg);
-  mcore_wire_end();
-}
-
 typedef struct {
   const runner_config *cfg;
   uint64_t overhead;
@@ -368,6 +435,7 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
     st->failed = 1;
     return;
   }
+  mops_outputs_reset(&c, in->def);
 
   /* Batch short operations until one sample is well above the counter's
    * resolution and overhead (the port's min_sample_ticks). */
@@ -384,6 +452,14 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
     st->failed = 1;
     return;
   }
+  /* The first call's output is checked like every sample's; what the
+   * check costs counts against the run budget below. */
+  uint64_t c0 = mport_counter_read();
+  if (check_sample(in, &c, id, MOPS_FIRST_CALL) != MCORE_OK) {
+    st->failed = 1;
+    return;
+  }
+  uint64_t check_ticks = mport_counter_read() - c0;
   uint64_t floor_ticks = mport_describe()->min_sample_ticks;
   uint64_t once = ticks > st->overhead ? ticks - st->overhead : 1;
   while (once * batch < floor_ticks && batch < MAX_BATCH)
@@ -396,7 +472,7 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
    * are the truth, and the report marks the figure. */
   uint32_t warmup = cfg->warmup, runs = cfg->runs;
   uint64_t left = budget_left(op_start);
-  uint64_t per_sample = once * batch;
+  uint64_t per_sample = once * batch + check_ticks;
   if (left != NO_LIMIT && per_sample * ((uint64_t)warmup + runs) > left) {
     uint64_t fit = left / per_sample;
     warmup = warmup && fit >= 2 ? 1 : 0;
@@ -429,6 +505,10 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
     }
     if (s < warmup)
       continue;
+    if (check_sample(in, &c, id, s - warmup) != MCORE_OK) {
+      st->failed = 1;
+      return;
+    }
     line[in_line++] = ticks;
     if (in_line == SAMPLES_PER_LINE || s + 1 == warmup + runs) {
       mcore_wire_start(MWIRE_R(samples));

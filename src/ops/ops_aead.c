@@ -7,8 +7,6 @@
 
 /* ---- XOF: SHAKE over a payload-sized message, 32 bytes out ------------ */
 
-#define XOF_OUT 32
-
 static int xof_kat(const mcore_impl *impl, const char *op, char *detail,
                    size_t dn) {
   mops_kat_table t = mops_vectors((int)impl->alg);
@@ -35,11 +33,17 @@ static int xof_prepare(mops_ctx *c) {
 }
 
 static int xof_run(mops_ctx *c) {
-  return c->impl->vt.xof->xof(c->out, XOF_OUT, c->msg, c->bytes);
+  return c->impl->vt.xof->xof(c->out, MOPS_XOF_OUT, c->msg, c->bytes);
+}
+
+static int xof_check(mops_ctx *c, uint32_t sample, char *detail, size_t dn) {
+  (void)sample;
+  return mops_same_output(c, c->out, MOPS_XOF_OUT, detail, dn);
 }
 
 const mops_opdef mops_xof_ops[] = {
-    {"xof", 1, xof_kat, xof_prepare, NULL, xof_run, NULL, NULL},
+    {"xof", 1, xof_kat, xof_prepare, NULL, xof_run, NULL, NULL, xof_check,
+     MOPS_OUT_OUT},
 };
 const size_t mops_n_xof_ops = sizeof mops_xof_ops / sizeof mops_xof_ops[0];
 
@@ -207,13 +211,48 @@ static int aead_secret(mops_ctx *c, void (*poison)(const void *, size_t)) {
   return MOPS_SECRET_FRESH;
 }
 
+/* encrypt: the ciphertext and tag of the sample decrypt to the message. */
+static int aead_encrypt_check(mops_ctx *c, uint32_t sample, char *detail,
+                              size_t dn) {
+  (void)sample;
+  int rc = c->impl->vt.aead->decrypt(aead_ctx.bytes, aead_buf, c->coins, NULL,
+                                     0, c->ct, c->bytes, c->ss);
+  if (rc == MCORE_BAD_SIGNATURE)
+    return mops_kat_fail("tag", "the sample's tag does not verify", detail, dn);
+  if (rc != MCORE_OK)
+    return mops_kat_fail("decrypt", "decrypting the sample's output failed",
+                         detail, dn);
+  if (c->bytes && memcmp(aead_buf, c->msg, c->bytes) != 0)
+    return mops_kat_fail("ciphertext", "does not decrypt to the message",
+                         detail, dn);
+  return MCORE_OK;
+}
+
+/* decrypt: the sample recovered the message. */
+static int aead_decrypt_check(mops_ctx *c, uint32_t sample, char *detail,
+                              size_t dn) {
+  (void)sample;
+  if (c->bytes && memcmp(aead_buf, c->msg, c->bytes) != 0)
+    return mops_kat_fail("plaintext", "differs from the encrypted message",
+                         detail, dn);
+  return MCORE_OK;
+}
+
+/* auth: the same associated data every sample, the same tag. */
+static int aead_auth_check(mops_ctx *c, uint32_t sample, char *detail,
+                           size_t dn) {
+  (void)sample;
+  return mops_same_output(c, c->ss, c->impl->vt.aead->tag_len, detail, dn);
+}
+
 const mops_opdef mops_aead_ops[] = {
     {"setup", 0, aead_kat, aead_setup_prepare, NULL, aead_setup_run, NULL,
-     aead_setup_secret},
+     aead_setup_secret, NULL, 0},
     {"encrypt", 1, aead_kat, aead_prepare, NULL, aead_encrypt_run, NULL,
-     aead_secret},
+     aead_secret, aead_encrypt_check, MOPS_OUT_CT | MOPS_OUT_SS},
     {"decrypt", 1, aead_kat, aead_prepare, NULL, aead_decrypt_run, NULL,
-     aead_secret},
-    {"auth", 1, aead_kat, aead_prepare, NULL, aead_auth_run, NULL, aead_secret},
+     aead_secret, aead_decrypt_check, 0},
+    {"auth", 1, aead_kat, aead_prepare, NULL, aead_auth_run, NULL, aead_secret,
+     aead_auth_check, MOPS_OUT_SS},
 };
 const size_t mops_n_aead_ops = sizeof mops_aead_ops / sizeof mops_aead_ops[0];

@@ -1,27 +1,170 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "mops.h"
 
+#include <stddef.h>
 #include <string.h>
 
 const uint32_t mops_payloads[MOPS_N_PAYLOADS] = {8, 64, 256};
 
-static uint8_t buf_pk[MOPS_PK_MAX], buf_sk[MOPS_SK_MAX], buf_ct[MOPS_CT_MAX];
-static uint8_t buf_ss[MOPS_SS_MAX], buf_msg[MOPS_MSG_MAX],
-    buf_out[MOPS_OUT_MAX];
-static uint8_t buf_key[64], buf_coins[64];
+/* Each scratch area has MOPS_GUARD bytes before it and MOPS_GUARD beyond
+ * its largest size, so that the guard after a declared length always lies
+ * inside the array. */
+#define AREA(n) ((n) + 2 * MOPS_GUARD)
+static uint8_t buf_pk[AREA(MOPS_PK_MAX)], buf_sk[AREA(MOPS_SK_MAX)],
+    buf_ct[AREA(MOPS_CT_MAX)];
+static uint8_t buf_ss[AREA(MOPS_SS_MAX)], buf_msg[MOPS_MSG_MAX],
+    buf_out[AREA(MOPS_OUT_MAX)];
+static uint8_t buf_key[64], buf_coins[64], buf_ref[MOPS_OUT_MAX];
+
+/* The guard pattern: not a constant byte, so that a library's memset of a
+ * whole buffer does not pass for untouched. */
+static uint8_t guard_byte(size_t i) { return (uint8_t)(0xa5u ^ (i * 29u)); }
+
+static uint8_t *area(uint8_t *buf, size_t size) {
+  memset(buf, 0, size);
+  for (size_t i = 0; i < MOPS_GUARD; i++)
+    buf[i] = guard_byte(i);
+  return buf + MOPS_GUARD;
+}
 
 void mops_ctx_init(mops_ctx *c, const mcore_impl *impl, uint32_t bytes) {
   c->impl = impl;
   c->bytes = bytes;
-  c->pk = memset(buf_pk, 0, sizeof buf_pk);
-  c->sk = memset(buf_sk, 0, sizeof buf_sk);
-  c->ct = memset(buf_ct, 0, sizeof buf_ct);
-  c->ss = memset(buf_ss, 0, sizeof buf_ss);
+  c->pk = area(buf_pk, sizeof buf_pk);
+  c->sk = area(buf_sk, sizeof buf_sk);
+  c->ct = area(buf_ct, sizeof buf_ct);
+  c->ss = area(buf_ss, sizeof buf_ss);
   c->msg = memset(buf_msg, 0, sizeof buf_msg);
-  c->out = memset(buf_out, 0, sizeof buf_out);
+  c->out = area(buf_out, sizeof buf_out);
   c->key = memset(buf_key, 0, sizeof buf_key);
   c->coins = memset(buf_coins, 0, sizeof buf_coins);
+  c->ref = memset(buf_ref, 0, sizeof buf_ref);
+  c->ref_set = 0;
   c->ct_len = 0;
+}
+
+/* ---- guard bytes around the outputs ----------------------------------- */
+
+/* The length the backend declares for output buffer `which` of c's
+ * algorithm (0: the class has no such output). */
+static size_t declared_len(const mops_ctx *c, unsigned which) {
+  const mcore_impl *im = c->impl;
+  switch (mcore_alg_class(im->alg)) {
+  case MCORE_CLASS_HASH:
+    return which == MOPS_OUT_OUT ? im->vt.hash->digest_len : 0;
+  case MCORE_CLASS_XOF:
+    return which == MOPS_OUT_OUT ? MOPS_XOF_OUT : 0;
+  case MCORE_CLASS_MAC:
+    return which == MOPS_OUT_OUT ? im->vt.mac->tag_len : 0;
+  case MCORE_CLASS_KDF:
+    return which == MOPS_OUT_OUT ? c->bytes : 0;
+  case MCORE_CLASS_AEAD:
+    return which == MOPS_OUT_CT   ? c->bytes
+           : which == MOPS_OUT_SS ? im->vt.aead->tag_len
+                                  : 0;
+  case MCORE_CLASS_KA:
+    return which == MOPS_OUT_PK   ? im->vt.ka->pk_len
+           : which == MOPS_OUT_SK ? im->vt.ka->sk_len
+           : which == MOPS_OUT_SS ? im->vt.ka->ss_len
+                                  : 0;
+  case MCORE_CLASS_SIG:
+    return which == MOPS_OUT_PK   ? im->vt.sig->pk_len
+           : which == MOPS_OUT_SK ? im->vt.sig->sk_len
+           : which == MOPS_OUT_CT ? im->vt.sig->sig_len
+                                  : 0;
+  case MCORE_CLASS_KEM:
+    return which == MOPS_OUT_PK   ? im->vt.kem->pk_len
+           : which == MOPS_OUT_SK ? im->vt.kem->sk_len
+           : which == MOPS_OUT_CT ? im->vt.kem->ct_len
+           : (which == MOPS_OUT_SS || which == MOPS_OUT_OUT)
+               ? im->vt.kem->ss_len
+               : 0;
+  }
+  return 0;
+}
+
+static const struct {
+  unsigned which;
+  const char *name;
+  size_t max;
+} outputs[] = {
+    {MOPS_OUT_PK, "public key", MOPS_PK_MAX},
+    {MOPS_OUT_SK, "private key", MOPS_SK_MAX},
+    {MOPS_OUT_CT, "ciphertext/signature", MOPS_CT_MAX},
+    {MOPS_OUT_SS, "shared secret/tag", MOPS_SS_MAX},
+    {MOPS_OUT_OUT, "output", MOPS_OUT_MAX},
+};
+
+static uint8_t *output_buf(const mops_ctx *c, unsigned which) {
+  return which == MOPS_OUT_PK   ? c->pk
+         : which == MOPS_OUT_SK ? c->sk
+         : which == MOPS_OUT_CT ? c->ct
+         : which == MOPS_OUT_SS ? c->ss
+                                : c->out;
+}
+
+void mops_guard_arm(const mops_ctx *c, const mops_opdef *def) {
+  for (size_t k = 0; k < sizeof outputs / sizeof outputs[0]; k++) {
+    if (!(def->outputs & outputs[k].which))
+      continue;
+    size_t len = declared_len(c, outputs[k].which);
+    uint8_t *b = output_buf(c, outputs[k].which);
+    if (len > outputs[k].max)
+      continue; /* the KAT's size check has failed already */
+    for (size_t i = 0; i < MOPS_GUARD; i++)
+      b[len + i] = guard_byte(i);
+  }
+}
+
+void mops_outputs_reset(const mops_ctx *c, const mops_opdef *def) {
+  for (size_t k = 0; k < sizeof outputs / sizeof outputs[0]; k++) {
+    size_t len = declared_len(c, outputs[k].which);
+    if ((def->outputs & outputs[k].which) && len <= outputs[k].max)
+      memset(output_buf(c, outputs[k].which), 0xc3, len);
+  }
+  mops_guard_arm(c, def);
+}
+
+int mops_guard_check(const mops_ctx *c, const mops_opdef *def, char *detail,
+                     size_t dn) {
+  for (size_t k = 0; k < sizeof outputs / sizeof outputs[0]; k++) {
+    if (!(def->outputs & outputs[k].which))
+      continue;
+    size_t len = declared_len(c, outputs[k].which);
+    const uint8_t *b = output_buf(c, outputs[k].which);
+    if (len > outputs[k].max)
+      continue;
+    for (size_t i = 0; i < MOPS_GUARD; i++) {
+      if (b[len + i] != guard_byte(i))
+        return mops_kat_fail(outputs[k].name,
+                             "written past the length the backend declares "
+                             "(guard bytes changed)",
+                             detail, dn);
+      if (b[(ptrdiff_t)i - MOPS_GUARD] != guard_byte(i))
+        return mops_kat_fail(outputs[k].name,
+                             "written before the start of its buffer (guard "
+                             "bytes changed)",
+                             detail, dn);
+    }
+  }
+  return MCORE_OK;
+}
+
+int mops_same_output(mops_ctx *c, const uint8_t *got, size_t n, char *detail,
+                     size_t dn) {
+  if (n > MOPS_OUT_MAX)
+    n = MOPS_OUT_MAX;
+  if (!c->ref_set) {
+    memcpy(c->ref, got, n);
+    c->ref_set = 1;
+    return MCORE_OK;
+  }
+  if (memcmp(c->ref, got, n) != 0)
+    return mops_kat_fail("output",
+                         "differs from the first call's with the "
+                         "same inputs",
+                         detail, dn);
+  return MCORE_OK;
 }
 
 void mops_ctx_unpoison(void (*unpoison)(const void *p, size_t n)) {
@@ -33,6 +176,7 @@ void mops_ctx_unpoison(void (*unpoison)(const void *p, size_t n)) {
   unpoison(buf_out, sizeof buf_out);
   unpoison(buf_key, sizeof buf_key);
   unpoison(buf_coins, sizeof buf_coins);
+  unpoison(buf_ref, sizeof buf_ref);
   mops_aead_unpoison(unpoison);
 }
 

@@ -59,11 +59,12 @@ static int ka_keygen_run(mops_ctx *c) {
   return c->impl->vt.ka->keygen(c->pk, c->sk);
 }
 
-/* The peer's public key lives in ct. */
+/* The peer's public key lives in ct, its private key here. */
+static uint8_t ka_peer_sk[MOPS_SK_MAX];
+
 static int ka_shared_prepare(mops_ctx *c) {
   const mcore_ka_vt *vt = c->impl->vt.ka;
-  static uint8_t peer_sk[MOPS_SK_MAX];
-  if (vt->keygen(c->ct, peer_sk) != MCORE_OK)
+  if (vt->keygen(c->ct, ka_peer_sk) != MCORE_OK)
     return MCORE_ERR;
   return vt->keygen(c->pk, c->sk);
 }
@@ -86,10 +87,47 @@ static int ka_shared_secret(mops_ctx *c, void (*poison)(const void *, size_t)) {
   return MOPS_SECRET_FRESH;
 }
 
+/* keygen: the new key pair agrees with the first known-answer vector's
+ * key, both ways: shared(sk_new, pk_vec) == shared(sk_vec, pk_new). */
+static int ka_keygen_check(mops_ctx *c, uint32_t sample, char *detail,
+                           size_t dn) {
+  const mcore_ka_vt *vt = c->impl->vt.ka;
+  mops_kat_table t = mops_vectors((int)c->impl->alg);
+  const mops_ka_vec *v = t.vecs;
+  (void)sample;
+  if (t.n == 0)
+    return NO_VECTORS(detail, dn);
+  if (vt->shared(c->ss, c->sk, v[0].pk) != MCORE_OK ||
+      vt->shared(c->out, v[0].sk, c->pk) != MCORE_OK)
+    return mops_kat_fail("key pair", "agreement with the new key failed",
+                         detail, dn);
+  if (memcmp(c->ss, c->out, vt->ss_len) != 0)
+    return mops_kat_fail("key pair",
+                         "the two sides of an agreement with the "
+                         "new key differ",
+                         detail, dn);
+  return MCORE_OK;
+}
+
+/* shared: the peer, from its side, derives the same secret. */
+static int ka_shared_check(mops_ctx *c, uint32_t sample, char *detail,
+                           size_t dn) {
+  const mcore_ka_vt *vt = c->impl->vt.ka;
+  (void)sample;
+  if (vt->shared(c->out, ka_peer_sk, c->pk) != MCORE_OK)
+    return mops_kat_fail("peer", "the peer's side of the agreement failed",
+                         detail, dn);
+  if (memcmp(c->ss, c->out, vt->ss_len) != 0)
+    return mops_kat_fail("shared secret", "differs from the peer's", detail,
+                         dn);
+  return MCORE_OK;
+}
+
 const mops_opdef mops_ka_ops[] = {
-    {"keygen", 0, ka_keygen_kat, nothing, NULL, ka_keygen_run, NULL, NULL},
+    {"keygen", 0, ka_keygen_kat, nothing, NULL, ka_keygen_run, NULL, NULL,
+     ka_keygen_check, MOPS_OUT_PK | MOPS_OUT_SK},
     {"shared", 0, ka_shared_kat, ka_shared_prepare, NULL, ka_shared_run, NULL,
-     ka_shared_secret},
+     ka_shared_secret, ka_shared_check, MOPS_OUT_SS},
 };
 const size_t mops_n_ka_ops = sizeof mops_ka_ops / sizeof mops_ka_ops[0];
 
@@ -339,13 +377,67 @@ static int sig_sign_secret(mops_ctx *c, void (*poison)(const void *, size_t)) {
   return MOPS_SECRET_FRESH;
 }
 
+/* sign: the sample's signature verifies under the key pair's public key. */
+static int sig_sign_check(mops_ctx *c, uint32_t sample, char *detail,
+                          size_t dn) {
+  const mcore_sig_vt *vt = c->impl->vt.sig;
+  (void)sample;
+  if (c->ct_len == 0 || c->ct_len > vt->sig_len)
+    return mops_kat_fail("signature",
+                         "length outside 1..the declared "
+                         "maximum",
+                         detail, dn);
+  int rc = vt->verify(c->ct, c->ct_len, c->msg, SIG_MSG_LEN, c->pk);
+  if (rc == MCORE_BAD_SIGNATURE)
+    return mops_kat_fail("signature",
+                         "the sample's signature does not "
+                         "verify",
+                         detail, dn);
+  return rc == MCORE_OK ? MCORE_OK
+                        : mops_kat_fail("verify",
+                                        "verifying the sample's "
+                                        "signature returned an error",
+                                        detail, dn);
+}
+
+/* keygen: the new key pair signs and verifies. */
+static int sig_keygen_check(mops_ctx *c, uint32_t sample, char *detail,
+                            size_t dn) {
+  const mcore_sig_vt *vt = c->impl->vt.sig;
+  static const uint8_t msg[SIG_MSG_LEN] = "merlin: check of a new key pair";
+  memcpy(c->msg, msg, SIG_MSG_LEN);
+  if (vt->sign(c->ct, &c->ct_len, c->msg, SIG_MSG_LEN, c->sk) != MCORE_OK)
+    return mops_kat_fail("key pair", "signing with the new key failed", detail,
+                         dn);
+  return sig_sign_check(c, sample, detail, dn);
+}
+
+/* verify: the run accepted the valid signature (or it returned an error);
+ * once per operation, the same signature with one flipped bit must be
+ * rejected. */
+static int sig_verify_check(mops_ctx *c, uint32_t sample, char *detail,
+                            size_t dn) {
+  const mcore_sig_vt *vt = c->impl->vt.sig;
+  if (sample != 0)
+    return MCORE_OK;
+  c->ct[c->ct_len / 2] ^= 0x10u;
+  int rc = vt->verify(c->ct, c->ct_len, c->msg, SIG_MSG_LEN, c->pk);
+  c->ct[c->ct_len / 2] ^= 0x10u;
+  return rc == MCORE_BAD_SIGNATURE
+             ? MCORE_OK
+             : mops_kat_fail("signature",
+                             "a signature with a flipped bit was "
+                             "not rejected",
+                             detail, dn);
+}
+
 const mops_opdef mops_sig_ops[] = {
     {"keygen", 0, sig_keygen_kat, nothing, NULL, sig_keygen_run, sig_has_keygen,
-     NULL},
+     NULL, sig_keygen_check, MOPS_OUT_PK | MOPS_OUT_SK},
     {"sign", 0, sig_sign_kat, sig_prepare, sig_vary, sig_sign_run, NULL,
-     sig_sign_secret},
+     sig_sign_secret, sig_sign_check, MOPS_OUT_CT},
     {"verify", 0, sig_verify_kat, sig_verify_prepare, NULL, sig_verify_run,
-     NULL, NULL},
+     NULL, NULL, sig_verify_check, 0},
 };
 const size_t mops_n_sig_ops = sizeof mops_sig_ops / sizeof mops_sig_ops[0];
 
@@ -435,11 +527,47 @@ static int kem_decaps_secret(mops_ctx *c,
   return MOPS_SECRET_FRESH;
 }
 
+/* decaps: the sample returned the secret encapsulation produced (in ss,
+ * since prepare). */
+static int kem_decaps_check(mops_ctx *c, uint32_t sample, char *detail,
+                            size_t dn) {
+  (void)sample;
+  if (memcmp(c->out, c->ss, c->impl->vt.kem->ss_len) != 0)
+    return mops_kat_fail("shared secret",
+                         "decapsulation returned a different "
+                         "secret than encapsulation produced",
+                         detail, dn);
+  return MCORE_OK;
+}
+
+/* encaps: decapsulating the sample's ciphertext gives its secret. */
+static int kem_encaps_check(mops_ctx *c, uint32_t sample, char *detail,
+                            size_t dn) {
+  if (c->impl->vt.kem->decaps(c->out, c->ct, c->sk) != MCORE_OK)
+    return mops_kat_fail("decaps",
+                         "decapsulating the sample's ciphertext "
+                         "returned an error",
+                         detail, dn);
+  return kem_decaps_check(c, sample, detail, dn);
+}
+
+/* keygen: the new key pair encapsulates and decapsulates one secret (fixed
+ * coins: the check draws nothing from the generator). */
+static int kem_keygen_check(mops_ctx *c, uint32_t sample, char *detail,
+                            size_t dn) {
+  static const uint8_t coins[64] = "merlin: check of a new key pair";
+  if (c->impl->vt.kem->encaps(c->ct, c->ss, c->pk, coins) != MCORE_OK)
+    return mops_kat_fail("key pair", "encapsulating to the new key failed",
+                         detail, dn);
+  return kem_encaps_check(c, sample, detail, dn);
+}
+
 const mops_opdef mops_kem_ops[] = {
     {"keygen", 0, kem_kat, kem_keygen_prepare, kem_vary, kem_keygen_run, NULL,
-     NULL},
-    {"encaps", 0, kem_kat, kem_prepare, kem_vary, kem_encaps_run, NULL, NULL},
+     NULL, kem_keygen_check, MOPS_OUT_PK | MOPS_OUT_SK},
+    {"encaps", 0, kem_kat, kem_prepare, kem_vary, kem_encaps_run, NULL, NULL,
+     kem_encaps_check, MOPS_OUT_CT | MOPS_OUT_SS},
     {"decaps", 0, kem_kat, kem_prepare, NULL, kem_decaps_run, NULL,
-     kem_decaps_secret},
+     kem_decaps_secret, kem_decaps_check, MOPS_OUT_OUT},
 };
 const size_t mops_n_kem_ops = sizeof mops_kem_ops / sizeof mops_kem_ops[0];

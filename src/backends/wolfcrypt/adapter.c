@@ -1586,10 +1586,35 @@ SLHDSA_ADAPTER(slhdsa_shake_128f, SLHDSA_SHAKE128F, WC_SLHDSA_SHAKE128F_SIG_LEN)
 static const mcore_impl impls[] = {WOLFCRYPT_IMPLS(WOLFCRYPT_IMPL)};
 #undef MBE_WC_VARIANT
 
+#ifdef WC_NEED_RNG
+/* The Hash_DRBG's state (SP 800-90A 10.1.1: V, C and the reseed counter)
+ * around the per-sample checks (mcore.h): wolfSSL's public
+ * struct DRBG_internal, copied whole. */
+static struct DRBG_internal rng_saved;
+static byte rng_saved_status;
+
+static void wc_rng_save(void) {
+  memcpy(&rng_saved, rng.drbg, sizeof rng_saved);
+  rng_saved_status = rng.status;
+}
+
+static void wc_rng_restore(void) {
+  memcpy(rng.drbg, &rng_saved, sizeof rng_saved);
+  rng.status = rng_saved_status;
+}
+#define WC_RNG_SAVE wc_rng_save
+#define WC_RNG_RESTORE wc_rng_restore
+#else
+#define WC_RNG_SAVE NULL
+#define WC_RNG_RESTORE NULL
+#endif
+
 const mcore_backend mbe_wolfcrypt_backend = {.id = MCORE_BACKEND_WOLFCRYPT,
                                              .library = "wolfssl",
                                              .version = MERLIN_WOLFSSL_VERSION,
                                              .init = wc_init,
                                              .impls = impls,
-                                             .n_impls = sizeof impls /
-                                                        sizeof impls[0]};
+                                             .n_impls =
+                                                 sizeof impls / sizeof impls[0],
+                                             .rng_save = WC_RNG_SAVE,
+                                             .rng_restore = WC_RNG_RESTORE};
