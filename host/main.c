@@ -52,7 +52,10 @@ static const char USAGE[] =
 /* ---- option tables --------------------------------------------------- */
 
 /* Options of the largest table (RUN_OPTS), with room. */
-#define MAX_OPTS 32
+#define MAX_OPTS 40
+/* opt_def.repeat: a list option (repeatable, every value kept in order in
+ * an mh_strlist at `at`); 1 is --target's own accumulation. */
+#define MH_OPT_LIST 2
 
 /* One option of a command. Its value goes to the command's argument
  * struct (run_args, ...) at offset `at`: a const char * (the last value
@@ -163,6 +166,24 @@ static const opt_def RUN_OPTS[] = {
      "build images and run QEMU images N at a time, %R\n(default: online "
      "CPUs); host images always run alone",
      RA(jobs), 0, RN(jobs, 1, 64), NULL},
+    {"--impl", NULL, "DIR[,DIR...]",
+     "also measure these implementation folders (api.h and\nits sources; "
+     "repeatable; docs/bring-your-own.md)",
+     RA(o.impls), MH_OPT_LIST, 0, 0, 0, NULL},
+    {"--impl-tree", NULL, "ROOT",
+     "also measure every crypto_kem/<scheme>/<impl>/ and\ncrypto_sign/"
+     "<scheme>/<impl>/ folder under ROOT, but\nhost-only ones (avx2, "
+     "aarch64, ...; repeatable)",
+     RA(o.impl_trees), MH_OPT_LIST, 0, 0, 0, NULL},
+    {"--impl-skip", NULL, "PATTERN",
+     "leave out the --impl-tree folders whose <scheme>/<impl>,\n<scheme> "
+     "or <impl> matches PATTERN (shell pattern;\nrepeatable)",
+     RA(o.impl_skips), MH_OPT_LIST, 0, 0, 0, NULL},
+    {"--impl-hash", NULL, "H",
+     "the Keccak behind the folders' fips202.h: c (PQClean's\ncommon C) or "
+     "thumb2-asm (wolfSSL's Thumb-2 assembly;\nnot on M0+ or the host) "
+     "(default: the profile's impl.hash, else c)",
+     RA(o.impl_hash), 0, 0, 0, 0, MH_IMPL_HASHES},
 };
 
 typedef struct {
@@ -316,6 +337,9 @@ typedef struct {
   const char **pos; /* positional arguments */
   size_t n_pos;
   unsigned char given[MAX_OPTS]; /* given[k]: option k was given */
+  /* The values of each list option (repeat == MH_OPT_LIST), in order. */
+  const char **multi[MAX_OPTS];
+  size_t n_multi[MAX_OPTS];
 } parse_state;
 
 typedef struct cmd_def {
@@ -446,7 +470,10 @@ static int store_opt(parse_state *s, const opt_def *d, const char *v) {
   }
   if (!*v)
     return usage_error(s, "option %s needs a non-empty value", d->name);
-  if (d->repeat)
+  size_t k = (size_t)(d - s->cmd->opts);
+  if (d->repeat == MH_OPT_LIST)
+    s->multi[k][s->n_multi[k]++] = v;
+  else if (d->repeat)
     s->targets[s->n_targets++] = v;
   else
     *(const char **)(void *)(base + d->at) = v;
@@ -459,7 +486,12 @@ static int store_opt(parse_state *s, const opt_def *d, const char *v) {
 static int parse(parse_state *s, int argc, char **argv) {
   s->targets = calloc((size_t)argc + 1, sizeof *s->targets);
   s->pos = calloc((size_t)argc + 1, sizeof *s->pos);
-  if (!s->targets || !s->pos) {
+  int lists_ok = 1;
+  for (size_t k = 0; k < s->cmd->n_opts; k++)
+    if (s->cmd->opts[k].repeat == MH_OPT_LIST &&
+        !(s->multi[k] = calloc((size_t)argc + 1, sizeof *s->multi[k])))
+      lists_ok = 0;
+  if (!s->targets || !s->pos || !lists_ok) {
     fprintf(stderr, "merlin: out of memory\n");
     return 1;
   }
@@ -500,6 +532,12 @@ static int parse(parse_state *s, int argc, char **argv) {
   char *base = s->args;
   for (size_t k = 0; k < s->cmd->n_opts; k++) {
     const opt_def *d = &s->cmd->opts[k];
+    if (d->repeat == MH_OPT_LIST) {
+      mh_strlist *l = (mh_strlist *)(void *)(base + d->at);
+      l->v = s->multi[k];
+      l->n = s->n_multi[k];
+      continue;
+    }
     const char *v = d->hi ? *(const char **)(void *)(base + d->at) : NULL;
     int rc = v ? parse_uint(s, d->name, v, d->lo, d->hi,
                             (unsigned *)(void *)(base + d->num))
@@ -591,6 +629,8 @@ static int check_port_opts(const parse_state *s, const char *port,
 static void state_free(parse_state *s) {
   free(s->targets);
   free(s->pos);
+  for (size_t k = 0; k < MAX_OPTS; k++)
+    free(s->multi[k]);
 }
 
 /* Parse a command's line into args: the table, no positional argument

@@ -21,6 +21,12 @@
 #define MH_PROFILE_DEFAULT "default"
 #define MH_OUT_DEFAULT "results"
 
+/* The values of a repeatable option, in order (main.c MH_OPT_LIST). */
+typedef struct {
+  const char **v;
+  size_t n;
+} mh_strlist;
+
 typedef struct {
   const char **targets; /* target ids, already checked */
   size_t n_targets;
@@ -45,6 +51,11 @@ typedef struct {
    * the tree's compiler and optimisation (docs/cli.md). */
   const char *cc, *opt;
   unsigned jobs; /* -j N: parallel builds and QEMU runs; 0: online CPUs */
+  /* Implementation folders (docs/bring-your-own.md): --impl values (comma
+   * lists), --impl-tree roots, --impl-skip patterns, --impl-hash (NULL:
+   * the profile's impl.hash). */
+  mh_strlist impls, impl_trees, impl_skips;
+  const char *impl_hash;
 } mh_run_opts;
 
 typedef struct {

@@ -124,6 +124,82 @@ static int parse_option(const char *file, size_t line, const char *k, size_t kn,
               (int)(kn > 60 ? 60 : kn), k, valid);
 }
 
+int mh_profile_add_impl(mh_profile *p, const char *alg, const char *path) {
+  mh_profile_impl *g = realloc(p->impls, (p->n_impls + 1) * sizeof *g);
+  if (!g)
+    return -1;
+  p->impls = g;
+  mh_profile_impl *m = &g[p->n_impls];
+  m->alg = alg ? strdup(alg) : NULL;
+  m->path = strdup(path);
+  m->line = 0;
+  if ((alg && !m->alg) || !m->path) {
+    free(m->alg);
+    free(m->path);
+    return -1;
+  }
+  p->n_impls++;
+  return 0;
+}
+
+/* "impl:PATH", an implementation folder serving alg. */
+static int add_impl(const char *file, size_t line, const char *alg,
+                    const char *path, size_t n, mh_profile *p, char *err,
+                    size_t errlen) {
+  if (n == 0)
+    return fail(err, errlen, file, line, "%s: impl: needs a folder (impl:PATH)",
+                alg);
+  char *copy = strndup(path, n);
+  if (!copy || mh_profile_add_impl(p, alg, copy) != 0) {
+    free(copy);
+    return fail(err, errlen, file, line, "out of memory");
+  }
+  free(copy);
+  for (size_t i = 0; i + 1 < p->n_impls; i++)
+    if (strcmp(p->impls[i].path, p->impls[p->n_impls - 1].path) == 0)
+      return fail(err, errlen, file, line, "%s: impl:%s listed twice", alg,
+                  p->impls[i].path);
+  p->impls[p->n_impls - 1].line = line;
+  return 0;
+}
+
+int mh_profile_impl_hash(const char *s, size_t n, mh_impl_hash *out) {
+  if (span_eq(s, n, "c"))
+    *out = MH_IMPL_HASH_C;
+  else if (span_eq(s, n, "thumb2-asm"))
+    *out = MH_IMPL_HASH_THUMB2;
+  else
+    return -1;
+  return 0;
+}
+
+/* A line whose key the catalogue does not know: only implementation
+ * folders may serve it (the folder adds the algorithm). */
+static int parse_new_alg(const char *file, size_t line, const char *k,
+                         size_t kn, const char *v, size_t vn, mh_profile *p,
+                         char *err, size_t errlen) {
+  char alg[80];
+  if (kn >= sizeof alg)
+    return fail(err, errlen, file, line, "key too long");
+  memcpy(alg, k, kn);
+  alg[kn] = '\0';
+  size_t start = 0;
+  while (start <= vn) {
+    size_t end = start;
+    while (end < vn && v[end] != ',')
+      end++;
+    const char *item = v + start;
+    size_t in = end - start;
+    trim(&item, &in);
+    if (!(in >= 5 && memcmp(item, "impl:", 5) == 0))
+      return -2; /* not only folders: an unknown key after all */
+    if (add_impl(file, line, alg, item + 5, in - 5, p, err, errlen) != 0)
+      return -1;
+    start = end + 1;
+  }
+  return 0;
+}
+
 /* Parse the value of one route line into p->routes[a]. */
 static int parse_route(const char *file, size_t line, size_t a, const char *v,
                        size_t vn, mh_profile *p, char *err, size_t errlen) {
@@ -145,6 +221,14 @@ static int parse_route(const char *file, size_t line, size_t a, const char *v,
     if (in == 0)
       return fail(err, errlen, file, line, "%s: empty backend name in the list",
                   alg);
+    if (in >= 5 && memcmp(item, "impl:", 5) == 0) {
+      if (add_impl(file, line, alg, item + 5, in - 5, p, err, errlen) != 0)
+        return -1;
+      if (end == vn)
+        break;
+      start = end + 1;
+      continue;
+    }
     int b = -1;
     for (size_t i = 0; i < MH_N_BACKENDS; i++)
       if (span_eq(item, in, mh_backends[i].name))
@@ -206,18 +290,36 @@ static int parse_line(const char *file, size_t line, const char *s, size_t n,
     p->description[vn] = '\0';
     return 0;
   }
+  if (span_eq(k, kn, "impl.hash")) {
+    if (p->impl_hash_line)
+      return fail(err, errlen, file, line,
+                  "duplicate key 'impl.hash' (first set on line %zu)",
+                  p->impl_hash_line);
+    p->impl_hash_line = line;
+    if (mh_profile_impl_hash(v, vn, &p->impl_hash) != 0)
+      return fail(err, errlen, file, line,
+                  "impl.hash: unknown value '%.*s'; valid: %s",
+                  (int)(vn > 60 ? 60 : vn), v, MH_IMPL_HASHES);
+    return 0;
+  }
   if (memchr(k, '.', kn))
     return parse_option(file, line, k, kn, v, vn, p, opt_line, err, errlen);
   int a = -1;
   for (size_t i = 0; i < MH_N_ALGS; i++)
     if (span_eq(k, kn, mh_algs[i].id))
       a = (int)i;
+  int folders = a < 0 && vn
+                    ? parse_new_alg(file, line, k, kn, v, vn, p, err, errlen)
+                    : -2;
+  if (folders != -2)
+    return folders;
   if (a < 0) {
     char valid[1024];
     list_algs(valid, sizeof valid);
     return fail(
         err, errlen, file, line,
-        "unknown key '%.*s'; valid: description, <backend>.<option>, %s",
+        "unknown key '%.*s'; valid: description, impl.hash, "
+        "<backend>.<option>, <id> = impl:<folder>, %s",
         (int)(kn > 60 ? 60 : kn), k, valid);
   }
   if (first_line[a])
@@ -264,6 +366,8 @@ int mh_profile_parse(const char *file, const char *buf, size_t len,
   for (size_t a = 0; a < MH_N_ALGS; a++)
     if (p->n_routes[a])
       return 0;
+  if (p->n_impls)
+    return 0;
   mh_profile_free(p);
   return fail(err, errlen, file, 0,
               "no algorithm is routed; add lines such as 'sha256 = %s'",
@@ -272,6 +376,11 @@ int mh_profile_parse(const char *file, const char *buf, size_t len,
 
 void mh_profile_free(mh_profile *p) {
   free(p->description);
+  for (size_t i = 0; i < p->n_impls; i++) {
+    free(p->impls[i].alg);
+    free(p->impls[i].path);
+  }
+  free(p->impls);
   memset(p, 0, sizeof *p);
 }
 

@@ -10,7 +10,13 @@
  * src/backends/backends.def, and a backend may only serve the algorithms it
  * lists there. Options are library build options that move numbers (the
  * table mh_profile_options); an option of a backend the profile does not
- * use is an error. Duplicate keys are errors. */
+ * use is an error. Duplicate keys are errors.
+ *
+ * Implementation folders (docs/bring-your-own.md): a backend item
+ * "impl:PATH" in a route line (PATH relative to the profile file's folder),
+ * whose key may then be an algorithm the catalogue does not have, and
+ *   impl.hash = c | thumb2-asm
+ * the Keccak behind the folders' fips202.h. */
 #ifndef MERLIN_HOST_PROFILE_H
 #define MERLIN_HOST_PROFILE_H
 
@@ -35,8 +41,25 @@ enum {
 };
 extern const mh_option_def mh_profile_options[MH_N_OPTIONS];
 
+/* One "impl:PATH" item of a route line: the folder is read later
+ * (config/impl.h), when the image is set up. */
+typedef struct {
+  char *alg;  /* the line's key */
+  char *path; /* as written */
+  size_t line;
+} mh_profile_impl;
+
+/* The Keccak-f[1600] behind the folders' fips202.h (cmake/MerlinImpl.cmake
+ * MERLIN_IMPL_HASH). */
+#define MH_IMPL_HASHES "c, thumb2-asm"
+typedef enum { MH_IMPL_HASH_C = 0, MH_IMPL_HASH_THUMB2 = 1 } mh_impl_hash;
+
 typedef struct {
   char *description; /* NULL when the file has none */
+  mh_profile_impl *impls;
+  size_t n_impls;
+  mh_impl_hash impl_hash;
+  size_t impl_hash_line; /* 0: not set by the file */
   /* Chosen value (index into values) of each option; 0 = default. */
   unsigned char options[MH_N_OPTIONS];
   /* routes[a][0..n_routes[a]-1]: backend indices serving algorithm a, in
@@ -50,6 +73,10 @@ typedef struct {
  * Returns 0, or -1 with the first error in err and *p left empty. */
 int mh_profile_parse(const char *file, const char *buf, size_t len,
                      mh_profile *p, char *err, size_t errlen);
+/* "c" / "thumb2-asm" to mh_impl_hash: 0, or -1 when s is neither. */
+int mh_profile_impl_hash(const char *s, size_t n, mh_impl_hash *out);
+/* Add an implementation folder (merlin run --impl): 0 or -1 (memory). */
+int mh_profile_add_impl(mh_profile *p, const char *alg, const char *path);
 void mh_profile_free(mh_profile *p);
 
 /* 1 when backend b is used by any route of p. */

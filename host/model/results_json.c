@@ -93,16 +93,19 @@ static int begin_key_handled(const char *k) {
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
     if (strcmp(k, keys[i]) == 0)
       return 1;
-  return strncmp(k, "lib.", 4) == 0 || strncmp(k, "route.", 6) == 0;
+  return strncmp(k, "lib.", 4) == 0 || strncmp(k, "route.", 6) == 0 ||
+         strncmp(k, "nistkat.", 8) == 0;
 }
 
 static json_t *provenance_json(wctx *w, const mh_result *x) {
   const mh_run *run = &x->run;
-  json_t *p = json_object(), *libs = json_object(), *routes = json_object();
-  if (!p || !libs || !routes) {
+  json_t *p = json_object(), *libs = json_object(), *routes = json_object(),
+         *kats = json_object();
+  if (!p || !libs || !routes || !kats) {
     json_decref(p);
     json_decref(libs);
     json_decref(routes);
+    json_decref(kats);
     w->bad = 1;
     snprintf(w->err, w->errlen, "out of memory");
     return NULL;
@@ -124,9 +127,15 @@ static json_t *provenance_json(wctx *w, const mh_result *x) {
       put(w, libs, kv->key + 4, json_string(kv->value));
     else if (strncmp(kv->key, "route.", 6) == 0)
       put(w, routes, kv->key + 6, json_string(kv->value));
+    else if (strncmp(kv->key, "nistkat.", 8) == 0)
+      put(w, kats, kv->key + 8, json_string(kv->value));
   }
   put(w, p, "libraries", libs);
   put(w, p, "routes", routes);
+  if (json_object_size(kats))
+    put(w, p, "nist_kat", kats);
+  else
+    json_decref(kats);
   put(w, p, "source", json_string((s = mh_run_prov(run, "source")) ? s : ""));
   put(w, p, "runs", number_or_string(mh_run_prov(run, "runs")));
   put(w, p, "warmup", number_or_string(mh_run_prov(run, "warmup")));
@@ -496,6 +505,11 @@ static int read_provenance(rctx *c, json_t *p, mh_result *x) {
     }
     if (strcmp(k, "routes") == 0) {
       if (read_string_map(c, v, k, "route.", run) != 0)
+        return -1;
+      continue;
+    }
+    if (strcmp(k, "nist_kat") == 0) {
+      if (read_string_map(c, v, k, "nistkat.", run) != 0)
         return -1;
       continue;
     }

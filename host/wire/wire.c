@@ -538,6 +538,37 @@ static int rec_kat(wparser *p) {
   return field_str(p, f[MH_WIRE_K(kat, detail)], "kat", &op->kat_detail);
 }
 
+/* An implementation's own KAT records (implementation folders,
+ * docs/bring-your-own.md), before the kat record of its first operation:
+ * kept as provenance "nistkat.<backend>" (results.json "nist_kat"). */
+static int rec_nistkat(wparser *p) {
+  const wfield *const *f = p->fv;
+  size_t i;
+  if (op_for(p, f[MH_WIRE_K(nistkat, id)], "nistkat", &i) != 0)
+    return -1;
+  mh_op *op = &p->run->ops[i];
+  if (op->kat != MH_KAT_UNKNOWN)
+    return fail(p, "nistkat record for op %d after its kat record", op->id);
+  size_t klen = strlen("nistkat.") + strlen(op->backend) + 1;
+  for (size_t k = 0; k < p->run->n_prov; k++)
+    if (strncmp(p->run->prov[k].key, "nistkat.", 8) == 0 &&
+        strcmp(p->run->prov[k].key + 8, op->backend) == 0)
+      return fail(p, "second nistkat record for backend %s", op->backend);
+  mh_kv *grown =
+      realloc(p->run->prov, (p->run->n_prov + 1) * sizeof *p->run->prov);
+  if (!grown)
+    return oom(p);
+  p->run->prov = grown;
+  mh_kv *kv = &grown[p->run->n_prov];
+  kv->key = malloc(klen);
+  kv->value = NULL;
+  if (!kv->key)
+    return oom(p);
+  snprintf(kv->key, klen, "nistkat.%s", op->backend);
+  p->run->n_prov++;
+  return field_str(p, f[MH_WIRE_K(nistkat, records)], "nistkat", &kv->value);
+}
+
 static int rec_plan(wparser *p) {
   const wfield *const *f = p->fv;
   size_t i;
@@ -972,7 +1003,7 @@ static int hex8(const char *s, uint32_t *out) {
 static int (*const handlers[MH_WIRE_R_COUNT])(wparser *) = {
     [MH_WIRE_R_begin] = rec_begin,       [MH_WIRE_R_op] = rec_op,
     [MH_WIRE_R_overhead] = rec_overhead, [MH_WIRE_R_kat] = rec_kat,
-    [MH_WIRE_R_plan] = rec_plan,         [MH_WIRE_R_samples] = rec_samples,
+    [MH_WIRE_R_nistkat] = rec_nistkat, [MH_WIRE_R_plan] = rec_plan,         [MH_WIRE_R_samples] = rec_samples,
     [MH_WIRE_R_opend] = rec_opend,       [MH_WIRE_R_ct] = rec_ct,
     [MH_WIRE_R_error] = rec_error,       [MH_WIRE_R_fault] = rec_fault,
     [MH_WIRE_R_end] = rec_end,           [MH_WIRE_R_wf] = rec_wf,

@@ -171,9 +171,20 @@ typedef struct {
 } mcore_kem_vt;
 
 /* One algorithm served by one backend. */
-typedef struct {
+typedef struct mcore_impl mcore_impl;
+struct mcore_impl {
   mcore_alg alg;
   mcore_backend_id backend;
+  /* Optional (NULL: none): the implementation's own known-answer test,
+   * run once before the catalogue's KATs of its first operation (an
+   * implementation folder's NIST KAT records, src/backends/impl). record
+   * receives what the image reports of it (the `nistkat` wire record).
+   * The catalogue's KATs then run only where it has vectors for the
+   * algorithm. MCORE_OK, or MCORE_ERR with the reason in detail. */
+  int (*kat)(const mcore_impl *impl, char *record, size_t rlen, char *detail,
+             size_t detail_len);
+  /* variant and vt stay last: host/image/sizes.c reads variant from an
+   * image's ELF by its place. */
   const char *variant; /* e.g. "c", "thumb2-asm", "psa-builtin" */
   union {
     const mcore_hash_vt *hash;
@@ -185,7 +196,7 @@ typedef struct {
     const mcore_sig_vt *sig;
     const mcore_kem_vt *kem;
   } vt;
-} mcore_impl;
+};
 
 /* One entry of an adapter's table, with the routing assertion: the build
  * fails unless the generated profile header routes ALG to BACKEND
@@ -211,8 +222,6 @@ typedef struct {
   const char *library; /* the library behind it, e.g. "wolfssl" */
   const char *version; /* the library version actually built */
   int (*init)(void);
-  const mcore_impl *impls;
-  size_t n_impls;
   /* Optional (NULL when the backend draws only from the harness
    * generator): a backend with a generator of its own (wolfCrypt's
    * Hash_DRBG) keeps one copy of its state, so that the per-sample output
@@ -220,6 +229,10 @@ typedef struct {
    * the following samples as it would have been without them. */
   void (*rng_save)(void);
   void (*rng_restore)(void);
+  /* impls and n_impls stay last: host/image/sizes.c reads them from an
+   * image's ELF by their place. */
+  const mcore_impl *impls;
+  size_t n_impls;
 } mcore_backend;
 
 /* The backends linked into this image (generated into the build's

@@ -7,6 +7,8 @@
  */
 #include "vectors.h"
 
+#include "mops.h"
+
 #include "mcore.h"
 
 /* Defined in vectors_<class>.c (one table per algorithm). */
@@ -115,4 +117,9 @@ mops_kat_table mops_vectors(int alg) {
      * timed. */
     return none;
   }
+}
+
+int mops_has_vectors(mcore_alg alg) {
+  mops_kat_table t = mops_vectors((int)alg);
+  return t.n > 0 || t.n_seed > 0;
 }

@@ -36,17 +36,19 @@ static const uint8_t device_id[MWF_DEVICE_ID_LEN] = {'m', 'e', 'r', 'l',
  * operations' buffers it would not fit the smaller boards' RAM (RP2040,
  * STM32F439: docs/targets.md). */
 static struct prov_state {
-  uint8_t srv_pk[MOPS_PK_MAX], srv_sk[MOPS_SK_MAX]; /* long-term signing */
-  uint8_t dev_pk[MOPS_PK_MAX], dev_sk[MOPS_SK_MAX]; /* device ephemeral */
-  uint8_t dev_xpk[32], dev_xsk[32];                 /* hybrid: X25519 */
-  uint8_t srv_epk[MOPS_PK_MAX], srv_esk[MOPS_SK_MAX], srv_xsk[32];
-  uint8_t share[MOPS_CT_MAX];          /* server share, as the server made it */
+  uint8_t srv_pk[MOPS_CAT_PK_MAX],
+      srv_sk[MOPS_CAT_SK_MAX]; /* long-term signing */
+  uint8_t dev_pk[MOPS_CAT_PK_MAX],
+      dev_sk[MOPS_CAT_SK_MAX];      /* device ephemeral */
+  uint8_t dev_xpk[32], dev_xsk[32]; /* hybrid: X25519 */
+  uint8_t srv_epk[MOPS_CAT_PK_MAX], srv_esk[MOPS_CAT_SK_MAX], srv_xsk[32];
+  uint8_t share[MOPS_CAT_CT_MAX];      /* server share, as the server made it */
   uint8_t transcript[MWF_MSG_MAX * 2]; /* the device's view */
   uint8_t srv_transcript[MWF_MSG_MAX * 2]; /* the server's view */
   uint8_t dev_ss[64], srv_ss[64];
   uint8_t dev_key[MWF_NEW_KEY_LEN], srv_key[MWF_NEW_KEY_LEN];
   uint8_t root[MWF_ROOT_KEY_LEN];
-  uint8_t record[MWF_KEY_ID_LEN + MOPS_PK_MAX + MWF_NONCE_LEN +
+  uint8_t record[MWF_KEY_ID_LEN + MOPS_CAT_PK_MAX + MWF_NONCE_LEN +
                  MWF_NEW_KEY_LEN + MWF_TAG_LEN];
   size_t dev_hello_len; /* the device's own copy of what it sent */
 } * P;

@@ -1,0 +1,698 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* realpath (X/Open) */
+#define _XOPEN_SOURCE 700
+
+#include "config/impl.h"
+
+#include "config/catalog.h"
+#include "digest.h"
+#include "run/target_exec.h"
+#include "util/fsutil.h"
+#include "util/strbuf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Largest api.h or META.yml read (they are a few kilobytes). */
+#define TEXT_MAX ((size_t)1 << 20)
+/* Largest file hashed into the folder's content hash. */
+#define FILE_MAX ((size_t)64 << 20)
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static int
+fail(char *err, size_t errlen, const char *dir, const char *fmt, ...) {
+  int w = snprintf(err, errlen, "implementation folder %s: ", dir);
+  if (w < 0 || (size_t)w >= errlen)
+    return -1;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err + w, errlen - (size_t)w, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+int mh_impl_path_ok(const char *s) {
+  for (; *s; s++)
+    if (*s == ';' || *s == '"' || *s == '$' || *s == '\\' ||
+        (unsigned char)*s < 0x20 || *s == 0x7f)
+      return 0;
+  return 1;
+}
+
+int mh_impl_host_only(const char *name) {
+  static const char *const host_only[] = {"avx",     "avx2",   "avx512",
+                                          "aarch64", "x86_64", "amd64",
+                                          "neon",    "armv8",  "sse"};
+  for (size_t i = 0; i < sizeof host_only / sizeof host_only[0]; i++)
+    if (strcmp(name, host_only[i]) == 0)
+      return 1;
+  return 0;
+}
+
+/* ---- api.h -------------------------------------------------------------- */
+
+/* The text without its comments (a comment becomes one space). */
+static void strip_comments(char *s) {
+  char *w = s;
+  for (const char *r = s; *r;) {
+    if (r[0] == '/' && r[1] == '*') {
+      const char *e = strstr(r + 2, "*/");
+      r = e ? e + 2 : r + strlen(r);
+      *w++ = ' ';
+    } else if (r[0] == '/' && r[1] == '/') {
+      while (*r && *r != '\n')
+        r++;
+    } else {
+      *w++ = *r++;
+    }
+  }
+  *w = '\0';
+}
+
+static int ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether text holds the identifier word (whole). */
+static int has_ident(const char *text, const char *word) {
+  size_t n = strlen(word);
+  for (const char *p = text; (p = strstr(p, word)) != NULL; p += n)
+    if ((p == text || !ident_char(p[-1])) && !ident_char(p[n]))
+      return 1;
+  return 0;
+}
+
+/* The prefix of the identifier that ends in suffix (the first such), or
+ * NULL when none does. */
+static char *prefix_of(const char *text, const char *suffix) {
+  size_t n = strlen(suffix);
+  for (const char *p = text; (p = strstr(p, suffix)) != NULL; p += n) {
+    if (ident_char(p[n]))
+      continue;
+    const char *b = p;
+    while (b > text && ident_char(b[-1]))
+      b--;
+    return strndup(b, (size_t)(p - b));
+  }
+  return NULL;
+}
+
+static int has_api(const char *text, const char *ns, const char *name) {
+  char word[256];
+  snprintf(word, sizeof word, "%s%s", ns, name);
+  return has_ident(text, word);
+}
+
+static int read_api(const char *dir, mh_impl *m, char *err, size_t errlen) {
+  char *path = mh_path_join(dir, "api.h"), *text;
+  size_t len;
+  struct stat st;
+  if (!path)
+    return fail(err, errlen, dir, "out of memory");
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+    free(path);
+    return fail(err, errlen, dir,
+                "no api.h (an implementation folder holds api.h and its "
+                "*.c, *.s, *.S; docs/bring-your-own.md)");
+  }
+  char rerr[256];
+  int rc = mh_read_file(path, TEXT_MAX, &text, &len, rerr, sizeof rerr);
+  free(path);
+  if (rc != 0)
+    return fail(err, errlen, dir, "%s", rerr);
+  strip_comments(text);
+  char *kem = prefix_of(text, "crypto_kem_keypair");
+  char *sig = kem ? NULL : prefix_of(text, "crypto_sign_keypair");
+  rc = 0;
+  if (!kem && !sig) {
+    rc = fail(err, errlen, dir,
+              "api.h declares neither crypto_kem_keypair nor "
+              "crypto_sign_keypair");
+  } else if (kem) {
+    m->kem = 1;
+    m->ns = kem;
+    static const char *const need[] = {"crypto_kem_enc", "crypto_kem_dec"};
+    for (size_t i = 0; i < 2 && rc == 0; i++)
+      if (!has_api(text, kem, need[i]))
+        rc = fail(err, errlen, dir,
+                  "api.h declares %scrypto_kem_keypair but no %s%s (a KEM "
+                  "needs keypair, enc and dec)",
+                  kem, kem, need[i]);
+  } else {
+    m->ns = sig;
+    m->detached = has_api(text, sig, "crypto_sign_signature") &&
+                  has_api(text, sig, "crypto_sign_verify");
+    m->sign_open = has_api(text, sig, "crypto_sign") &&
+                   has_api(text, sig, "crypto_sign_open");
+    if (!m->detached && !m->sign_open)
+      rc = fail(err, errlen, dir,
+                "api.h declares %scrypto_sign_keypair but neither "
+                "crypto_sign_signature with crypto_sign_verify nor "
+                "crypto_sign with crypto_sign_open",
+                sig);
+  }
+  if (rc == 0 && (strlen(m->ns) > 120 || !mh_impl_path_ok(m->ns)))
+    rc = fail(err, errlen, dir, "api.h: unusable name prefix '%.40s'", m->ns);
+  free(text);
+  return rc;
+}
+
+/* ---- the sizes, from the host compiler -------------------------------- */
+
+/* Evaluate api.h's size macros (and CRYPTO_ALGNAME) by compiling and
+ * running a probe with the host compiler: the macros may be expressions
+ * over the folder's params.h. The image checks the same values against its
+ * own compiler (src/backends/impl/entry.c). */
+static int probe_sizes(const char *dir, const char *cc, const char *common,
+                       mh_impl *m, char *err, size_t errlen) {
+  char tmpl[] = "/tmp/merlin-probe-XXXXXX";
+  if (!mkdtemp(tmpl))
+    return fail(err, errlen, dir, "cannot create a temporary folder: %s",
+                strerror(errno));
+  char src[PATH_MAX], bin[PATH_MAX], inc1[PATH_MAX + 2], inc2[PATH_MAX + 2];
+  snprintf(src, sizeof src, "%s/probe.c", tmpl);
+  snprintf(bin, sizeof bin, "%s/probe", tmpl);
+  snprintf(inc1, sizeof inc1, "-I%s", dir);
+  snprintf(inc2, sizeof inc2, "-I%s", common);
+  mh_sb b = {0};
+  const char *ns = m->ns;
+  mh_sb_printf(&b,
+               "#include \"api.h\"\n#include <stdio.h>\nint main(void) {\n"
+               "  printf(\"%%llu %%llu %%llu %%llu\\n\",\n"
+               "         (unsigned long long)(%sCRYPTO_PUBLICKEYBYTES),\n"
+               "         (unsigned long long)(%sCRYPTO_SECRETKEYBYTES),\n",
+               ns, ns);
+  if (m->kem)
+    mh_sb_printf(&b,
+                 "         (unsigned long long)(%sCRYPTO_CIPHERTEXTBYTES),\n"
+                 "         (unsigned long long)(%sCRYPTO_BYTES));\n",
+                 ns, ns);
+  else
+    mh_sb_printf(&b,
+                 "         (unsigned long long)(%sCRYPTO_BYTES), 0ULL);\n",
+                 ns);
+  mh_sb_printf(&b, "#ifdef %sCRYPTO_ALGNAME\n  puts(%sCRYPTO_ALGNAME);\n#endif\n"
+               "  return 0;\n}\n", ns, ns);
+  char werr[256];
+  int rc = -1;
+  if (b.failed) {
+    fail(err, errlen, dir, "out of memory");
+  } else if (mh_write_atomic(src, b.s, strlen(b.s), werr, sizeof werr) != 0) {
+    fail(err, errlen, dir, "%s", werr);
+  } else {
+    char *cargv[] = {(char *)(cc ? cc : "cc"), "-w", inc1, inc2, "-o", bin,
+                     src, NULL};
+    mh_exec_spec cs = {.argv = cargv, .stdout_fd = -1, .stderr_fd = -1,
+                       .max_capture = 1 << 16};
+    mh_exec_spec rs = {.argv = (char *[]){bin, NULL}, .stdout_fd = -1,
+                       .stderr_fd = -1, .timeout_s = 10, .max_capture = 4096};
+    mh_exec_result cr = {0}, rr = {0};
+    char xerr[256];
+    if (mh_exec(&cs, &cr, xerr, sizeof xerr) != 0) {
+      fail(err, errlen, dir, "cannot run the host compiler: %s", xerr);
+    } else if (!cr.exited || cr.exit_code != 0) {
+      fail(err, errlen, dir,
+           "api.h's size macros do not compile on the host (%sCRYPTO_"
+           "PUBLICKEYBYTES, %sCRYPTO_SECRETKEYBYTES, %s): is one missing?",
+           ns, ns, m->kem ? "CRYPTO_CIPHERTEXTBYTES, CRYPTO_BYTES"
+                          : "CRYPTO_BYTES");
+    } else if (mh_exec(&rs, &rr, xerr, sizeof xerr) != 0 || !rr.exited ||
+               rr.exit_code != 0 ||
+               sscanf(rr.out, "%llu %llu %llu %llu", &m->pk, &m->sk, &m->ct,
+                      &m->ss) != 4) {
+      fail(err, errlen, dir, "the size probe of api.h did not run");
+    } else {
+      const char *nl = strchr(rr.out, '\n');
+      if (nl && nl[1]) {
+        size_t l = strcspn(nl + 1, "\n");
+        m->algname = strndup(nl + 1, l);
+      }
+      rc = 0;
+    }
+    mh_exec_result_free(&cr);
+    mh_exec_result_free(&rr);
+  }
+  mh_sb_free(&b);
+  unlink(src);
+  unlink(bin);
+  rmdir(tmpl);
+  if (rc == 0 && (m->pk == 0 || m->sk == 0 || m->ct == 0 ||
+                  (m->kem && m->ss == 0)))
+    rc = fail(err, errlen, dir, "api.h declares a size of 0 bytes");
+  if (rc == 0 && (m->pk > (64u << 20) || m->sk > (64u << 20) ||
+                  m->ct > (64u << 20) || m->ss > 4096))
+    rc = fail(err, errlen, dir, "api.h declares sizes beyond any target");
+  return rc;
+}
+
+/* ---- sources and the content hash -------------------------------------- */
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int is_source(const char *name) {
+  size_t n = strlen(name);
+  return n > 2 && name[n - 2] == '.' &&
+         (name[n - 1] == 'c' || name[n - 1] == 's' || name[n - 1] == 'S');
+}
+
+/* The regular files of dir, sorted (names malloc'd). */
+static int list_files(const char *dir, char ***out, size_t *n, char *err,
+                      size_t errlen) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return fail(err, errlen, dir, "cannot read it: %s", strerror(errno));
+  char **v = NULL;
+  size_t cnt = 0, cap = 0;
+  struct dirent *e;
+  int rc = 0;
+  while (rc == 0 && (e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.')
+      continue;
+    char *p = mh_path_join(dir, e->d_name);
+    struct stat st;
+    int reg = p && stat(p, &st) == 0 && S_ISREG(st.st_mode);
+    free(p);
+    if (!reg)
+      continue;
+    if (cnt == cap) {
+      cap = cap ? 2 * cap : 32;
+      char **nv = realloc(v, cap * sizeof *nv);
+      if (!nv) {
+        rc = -1;
+        break;
+      }
+      v = nv;
+    }
+    if (!(v[cnt] = strdup(e->d_name)))
+      rc = -1;
+    else
+      cnt++;
+  }
+  closedir(d);
+  if (rc != 0) {
+    mh_impl_dirs_free(v, cnt);
+    return fail(err, errlen, dir, "out of memory");
+  }
+  if (v)
+    qsort(v, cnt, sizeof *v, cmp_str);
+  *out = v;
+  *n = cnt;
+  return 0;
+}
+
+/* SHA-256 over each file's name, NUL, and content, in name order: what
+ * the folder was when it was measured (results.json provenance). */
+static int hash_files(const char *dir, char **files, size_t n, mh_impl *m,
+                      char *err, size_t errlen) {
+  mcore_sha256_ctx c;
+  mcore_sha256_init(&c);
+  for (size_t i = 0; i < n; i++) {
+    char *p = mh_path_join(dir, files[i]), *buf = NULL, rerr[256];
+    size_t len = 0;
+    if (!p || mh_read_file(p, FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0) {
+      free(p);
+      return fail(err, errlen, dir, "%s", p ? rerr : "out of memory");
+    }
+    free(p);
+    mcore_sha256_update(&c, (const uint8_t *)files[i], strlen(files[i]) + 1);
+    mcore_sha256_update(&c, (const uint8_t *)buf, len);
+    free(buf);
+  }
+  uint8_t d[32];
+  mcore_sha256_final(&c, d);
+  for (size_t i = 0; i < 32; i++)
+    snprintf(m->sha256 + 2 * i, 3, "%02x", d[i]);
+  return 0;
+}
+
+static int take_sources(const char *dir, char **files, size_t n, mh_impl *m,
+                        char *err, size_t errlen) {
+  for (size_t i = 0; i < n; i++) {
+    if (!is_source(files[i]))
+      continue;
+    if (!mh_impl_path_ok(files[i]) || strchr(files[i], ' '))
+      return fail(err, errlen, dir, "source file name '%s' is not usable",
+                  files[i]);
+    char **nv = realloc(m->sources, (m->n_sources + 1) * sizeof *nv);
+    if (!nv || !(nv[m->n_sources] = strdup(files[i]))) {
+      if (nv)
+        m->sources = nv;
+      return fail(err, errlen, dir, "out of memory");
+    }
+    m->sources = nv;
+    m->n_sources++;
+  }
+  if (m->n_sources == 0)
+    return fail(err, errlen, dir, "no sources (*.c, *.s, *.S) beside api.h");
+  return 0;
+}
+
+/* ---- META.yml ----------------------------------------------------------- */
+
+/* The value of a top-level "key: value" line, malloc'd, or NULL. */
+static char *yml_value(const char *text, const char *key) {
+  size_t n = strlen(key);
+  for (const char *l = text; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1
+                                                      : l + strlen(l)) {
+    if (strncmp(l, key, n) != 0 || l[n] != ':')
+      continue;
+    const char *v = l + n + 1;
+    while (*v == ' ' || *v == '\t')
+      v++;
+    size_t vl = strcspn(v, "\r\n");
+    while (vl && (v[vl - 1] == ' ' || v[vl - 1] == '\t'))
+      vl--;
+    return strndup(v, vl);
+  }
+  return NULL;
+}
+
+/* META.yml in the folder, else beside it (PQClean keeps one per scheme).
+ * Its sizes must agree with api.h's. */
+static int read_meta(const char *dir, mh_impl *m, char *err, size_t errlen) {
+  char *here = mh_path_join(dir, "META.yml");
+  char *up = mh_path_join(dir, "../META.yml");
+  struct stat st;
+  const char *path = here && stat(here, &st) == 0   ? here
+                     : up && stat(up, &st) == 0 ? up
+                                                  : NULL;
+  int rc = 0;
+  if (path) {
+    char *text, rerr[256];
+    size_t len;
+    if (mh_read_file(path, TEXT_MAX, &text, &len, rerr, sizeof rerr) != 0) {
+      rc = fail(err, errlen, dir, "%s", rerr);
+    } else {
+      m->meta_path = realpath(path, NULL);
+      m->meta_kat = yml_value(text, "nistkat-sha256");
+      m->meta_level = yml_value(text, "claimed-nist-level");
+      const struct {
+        const char *key;
+        unsigned long long have;
+        int applies;
+      } sz[] = {{"length-public-key", m->pk, 1},
+                {"length-secret-key", m->sk, 1},
+                {"length-ciphertext", m->ct, m->kem},
+                {"length-shared-secret", m->ss, m->kem},
+                {"length-signature", m->ct, !m->kem}};
+      for (size_t i = 0; rc == 0 && i < sizeof sz / sizeof sz[0]; i++) {
+        char *v = sz[i].applies ? yml_value(text, sz[i].key) : NULL;
+        if (v && strtoull(v, NULL, 10) != sz[i].have)
+          rc = fail(err, errlen, dir, "%s says %s: %s, api.h declares %llu",
+                    path, sz[i].key, v, sz[i].have);
+        free(v);
+      }
+      if (rc == 0 && m->meta_kat &&
+          (strlen(m->meta_kat) != 64 ||
+           strspn(m->meta_kat, "0123456789abcdef") != 64))
+        rc = fail(err, errlen, dir,
+                  "%s: nistkat-sha256 is not 64 lower-case hex digits", path);
+      free(text);
+    }
+  }
+  free(here);
+  free(up);
+  return rc;
+}
+
+/* ---- the algorithm -------------------------------------------------------- */
+
+/* The id given, or the scheme folder's name in lower case with '_' as '-'. */
+static int take_alg(const char *dir, const char *alg, mh_impl *m, char *err,
+                    size_t errlen) {
+  m->alg = strdup(alg ? alg : m->scheme);
+  if (!m->alg)
+    return fail(err, errlen, dir, "out of memory");
+  for (char *c = m->alg; *c; c++) {
+    if (*c >= 'A' && *c <= 'Z')
+      *c = (char)(*c - 'A' + 'a');
+    else if (*c == '_')
+      *c = '-';
+    if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-'))
+      return fail(err, errlen, dir,
+                  "algorithm id '%s' (from %s): use letters, digits, '-' "
+                  "and '_' only",
+                  m->alg, alg ? "the profile" : "the scheme folder's name");
+  }
+  if (!m->alg[0] || m->alg[0] == '-' || strlen(m->alg) > 64)
+    return fail(err, errlen, dir, "algorithm id '%s' is not usable", m->alg);
+  m->alg_enum = strdup(m->alg);
+  if (!m->alg_enum)
+    return fail(err, errlen, dir, "out of memory");
+  for (char *c = m->alg_enum; *c; c++)
+    *c = *c == '-' ? '_' : (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+  int a = mh_alg_find(m->alg);
+  m->known = a >= 0;
+  if (m->known) {
+    free(m->alg_enum);
+    m->alg_enum = strdup(mh_algs[a].enum_name);
+    const char *want = m->kem ? "KEM" : "SIG";
+    if (!m->alg_enum)
+      return fail(err, errlen, dir, "out of memory");
+    if (strcmp(mh_algs[a].cls, want) != 0)
+      return fail(err, errlen, dir,
+                  "'%s' is a %s algorithm in Merlin's catalogue "
+                  "(src/ops/algs.def), but the folder is a %s",
+                  m->alg, mh_algs[a].cls, m->kem ? "KEM" : "signature scheme");
+  } else if (m->alg_enum[0] >= '0' && m->alg_enum[0] <= '9') {
+    return fail(err, errlen, dir,
+                "algorithm id '%s' starts with a digit: name the algorithm "
+                "in a profile line ('<id> = impl:%s')",
+                m->alg, dir);
+  }
+  /* The standards that fix the randomness (src/backends/impl/mbe_impl.h). */
+  if (strncmp(m->alg, "ml-kem-", 7) == 0 && m->kem)
+    m->family = MH_IMPL_FAMILY_MLKEM;
+  else if (strncmp(m->alg, "ml-dsa-", 7) == 0 && !m->kem)
+    m->family = MH_IMPL_FAMILY_MLDSA;
+  else if (!m->kem && m->known && (strncmp(m->alg, "slh-dsa-", 8) == 0 ||
+                                   strncmp(m->alg, "sphincs-", 8) == 0))
+    m->family = MH_IMPL_FAMILY_SLHDSA;
+  m->n = m->family == MH_IMPL_FAMILY_SLHDSA ? (unsigned)(m->pk / 2) : 0;
+  /* The catalogue's signature vectors are of detached signatures. */
+  if (m->known && !m->kem && !m->detached)
+    return fail(err, errlen, dir,
+                "'%s' is checked against Merlin's signature vectors, which "
+                "need crypto_sign_signature and crypto_sign_verify (detached "
+                "signatures); api.h has only crypto_sign/crypto_sign_open",
+                m->alg);
+  return 0;
+}
+
+/* ---- the whole folder ----------------------------------------------------- */
+
+static int take_names(const char *dir, mh_impl *m, char *err, size_t errlen) {
+  m->dir = realpath(dir, NULL);
+  if (!m->dir)
+    return fail(err, errlen, dir, "%s", strerror(errno));
+  struct stat st;
+  if (stat(m->dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    return fail(err, errlen, dir, "not a directory");
+  if (!mh_impl_path_ok(m->dir))
+    return fail(err, errlen, dir,
+                "its path holds a character the build files cannot carry "
+                "(';', '\"', '$', '\\\\' or a control character)");
+  const char *slash = strrchr(m->dir, '/');
+  m->name = strdup(slash ? slash + 1 : m->dir);
+  char *parent = strndup(m->dir, slash ? (size_t)(slash - m->dir) : 0);
+  const char *ps = parent ? strrchr(parent, '/') : NULL;
+  m->scheme = strdup(ps ? ps + 1 : (parent ? parent : ""));
+  free(parent);
+  if (!m->name || !m->scheme)
+    return fail(err, errlen, dir, "out of memory");
+  mh_sb b = {0};
+  mh_sb_printf(&b, "impl:%s/%s", m->scheme, m->name);
+  if (b.failed)
+    return fail(err, errlen, dir, "out of memory");
+  m->backend = b.s;
+  return 0;
+}
+
+int mh_impl_inspect(const char *dir, const char *alg, const char *cc,
+                    const char *common, mh_impl *out, char *err,
+                    size_t errlen) {
+  mh_impl m = {0};
+  char **files = NULL;
+  size_t n_files = 0;
+  int rc = take_names(dir, &m, err, errlen);
+  if (rc == 0)
+    rc = read_api(m.dir, &m, err, errlen);
+  if (rc == 0)
+    rc = list_files(m.dir, &files, &n_files, err, errlen);
+  if (rc == 0)
+    rc = take_sources(m.dir, files, n_files, &m, err, errlen);
+  if (rc == 0)
+    rc = hash_files(m.dir, files, n_files, &m, err, errlen);
+  if (rc == 0)
+    rc = probe_sizes(m.dir, cc, common, &m, err, errlen);
+  if (rc == 0)
+    rc = take_alg(m.dir, alg, &m, err, errlen);
+  if (rc == 0)
+    rc = read_meta(m.dir, &m, err, errlen);
+  mh_impl_dirs_free(files, n_files);
+  if (rc != 0) {
+    mh_impl_free(&m);
+    return -1;
+  }
+  *out = m;
+  return 0;
+}
+
+void mh_impl_free(mh_impl *m) {
+  free(m->dir);
+  free(m->scheme);
+  free(m->name);
+  free(m->alg);
+  free(m->alg_enum);
+  free(m->ns);
+  free(m->algname);
+  mh_impl_dirs_free(m->sources, m->n_sources);
+  free(m->meta_path);
+  free(m->meta_kat);
+  free(m->meta_level);
+  free(m->backend);
+  memset(m, 0, sizeof *m);
+}
+
+/* ---- discovery ------------------------------------------------------------ */
+
+void mh_impl_dirs_free(char **dirs, size_t n) {
+  for (size_t i = 0; dirs && i < n; i++)
+    free(dirs[i]);
+  free(dirs);
+}
+
+static int skipped_by(const char *scheme, const char *impl, char *const *skip,
+                      size_t n_skip) {
+  char both[512];
+  snprintf(both, sizeof both, "%s/%s", scheme, impl);
+  for (size_t i = 0; i < n_skip; i++)
+    if (fnmatch(skip[i], both, 0) == 0 || fnmatch(skip[i], scheme, 0) == 0 ||
+        fnmatch(skip[i], impl, 0) == 0)
+      return 1;
+  return 0;
+}
+
+/* The sub-directories of dir, sorted. */
+static int subdirs(const char *dir, char ***out, size_t *n) {
+  char **all = NULL;
+  size_t cnt = 0, cap = 0;
+  DIR *d = opendir(dir);
+  if (!d)
+    return -1;
+  struct dirent *e;
+  int rc = 0;
+  while (rc == 0 && (e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.')
+      continue;
+    char *p = mh_path_join(dir, e->d_name);
+    struct stat st;
+    int isdir = p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+    free(p);
+    if (!isdir)
+      continue;
+    if (cnt == cap) {
+      cap = cap ? 2 * cap : 32;
+      char **nv = realloc(all, cap * sizeof *nv);
+      if (!nv) {
+        rc = -1;
+        break;
+      }
+      all = nv;
+    }
+    if (!(all[cnt] = strdup(e->d_name)))
+      rc = -1;
+    else
+      cnt++;
+  }
+  closedir(d);
+  if (rc != 0) {
+    mh_impl_dirs_free(all, cnt);
+    return -1;
+  }
+  if (all)
+    qsort(all, cnt, sizeof *all, cmp_str);
+  *out = all;
+  *n = cnt;
+  return 0;
+}
+
+static int push(char ***v, size_t *n, char *s) {
+  char **nv = realloc(*v, (*n + 1) * sizeof *nv);
+  if (!nv) {
+    free(s);
+    return -1;
+  }
+  nv[(*n)++] = s;
+  *v = nv;
+  return 0;
+}
+
+int mh_impl_discover(const char *root, char *const *skip, size_t n_skip,
+                     char ***dirs, size_t *n, size_t *skipped, char *err,
+                     size_t errlen) {
+  static const char *const kinds[] = {"crypto_kem", "crypto_sign"};
+  char **out = NULL;
+  size_t cnt = 0, found_kind = 0;
+  *skipped = 0;
+  for (size_t k = 0; k < 2; k++) {
+    char *kdir = mh_path_join(root, kinds[k]), **schemes = NULL;
+    size_t n_schemes = 0;
+    if (!kdir || subdirs(kdir, &schemes, &n_schemes) != 0) {
+      free(kdir);
+      continue;
+    }
+    found_kind++;
+    for (size_t s = 0; s < n_schemes; s++) {
+      char *sdir = mh_path_join(kdir, schemes[s]), **impls = NULL;
+      size_t n_impls = 0;
+      if (sdir && subdirs(sdir, &impls, &n_impls) == 0) {
+        for (size_t i = 0; i < n_impls; i++) {
+          if (mh_impl_host_only(impls[i]) ||
+              skipped_by(schemes[s], impls[i], skip, n_skip)) {
+            (*skipped)++;
+            continue;
+          }
+          char *p = mh_path_join(sdir, impls[i]);
+          if (!p || push(&out, &cnt, p) != 0) {
+            mh_impl_dirs_free(impls, n_impls);
+            mh_impl_dirs_free(schemes, n_schemes);
+            mh_impl_dirs_free(out, cnt);
+            free(sdir);
+            free(kdir);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+          }
+        }
+        mh_impl_dirs_free(impls, n_impls);
+      }
+      free(sdir);
+    }
+    mh_impl_dirs_free(schemes, n_schemes);
+    free(kdir);
+  }
+  if (!found_kind) {
+    mh_impl_dirs_free(out, cnt);
+    snprintf(err, errlen,
+             "--impl-tree %s: no crypto_kem/ or crypto_sign/ folder in it "
+             "(the PQClean and pqm4 layout: crypto_kem/<scheme>/<impl>/)",
+             root);
+    return -1;
+  }
+  *dirs = out;
+  *n = cnt;
+  return 0;
+}

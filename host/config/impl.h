@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Implementation folders (docs/bring-your-own.md): a folder in the
+ * NIST/SUPERCOP/PQClean/pqm4 shape (api.h and its *.c, *.s, *.S) read on
+ * the host, before anything is built, into what the image build needs
+ * (cmake/MerlinImpl.cmake): its algorithm, the names its api.h gives the
+ * entry points, the sizes it declares, its sources and their hash. */
+#ifndef MERLIN_HOST_IMPL_H
+#define MERLIN_HOST_IMPL_H
+
+#include <stddef.h>
+
+/* How a folder's randomness is scripted where a standard fixes it
+ * (src/backends/impl/mbe_impl.h, MBI_FAMILY_*). */
+typedef enum {
+  MH_IMPL_FAMILY_OTHER = 0,
+  MH_IMPL_FAMILY_MLKEM = 1,
+  MH_IMPL_FAMILY_MLDSA = 2,
+  MH_IMPL_FAMILY_SLHDSA = 3
+} mh_impl_family;
+
+typedef struct {
+  char *dir;        /* absolute, symbolic links resolved */
+  char *scheme;     /* the parent folder's name, e.g. "ml-kem-512" */
+  char *name;       /* the folder's name, e.g. "clean" */
+  char *alg;        /* the algorithm id */
+  char *alg_enum;   /* its C name (ML_KEM_512) */
+  int known;        /* the id is in src/ops/algs.def */
+  int kem;          /* 1: KEM; 0: signature scheme */
+  char *ns;         /* prefix of api.h's names ("PQCLEAN_MLKEM512_CLEAN_") */
+  int detached;     /* crypto_sign_signature and crypto_sign_verify */
+  int sign_open;    /* crypto_sign and crypto_sign_open */
+  unsigned long long pk, sk, ct, ss; /* api.h; ct: CRYPTO_BYTES if sign */
+  char *algname;    /* CRYPTO_ALGNAME, or NULL */
+  char **sources;   /* *.c, *.s, *.S of the folder, sorted, relative */
+  size_t n_sources;
+  char sha256[65];  /* of every file of the folder (name and content) */
+  mh_impl_family family;
+  unsigned n;       /* SLH-DSA / SPHINCS+ n (security parameter, bytes) */
+  /* META.yml (PQClean's), when present beside the folder or in it. */
+  char *meta_path, *meta_kat, *meta_level;
+  char *backend; /* "impl:<scheme>/<name>" */
+} mh_impl;
+
+/* Read folder dir. alg: the algorithm id to give it (a profile's key), or
+ * NULL for the scheme folder's name (lower case, '_' as '-'). cc: the host
+ * C compiler that evaluates api.h's size macros ("cc" when NULL). common:
+ * PQClean's common/ folder (the headers the folder may include). Returns 0,
+ * or -1 with a message naming the folder and the problem in err (no api.h,
+ * no sources, an entry point api.h does not declare, sizes it does not
+ * define, an id that is not lower case and hyphens, a class that
+ * contradicts the catalogue, META.yml sizes that differ from api.h's). */
+int mh_impl_inspect(const char *dir, const char *alg, const char *cc,
+                    const char *common, mh_impl *out, char *err,
+                    size_t errlen);
+void mh_impl_free(mh_impl *m);
+
+/* Implementation folder names that are host-only (x86 or Arm A-profile
+ * vector code), skipped by tree discovery as pqm4/mupq's scheme discovery
+ * skips them: 1 when name is one. */
+int mh_impl_host_only(const char *name);
+
+/* Every crypto_kem/<scheme>/<impl>/ and crypto_sign/<scheme>/<impl>/ folder
+ * under root, sorted, as malloc'd absolute paths; host-only ones and those
+ * matching a skip pattern (fnmatch against "<scheme>/<impl>", "<scheme>"
+ * and "<impl>") left out, and counted in *skipped. Returns 0 (even when
+ * none is found), or -1 with err (root unreadable, no crypto_kem or
+ * crypto_sign folder in it). */
+int mh_impl_discover(const char *root, char *const *skip, size_t n_skip,
+                     char ***dirs, size_t *n, size_t *skipped, char *err,
+                     size_t errlen);
+void mh_impl_dirs_free(char **dirs, size_t n);
+
+/* Whether s is a valid implementation folder path for the build files
+ * (no ';', '"', '$', '\\' or control characters). */
+int mh_impl_path_ok(const char *s);
+
+#endif
