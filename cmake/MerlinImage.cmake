@@ -84,6 +84,11 @@ foreach(backend IN LISTS MERLIN_BACKENDS)
          "extern const mcore_backend mbe_${backend_c}_backend;\n")
   string(APPEND MERLIN_REGISTRY_ITEMS "    &mbe_${backend_c}_backend,\n")
 endforeach()
+# Implementation folders (docs/bring-your-own.md), each a backend.
+list(LENGTH MERLIN_IMPLS merlin_n_impls) # indexes from 0: "0" is false
+if(merlin_n_impls GREATER 0)
+  include(MerlinImpl)
+endif()
 configure_file(${CMAKE_SOURCE_DIR}/cmake/registry.c.in
                ${MERLIN_GEN}/registry.c @ONLY)
 

@@ -61,10 +61,11 @@ target_include_directories(merlin_impl_core PRIVATE ${MBI_DIR}
 target_compile_options(merlin_impl_core PRIVATE ${MERLIN_WARNINGS})
 target_link_libraries(merlin_impl_core PUBLIC merlin_headers
                       merlin_impl_common)
+list(APPEND MERLIN_BACKEND_TARGETS merlin_impl_core) # its objects: linked
 
 set(MBI_REDEFINE "${MERLIN_GEN}/impl_redefine.txt")
 set(MBI_REDEFINE_TEXT "randombytes mbe_impl_randombytes\n"
-                      "PQCLEAN_randombytes mbe_impl_randombytes\n")
+                      "PQCLEAN_randombytes mbe_impl_randombytes_pqclean\n")
 if(MERLIN_IMPL_HASH STREQUAL "thumb2-asm")
   include("${MBI_DIR}/keccak_thumb2.cmake")
 endif()
@@ -82,10 +83,10 @@ set(MBI_MAX_SK 0)
 set(MBI_MAX_CT 0)
 set(MBI_MAX_SS 0)
 set(MBI_REGISTRY "")
+macro(mbi_get field)
+  set(${field} "${MERLIN_IMPL_${k}_${field}}")
+endmacro()
 foreach(k IN LISTS MERLIN_IMPLS)
-  macro(mbi_get field)
-    set(${field} "${MERLIN_IMPL_${k}_${field}}")
-  endmacro()
   foreach(field DIR SOURCES ALG ALG_ENUM NEW_ALG CLASS BACKEND BACKEND_ENUM
                 NEW_BACKEND VARIANT NS DETACHED SIGN_OPEN FAMILY N PK SK CT SS
                 EXPECT EXPECT_FROM)

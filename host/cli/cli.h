@@ -4,6 +4,7 @@
 #ifndef MERLIN_HOST_CLI_H
 #define MERLIN_HOST_CLI_H
 
+#include "config/impl.h"
 #include "config/profile.h"
 
 #include <stddef.h>
@@ -114,5 +115,16 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
 int mh_inject_fault_check(const char *kind, char *err, size_t errlen);
 int mh_kat_corrupt_check(const char *v, const mh_profile *p, char *err,
                          size_t errlen);
+
+/* The implementation folders of a run (docs/bring-your-own.md): the
+ * profile's "impl:PATH" items (relative to the profile file's folder), the
+ * --impl folders and every folder of the --impl-tree roots (less
+ * --impl-skip), read into out, with the profile's impl.hash unless
+ * --impl-hash says otherwise. A thumb2-asm hash on a target without
+ * Thumb-2 is an error. Returns 0, or -1 with err (the first bad folder).
+ * Prints how many folders a tree gave unless quiet. */
+int mh_cli_impls(const char *root, const char *profile_path,
+                 const mh_profile *p, const mh_run_opts *o, mh_impl_set *out,
+                 char *err, size_t errlen);
 
 #endif

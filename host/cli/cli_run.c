@@ -50,6 +50,7 @@ typedef struct {
   char *profile_path, *profile_name;
   mh_profile profile;
   int profile_loaded;
+  mh_impl_set impls;   /* the run's implementation folders */
   unsigned build_jobs; /* compile jobs per image build (0: online CPUs) */
 } run_ctx;
 
@@ -82,7 +83,8 @@ static mh_build_spec run_build_spec(const run_ctx *c, const target_run *tr,
                       .inject_fault = c->o->inject_fault,
                       .cc = tr->cc,
                       .opt = tr->opt,
-                      .build_jobs = c->build_jobs};
+                      .build_jobs = c->build_jobs,
+                      .impls = &c->impls};
   return bs;
 }
 
@@ -1042,6 +1044,11 @@ static int load_profile(run_ctx *c) {
     return 2;
   }
   c->profile_loaded = 1;
+  if (mh_cli_impls(c->root, c->profile_path, &c->profile, o, &c->impls, err,
+                   sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s\n", err);
+    return 2;
+  }
   if (o->kat_corrupt &&
       mh_kat_corrupt_check(o->kat_corrupt, &c->profile, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: %s\n", err);
@@ -1201,6 +1208,7 @@ static void plan_free(run_plan *pl) {
   for (size_t p = 0; pl->ctxs && p < pl->n_prof; p++) {
     mh_ct_list_free(&pl->ctxs[p].ct_list);
     mh_profile_free(&pl->ctxs[p].profile);
+    mh_impl_set_free(&pl->ctxs[p].impls);
     free(pl->ctxs[p].profile_path);
     free(pl->ctxs[p].profile_name);
     free(pl->ctxs[p].root);

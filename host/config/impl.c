@@ -199,11 +199,12 @@ static int probe_sizes(const char *dir, const char *cc, const char *common,
                  "         (unsigned long long)(%sCRYPTO_BYTES));\n",
                  ns, ns);
   else
-    mh_sb_printf(&b,
-                 "         (unsigned long long)(%sCRYPTO_BYTES), 0ULL);\n",
+    mh_sb_printf(&b, "         (unsigned long long)(%sCRYPTO_BYTES), 0ULL);\n",
                  ns);
-  mh_sb_printf(&b, "#ifdef %sCRYPTO_ALGNAME\n  puts(%sCRYPTO_ALGNAME);\n#endif\n"
-               "  return 0;\n}\n", ns, ns);
+  mh_sb_printf(&b,
+               "#ifdef %sCRYPTO_ALGNAME\n  puts(%sCRYPTO_ALGNAME);\n#endif\n"
+               "  return 0;\n}\n",
+               ns, ns);
   char werr[256];
   int rc = -1;
   if (b.failed) {
@@ -211,12 +212,17 @@ static int probe_sizes(const char *dir, const char *cc, const char *common,
   } else if (mh_write_atomic(src, b.s, strlen(b.s), werr, sizeof werr) != 0) {
     fail(err, errlen, dir, "%s", werr);
   } else {
-    char *cargv[] = {(char *)(cc ? cc : "cc"), "-w", inc1, inc2, "-o", bin,
-                     src, NULL};
-    mh_exec_spec cs = {.argv = cargv, .stdout_fd = -1, .stderr_fd = -1,
+    char *cargv[] = {
+        (char *)(cc ? cc : "cc"), "-w", inc1, inc2, "-o", bin, src, NULL};
+    mh_exec_spec cs = {.argv = cargv,
+                       .stdout_fd = -1,
+                       .stderr_fd = -1,
                        .max_capture = 1 << 16};
-    mh_exec_spec rs = {.argv = (char *[]){bin, NULL}, .stdout_fd = -1,
-                       .stderr_fd = -1, .timeout_s = 10, .max_capture = 4096};
+    mh_exec_spec rs = {.argv = (char *[]){bin, NULL},
+                       .stdout_fd = -1,
+                       .stderr_fd = -1,
+                       .timeout_s = 10,
+                       .max_capture = 4096};
     mh_exec_result cr = {0}, rr = {0};
     char xerr[256];
     if (mh_exec(&cs, &cr, xerr, sizeof xerr) != 0) {
@@ -225,8 +231,8 @@ static int probe_sizes(const char *dir, const char *cc, const char *common,
       fail(err, errlen, dir,
            "api.h's size macros do not compile on the host (%sCRYPTO_"
            "PUBLICKEYBYTES, %sCRYPTO_SECRETKEYBYTES, %s): is one missing?",
-           ns, ns, m->kem ? "CRYPTO_CIPHERTEXTBYTES, CRYPTO_BYTES"
-                          : "CRYPTO_BYTES");
+           ns, ns,
+           m->kem ? "CRYPTO_CIPHERTEXTBYTES, CRYPTO_BYTES" : "CRYPTO_BYTES");
     } else if (mh_exec(&rs, &rr, xerr, sizeof xerr) != 0 || !rr.exited ||
                rr.exit_code != 0 ||
                sscanf(rr.out, "%llu %llu %llu %llu", &m->pk, &m->sk, &m->ct,
@@ -247,8 +253,8 @@ static int probe_sizes(const char *dir, const char *cc, const char *common,
   unlink(src);
   unlink(bin);
   rmdir(tmpl);
-  if (rc == 0 && (m->pk == 0 || m->sk == 0 || m->ct == 0 ||
-                  (m->kem && m->ss == 0)))
+  if (rc == 0 &&
+      (m->pk == 0 || m->sk == 0 || m->ct == 0 || (m->kem && m->ss == 0)))
     rc = fail(err, errlen, dir, "api.h declares a size of 0 bytes");
   if (rc == 0 && (m->pk > (64u << 20) || m->sk > (64u << 20) ||
                   m->ct > (64u << 20) || m->ss > 4096))
@@ -365,8 +371,8 @@ static int take_sources(const char *dir, char **files, size_t n, mh_impl *m,
 /* The value of a top-level "key: value" line, malloc'd, or NULL. */
 static char *yml_value(const char *text, const char *key) {
   size_t n = strlen(key);
-  for (const char *l = text; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1
-                                                      : l + strlen(l)) {
+  for (const char *l = text; *l;
+       l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
     if (strncmp(l, key, n) != 0 || l[n] != ':')
       continue;
     const char *v = l + n + 1;
@@ -386,8 +392,8 @@ static int read_meta(const char *dir, mh_impl *m, char *err, size_t errlen) {
   char *here = mh_path_join(dir, "META.yml");
   char *up = mh_path_join(dir, "../META.yml");
   struct stat st;
-  const char *path = here && stat(here, &st) == 0   ? here
-                     : up && stat(up, &st) == 0 ? up
+  const char *path = here && stat(here, &st) == 0 ? here
+                     : up && stat(up, &st) == 0   ? up
                                                   : NULL;
   int rc = 0;
   if (path) {
@@ -428,7 +434,8 @@ static int read_meta(const char *dir, mh_impl *m, char *err, size_t errlen) {
   return rc;
 }
 
-/* ---- the algorithm -------------------------------------------------------- */
+/* ---- the algorithm --------------------------------------------------------
+ */
 
 /* The id given, or the scheme folder's name in lower case with '_' as '-'. */
 static int take_alg(const char *dir, const char *alg, mh_impl *m, char *err,
@@ -478,8 +485,9 @@ static int take_alg(const char *dir, const char *alg, mh_impl *m, char *err,
     m->family = MH_IMPL_FAMILY_MLKEM;
   else if (strncmp(m->alg, "ml-dsa-", 7) == 0 && !m->kem)
     m->family = MH_IMPL_FAMILY_MLDSA;
-  else if (!m->kem && m->known && (strncmp(m->alg, "slh-dsa-", 8) == 0 ||
-                                   strncmp(m->alg, "sphincs-", 8) == 0))
+  else if (!m->kem && m->known &&
+           (strncmp(m->alg, "slh-dsa-", 8) == 0 ||
+            strncmp(m->alg, "sphincs-", 8) == 0))
     m->family = MH_IMPL_FAMILY_SLHDSA;
   m->n = m->family == MH_IMPL_FAMILY_SLHDSA ? (unsigned)(m->pk / 2) : 0;
   /* The catalogue's signature vectors are of detached signatures. */
@@ -492,7 +500,8 @@ static int take_alg(const char *dir, const char *alg, mh_impl *m, char *err,
   return 0;
 }
 
-/* ---- the whole folder ----------------------------------------------------- */
+/* ---- the whole folder -----------------------------------------------------
+ */
 
 static int take_names(const char *dir, mh_impl *m, char *err, size_t errlen) {
   m->dir = realpath(dir, NULL);
@@ -567,7 +576,8 @@ void mh_impl_free(mh_impl *m) {
   memset(m, 0, sizeof *m);
 }
 
-/* ---- discovery ------------------------------------------------------------ */
+/* ---- discovery ------------------------------------------------------------
+ */
 
 void mh_impl_dirs_free(char **dirs, size_t n) {
   for (size_t i = 0; dirs && i < n; i++)
@@ -695,4 +705,115 @@ int mh_impl_discover(const char *root, char *const *skip, size_t n_skip,
   *dirs = out;
   *n = cnt;
   return 0;
+}
+
+/* ---- the folders of an image -----------------------------------------------
+ */
+
+int mh_impl_set_add(mh_impl_set *s, const char *dir, const char *alg,
+                    const char *cc, const char *common, char *err,
+                    size_t errlen) {
+  mh_impl m;
+  if (mh_impl_inspect(dir, alg, cc, common, &m, err, errlen) != 0)
+    return -1;
+  for (size_t i = 0; i < s->n; i++) {
+    const char *why = strcmp(s->v[i].dir, m.dir) == 0 ? "given twice"
+                      : strcmp(s->v[i].backend, m.backend) == 0
+                          ? "has the same backend name as another folder"
+                          : NULL;
+    if (why) {
+      snprintf(err, errlen, "implementation folder %s %s (%s: %s)", dir, why,
+               m.backend, s->v[i].dir);
+      mh_impl_free(&m);
+      return -1;
+    }
+  }
+  mh_impl *v = realloc(s->v, (s->n + 1) * sizeof *v);
+  char **e = realloc(s->expect, (s->n + 1) * sizeof *e);
+  if (e)
+    s->expect = e;
+  char **f = e ? realloc(s->expect_from, (s->n + 1) * sizeof *f) : NULL;
+  if (f)
+    s->expect_from = f;
+  if (v)
+    s->v = v;
+  if (!v || !e || !f) {
+    mh_impl_free(&m);
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  s->v[s->n] = m;
+  s->expect[s->n] = strdup("");
+  s->expect_from[s->n] = strdup("");
+  s->n++;
+  return 0;
+}
+
+void mh_impl_set_free(mh_impl_set *s) {
+  for (size_t i = 0; i < s->n; i++) {
+    mh_impl_free(&s->v[i]);
+    free(s->expect[i]);
+    free(s->expect_from[i]);
+  }
+  free(s->v);
+  free(s->expect);
+  free(s->expect_from);
+  memset(s, 0, sizeof *s);
+}
+
+void mh_impl_set_cmake(const mh_impl_set *s, mh_sb *b) {
+  mh_sb_printf(b, "set(MERLIN_IMPL_HASH \"%s\")\nset(MERLIN_IMPLS",
+               s->hash_thumb2 ? "thumb2-asm" : "c");
+  for (size_t k = 0; k < s->n; k++)
+    mh_sb_printf(b, " %zu", k);
+  mh_sb_puts(b, ")\n");
+  for (size_t k = 0; k < s->n; k++) {
+    const mh_impl *m = &s->v[k];
+    mh_sb_printf(b, "set(MERLIN_IMPL_%zu_DIR \"%s\")\n", k, m->dir);
+    mh_sb_printf(b, "set(MERLIN_IMPL_%zu_SOURCES \"", k);
+    for (size_t i = 0; i < m->n_sources; i++)
+      mh_sb_printf(b, "%s%s", i ? ";" : "", m->sources[i]);
+    mh_sb_puts(b, "\")\n");
+    const struct {
+      const char *field, *value;
+    } text[] = {{"ALG", m->alg},
+                {"ALG_ENUM", m->alg_enum},
+                {"NEW_ALG", m->known ? "0" : "1"},
+                {"CLASS", m->kem ? "KEM" : "SIG"},
+                {"BACKEND", m->backend},
+                {"NEW_BACKEND", "1"},
+                {"VARIANT", m->name},
+                {"NS", m->ns},
+                {"EXPECT", s->expect[k]},
+                {"EXPECT_FROM", s->expect_from[k]}};
+    for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
+      mh_sb_printf(b, "set(MERLIN_IMPL_%zu_%s \"%s\")\n", k, text[i].field,
+                   text[i].value);
+    mh_sb_printf(b, "set(MERLIN_IMPL_%zu_BACKEND_ENUM IMPL_%zu)\n", k, k);
+    mh_sb_printf(b,
+                 "set(MERLIN_IMPL_%zu_DETACHED %d)\n"
+                 "set(MERLIN_IMPL_%zu_SIGN_OPEN %d)\n"
+                 "set(MERLIN_IMPL_%zu_FAMILY %d)\nset(MERLIN_IMPL_%zu_N %u)\n",
+                 k, m->detached, k, m->sign_open, k, (int)m->family, k, m->n);
+    mh_sb_printf(b,
+                 "set(MERLIN_IMPL_%zu_PK %llu)\nset(MERLIN_IMPL_%zu_SK %llu)\n"
+                 "set(MERLIN_IMPL_%zu_CT %llu)\nset(MERLIN_IMPL_%zu_SS %llu)\n",
+                 k, m->pk, k, m->sk, k, m->ct, k, m->ss);
+    mh_sb_printf(b,
+                 "set(MERLIN_IMPL_IMPL_%zu_LIBRARY \"impl-%zu\")\n"
+                 "set(MERLIN_IMPL_IMPL_%zu_VERSION \"%.12s\")\n",
+                 k, k, k, m->sha256);
+  }
+}
+
+void mh_impl_set_tag(const mh_impl_set *s, char *buf, size_t len) {
+  mcore_sha256_ctx c;
+  uint8_t d[32];
+  mcore_sha256_init(&c);
+  for (size_t k = 0; k < s->n; k++)
+    mcore_sha256_update(&c, (const uint8_t *)s->v[k].dir,
+                        strlen(s->v[k].dir) + 1);
+  mcore_sha256_update(&c, (const uint8_t *)(s->hash_thumb2 ? "t" : "c"), 1);
+  mcore_sha256_final(&c, d);
+  snprintf(buf, len, "%02x%02x%02x%02x", d[0], d[1], d[2], d[3]);
 }

@@ -7,6 +7,8 @@
 #ifndef MERLIN_HOST_IMPL_H
 #define MERLIN_HOST_IMPL_H
 
+#include "util/strbuf.h"
+
 #include <stddef.h>
 
 /* How a folder's randomness is scripted where a standard fixes it
@@ -19,23 +21,23 @@ typedef enum {
 } mh_impl_family;
 
 typedef struct {
-  char *dir;        /* absolute, symbolic links resolved */
-  char *scheme;     /* the parent folder's name, e.g. "ml-kem-512" */
-  char *name;       /* the folder's name, e.g. "clean" */
-  char *alg;        /* the algorithm id */
-  char *alg_enum;   /* its C name (ML_KEM_512) */
-  int known;        /* the id is in src/ops/algs.def */
-  int kem;          /* 1: KEM; 0: signature scheme */
-  char *ns;         /* prefix of api.h's names ("PQCLEAN_MLKEM512_CLEAN_") */
-  int detached;     /* crypto_sign_signature and crypto_sign_verify */
-  int sign_open;    /* crypto_sign and crypto_sign_open */
+  char *dir;      /* absolute, symbolic links resolved */
+  char *scheme;   /* the parent folder's name, e.g. "ml-kem-512" */
+  char *name;     /* the folder's name, e.g. "clean" */
+  char *alg;      /* the algorithm id */
+  char *alg_enum; /* its C name (ML_KEM_512) */
+  int known;      /* the id is in src/ops/algs.def */
+  int kem;        /* 1: KEM; 0: signature scheme */
+  char *ns;       /* prefix of api.h's names ("PQCLEAN_MLKEM512_CLEAN_") */
+  int detached;   /* crypto_sign_signature and crypto_sign_verify */
+  int sign_open;  /* crypto_sign and crypto_sign_open */
   unsigned long long pk, sk, ct, ss; /* api.h; ct: CRYPTO_BYTES if sign */
-  char *algname;    /* CRYPTO_ALGNAME, or NULL */
-  char **sources;   /* *.c, *.s, *.S of the folder, sorted, relative */
+  char *algname;                     /* CRYPTO_ALGNAME, or NULL */
+  char **sources; /* *.c, *.s, *.S of the folder, sorted, relative */
   size_t n_sources;
-  char sha256[65];  /* of every file of the folder (name and content) */
+  char sha256[65]; /* of every file of the folder (name and content) */
   mh_impl_family family;
-  unsigned n;       /* SLH-DSA / SPHINCS+ n (security parameter, bytes) */
+  unsigned n; /* SLH-DSA / SPHINCS+ n (security parameter, bytes) */
   /* META.yml (PQClean's), when present beside the folder or in it. */
   char *meta_path, *meta_kat, *meta_level;
   char *backend; /* "impl:<scheme>/<name>" */
@@ -50,8 +52,7 @@ typedef struct {
  * define, an id that is not lower case and hyphens, a class that
  * contradicts the catalogue, META.yml sizes that differ from api.h's). */
 int mh_impl_inspect(const char *dir, const char *alg, const char *cc,
-                    const char *common, mh_impl *out, char *err,
-                    size_t errlen);
+                    const char *common, mh_impl *out, char *err, size_t errlen);
 void mh_impl_free(mh_impl *m);
 
 /* Implementation folder names that are host-only (x86 or Arm A-profile
@@ -69,6 +70,30 @@ int mh_impl_discover(const char *root, char *const *skip, size_t n_skip,
                      char ***dirs, size_t *n, size_t *skipped, char *err,
                      size_t errlen);
 void mh_impl_dirs_free(char **dirs, size_t n);
+
+/* The implementation folders of one image, read, with the NIST KAT
+ * records each must reproduce (docs/bring-your-own.md, "Known answers"). */
+typedef struct {
+  mh_impl *v;
+  size_t n;
+  int hash_thumb2;    /* impl.hash = thumb2-asm (else c) */
+  char **expect;      /* per folder: "seed=...,sha256=...", or "" */
+  char **expect_from; /* and where it comes from */
+} mh_impl_set;
+
+/* Read dir into s (see mh_impl_inspect); two folders with the same
+ * backend name or the same folder twice are an error. */
+int mh_impl_set_add(mh_impl_set *s, const char *dir, const char *alg,
+                    const char *cc, const char *common, char *err,
+                    size_t errlen);
+void mh_impl_set_free(mh_impl_set *s);
+/* The folders as the image build reads them (cmake/MerlinImpl.cmake),
+ * appended to b: MERLIN_IMPLS, MERLIN_IMPL_<K>_<FIELD>, MERLIN_IMPL_HASH. */
+void mh_impl_set_cmake(const mh_impl_set *s, mh_sb *b);
+/* A short digest of the set (its folders, hash choice): part of the build
+ * directory's name, so that an image with folders does not share the
+ * profile's own. buf: at least 9 bytes. */
+void mh_impl_set_tag(const mh_impl_set *s, char *buf, size_t len);
 
 /* Whether s is a valid implementation folder path for the build files
  * (no ';', '"', '$', '\\' or control characters). */

@@ -316,11 +316,10 @@ static int parse_line(const char *file, size_t line, const char *s, size_t n,
   if (a < 0) {
     char valid[1024];
     list_algs(valid, sizeof valid);
-    return fail(
-        err, errlen, file, line,
-        "unknown key '%.*s'; valid: description, impl.hash, "
-        "<backend>.<option>, <id> = impl:<folder>, %s",
-        (int)(kn > 60 ? 60 : kn), k, valid);
+    return fail(err, errlen, file, line,
+                "unknown key '%.*s'; valid: description, impl.hash, "
+                "<backend>.<option>, <id> = impl:<folder>, %s",
+                (int)(kn > 60 ? 60 : kn), k, valid);
   }
   if (first_line[a])
     return fail(err, errlen, file, line,

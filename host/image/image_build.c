@@ -157,6 +157,11 @@ char *mh_build_dir(const mh_build_spec *spec) {
                sanitized(spec) ? "-sanitize" : "");
   if (spec->cc)
     mh_sb_printf(&b, "-%s-%s", spec->cc, spec->opt ? spec->opt : "O2");
+  if (spec->impls && spec->impls->n) {
+    char tag[16];
+    mh_impl_set_tag(spec->impls, tag, sizeof tag);
+    mh_sb_printf(&b, "-impl-%s", tag);
+  }
   return sb_take(&b);
 }
 
@@ -236,6 +241,13 @@ static int write_profile_files(const mh_build_spec *spec, const char *pdir,
                                int *changed, char *err, size_t errlen) {
   char *h = mh_profile_header(spec->profile_name, spec->profile);
   char *c = mh_profile_cmake(spec->profile_name, spec->profile);
+  if (c && spec->impls && spec->impls->n) {
+    mh_sb b = {0};
+    mh_sb_puts(&b, c);
+    mh_impl_set_cmake(spec->impls, &b);
+    free(c);
+    c = sb_take(&b);
+  }
   char *hp = mh_path_join(pdir, "merlin_profile.h");
   char *cp = mh_path_join(pdir, "merlin_profile.cmake");
   int rc = -1, ch1 = 0, ch2 = 0;
@@ -255,9 +267,25 @@ static int write_profile_files(const mh_build_spec *spec, const char *pdir,
 
 static const char STAMP[] = ".merlin-configured";
 
+/* Thumb-2 (ARMv7-M, ARMv8-M mainline): what impl.hash = thumb2-asm
+ * needs. */
+static int has_thumb2(const mh_target *t) {
+  const char *f = t->cpu_flags;
+  return t->kind != MH_EXEC_NATIVE && f && !strstr(f, "cortex-m0") &&
+         !strstr(f, "cortex-m23");
+}
+
 int mh_image_build(const mh_build_spec *spec, char **image, char *err,
                    size_t errlen) {
   *image = NULL;
+  if (spec->impls && spec->impls->n && spec->impls->hash_thumb2 &&
+      !has_thumb2(spec->target)) {
+    snprintf(err, errlen,
+             "impl.hash = thumb2-asm (--impl-hash) needs a core with Thumb-2 "
+             "(Cortex-M3, M4, M7, M33, M55); %s has none: use c",
+             spec->target->id);
+    return -1;
+  }
   char *bdir = mh_build_dir(spec);
   char *pdir = bdir ? mh_path_join(bdir, "profile") : NULL;
   char *log = bdir ? mh_path_join(bdir, "build.log") : NULL;

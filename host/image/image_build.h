@@ -4,6 +4,7 @@
 #ifndef MERLIN_HOST_IMAGE_BUILD_H
 #define MERLIN_HOST_IMAGE_BUILD_H
 
+#include "config/impl.h"
 #include "config/profile.h"
 #include "config/targets.h"
 
@@ -24,6 +25,9 @@ typedef struct {
    * build: mh_sizes_measure_tree). */
   const char *cc, *opt;
   unsigned build_jobs; /* parallel compile jobs; 0: online CPUs */
+  /* The run's implementation folders (docs/bring-your-own.md), or NULL:
+   * none. With some, the build directory's name carries their tag. */
+  const mh_impl_set *impls;
 } mh_build_spec;
 
 /* The source root: $MERLIN_ROOT when set, else the tree merlin was built

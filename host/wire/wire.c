@@ -1001,14 +1001,23 @@ static int hex8(const char *s, uint32_t *out) {
 /* The handler of each record type of wire.def; the workflow records go on
  * to host/wire/wire_wf.c. */
 static int (*const handlers[MH_WIRE_R_COUNT])(wparser *) = {
-    [MH_WIRE_R_begin] = rec_begin,       [MH_WIRE_R_op] = rec_op,
-    [MH_WIRE_R_overhead] = rec_overhead, [MH_WIRE_R_kat] = rec_kat,
-    [MH_WIRE_R_nistkat] = rec_nistkat, [MH_WIRE_R_plan] = rec_plan,         [MH_WIRE_R_samples] = rec_samples,
-    [MH_WIRE_R_opend] = rec_opend,       [MH_WIRE_R_ct] = rec_ct,
-    [MH_WIRE_R_error] = rec_error,       [MH_WIRE_R_fault] = rec_fault,
-    [MH_WIRE_R_end] = rec_end,           [MH_WIRE_R_wf] = rec_wf,
-    [MH_WIRE_R_wfcheck] = rec_wf,        [MH_WIRE_R_wfplan] = rec_wf,
-    [MH_WIRE_R_wfsample] = rec_wf,       [MH_WIRE_R_wfend] = rec_wf,
+    [MH_WIRE_R_begin] = rec_begin,
+    [MH_WIRE_R_op] = rec_op,
+    [MH_WIRE_R_overhead] = rec_overhead,
+    [MH_WIRE_R_kat] = rec_kat,
+    [MH_WIRE_R_nistkat] = rec_nistkat,
+    [MH_WIRE_R_plan] = rec_plan,
+    [MH_WIRE_R_samples] = rec_samples,
+    [MH_WIRE_R_opend] = rec_opend,
+    [MH_WIRE_R_ct] = rec_ct,
+    [MH_WIRE_R_error] = rec_error,
+    [MH_WIRE_R_fault] = rec_fault,
+    [MH_WIRE_R_end] = rec_end,
+    [MH_WIRE_R_wf] = rec_wf,
+    [MH_WIRE_R_wfcheck] = rec_wf,
+    [MH_WIRE_R_wfplan] = rec_wf,
+    [MH_WIRE_R_wfsample] = rec_wf,
+    [MH_WIRE_R_wfend] = rec_wf,
     [MH_WIRE_R_wferror] = rec_wf};
 
 static int wire_line(wparser *p, const char *s, size_t l) {

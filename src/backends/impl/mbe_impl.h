@@ -48,31 +48,24 @@ typedef struct {
   const char *expect, *expect_from;
 } mbe_impl_api;
 
-/* The NIST PQC KAT procedure (count 0, as PQClean's test/crypto_*/ nistkat.c *
-    and the NIST submission package's PQCgenKAT): the records are hashed as *
-        they are produced,
-    and their digests written into record(
-            "seed=<16
-                    * hex >
-            , pk = ...,
-            sha256 =
-                <64 hex> ": the first 8 bytes of SHA-256 of each
-                    *
-                    field 's bytes, then SHA-256 of the whole .rsp text, the value PQClean' s *
-                    META.yml calls nistkat -
-                sha256)
-            .It also checks what the records cannot
-    : *the outputs fill exactly the sizes api.h
-      declares(guard bytes after *them, and a second key pair from the same seed
-                                            over differently filled *buffers),
-    the KEM's two secrets agree and the signed message opens. *MCORE_OK,
-    or MCORE_ERR with the first problem in detail.* /
-            int mbe_impl_nistkat(const mbe_impl_api *api, char *record,
-                                 size_t rlen, char *detail, size_t dn);
+/* The NIST PQC KAT procedure for count 0, as the NIST submission
+ * package's PQCgenKAT programs and PQClean's test/crypto_kem/nistkat.c and
+ * test/crypto_sign/nistkat.c run it. The records are hashed as they are
+ * produced, and their digests written into record ("seed=<16 hex>,pk=...,
+ * sha256=<64 hex>": the first 8 bytes of SHA-256 of each field's bytes,
+ * then SHA-256 of the whole .rsp text, the value PQClean's META.yml calls
+ * nistkat-sha256). It also checks what the records cannot: the outputs fill
+ * exactly the sizes api.h declares (guard bytes after them, and a second
+ * key pair from the same seed over differently filled buffers), the KEM's
+ * two secrets agree and the signed message opens. MCORE_OK, or MCORE_ERR
+ * with the first problem in detail. */
+int mbe_impl_nistkat(const mbe_impl_api *api, char *record, size_t rlen,
+                     char *detail, size_t dn);
 
 /* What every folder's randombytes() and PQCLEAN_randombytes() become
  * (renamed in its objects, cmake/MerlinImpl.cmake): the harness generator,
  * or during mbe_impl_nistkat the AES-256 CTR DRBG of the NIST procedure. */
 int mbe_impl_randombytes(uint8_t *out, size_t n);
+int mbe_impl_randombytes_pqclean(uint8_t *out, size_t n);
 
 #endif
