@@ -43,9 +43,12 @@ target_compile_definitions(merlin_headers INTERFACE MERLIN_IMPL_DEFS=1)
 
 # ---- the common code every folder may call ------------------------------
 # PQClean's common API (fips202.h, sha2.h, aes.h, sp800-185.h,
-# nistseedexpander.h, randombytes.h), pinned; its malloc/free (incremental
-# hash contexts, AES key schedules) go to the harness allocator, as for the
-# pqclean backend (src/backends/pqclean/backend.cmake).
+# nistseedexpander.h, randombytes.h), pinned and compiled as is; its
+# malloc/free (incremental hash contexts, AES key schedules) are renamed to
+# the harness allocator by compile definitions, so their heap use is
+# measured (configured, not patched). fips202.c and sha2.c call exit(111)
+# when an allocation fails: on a target that ends the run with that status,
+# which the host reports as a failure.
 add_library(merlin_impl_common STATIC
   ${MBI_PQCLEAN_COMMON}/fips202.c ${MBI_PQCLEAN_COMMON}/sha2.c
   ${MBI_PQCLEAN_COMMON}/aes.c ${MBI_PQCLEAN_COMMON}/sp800-185.c
@@ -54,7 +57,7 @@ target_include_directories(merlin_impl_common PRIVATE ${MBI_PQCLEAN_COMMON})
 target_compile_definitions(merlin_impl_common PRIVATE
   malloc=mcore_malloc free=mcore_free)
 target_compile_options(merlin_impl_common PRIVATE
-  -include ${CMAKE_SOURCE_DIR}/src/backends/pqclean/pqclean_alloc.h)
+  -include ${MBI_DIR}/common_alloc.h)
 
 # Merlin's side: the NIST KAT procedure and the randomness of the folders.
 add_library(merlin_impl_core OBJECT ${MBI_DIR}/nistkat.c)
@@ -90,7 +93,7 @@ macro(mbi_get field)
 endmacro()
 foreach(k IN LISTS MERLIN_IMPLS)
   foreach(field DIR SOURCES ALG ALG_ENUM NEW_ALG CLASS BACKEND BACKEND_ENUM
-                NEW_BACKEND VARIANT NS DETACHED SIGN_OPEN FAMILY N PK SK CT SS
+                NEW_BACKEND OWN_KAT VARIANT NS DETACHED SIGN_OPEN FAMILY N PK SK CT SS
                 EXPECT EXPECT_FROM)
     mbi_get(${field})
   endforeach()
@@ -144,10 +147,12 @@ foreach(k IN LISTS MERLIN_IMPLS)
     DEPENDS $<TARGET_OBJECTS:merlin_impl${k}_obj> "${bdir}/keep.txt"
             "${MBI_REDEFINE}"
     COMMENT "" COMMAND_EXPAND_LISTS VERBATIM)
-  add_library(merlin_impl${k}_lib STATIC "${iso}")
+  add_library(merlin_impl_lib_${k} STATIC "${iso}")
   set_source_files_properties("${iso}" PROPERTIES EXTERNAL_OBJECT TRUE
                               GENERATED TRUE)
-  set_target_properties(merlin_impl${k}_lib PROPERTIES LINKER_LANGUAGE C)
+  set_target_properties(merlin_impl_lib_${k} PROPERTIES LINKER_LANGUAGE C)
+  # what the folder calls: the common code, linked after it
+  target_link_libraries(merlin_impl_lib_${k} INTERFACE merlin_impl_common)
 
   # Merlin's adapter of the folder.
   add_library(merlin_impl${k}_adapter OBJECT ${MBI_DIR}/adapter.c)
@@ -156,7 +161,7 @@ foreach(k IN LISTS MERLIN_IMPLS)
   target_include_directories(merlin_impl${k}_adapter PRIVATE ${MBI_DIR})
   target_compile_options(merlin_impl${k}_adapter PRIVATE ${MERLIN_WARNINGS})
   target_link_libraries(merlin_impl${k}_adapter PUBLIC merlin_headers
-                        merlin_impl${k}_lib merlin_impl_core)
+                        merlin_impl_lib_${k} merlin_impl_core)
   list(APPEND MERLIN_BACKEND_TARGETS merlin_impl${k}_adapter)
 
   # The catalogue entries it adds, and the largest sizes.
@@ -187,6 +192,8 @@ foreach(k IN LISTS MERLIN_IMPLS)
   if(NEW_BACKEND AND NOT BACKEND IN_LIST MBI_SEEN_BACKENDS)
     string(APPEND MBI_BACKENDS_DEF
            "X(${BACKEND_ENUM}, \"${BACKEND}\", \"${ALG}\")\n")
+    string(TOLOWER "${BACKEND_ENUM}" be_name)
+    list(APPEND MBI_NEW_BACKENDS ${be_name})
   endif()
   if(NOT BACKEND IN_LIST MBI_SEEN_BACKENDS)
     list(APPEND MBI_SEEN_BACKENDS "${BACKEND}")
@@ -200,16 +207,39 @@ foreach(k IN LISTS MERLIN_IMPLS)
     "extern const mcore_${iface}_vt mbe_impl${k}_${iface}_vt;\n"
     "int mbe_impl${k}_kat(const mcore_impl *impl, char *record, size_t rlen,\n"
     "                     char *detail, size_t dn);\n")
+  if(OWN_KAT)
+    set(kat "mbe_impl${k}_kat")
+  else()
+    set(kat "NULL") # a library's folder: the catalogue's vectors gate it
+  endif()
+  string(CONCAT MBI_PAIR_${k}_ITEM
+    "    {.alg = MCORE_ALG_${ALG_ENUM},\n"
+    "     .backend = MCORE_BACKEND_${BACKEND_ENUM},\n"
+    "     .kat = ${kat},\n"
+    "     .variant = \"${VARIANT}\",\n"
+    "     .vt = {.${iface} = &mbe_impl${k}_${iface}_vt}},\n")
+  string(CONCAT MBI_PAIR_${k}_DECLS
+    "extern const mcore_${iface}_vt mbe_impl${k}_${iface}_vt;\n"
+    "int mbe_impl${k}_kat(const mcore_impl *impl, char *record, size_t rlen,\n"
+    "                     char *detail, size_t dn);\n")
+  set(MBI_PAIR_${k}_ENUM ${BACKEND_ENUM})
   string(APPEND MBI_BE_${BACKEND_ENUM}_ITEMS
     "    {.alg = MCORE_ALG_${ALG_ENUM},\n"
     "     .backend = MCORE_BACKEND_${BACKEND_ENUM},\n"
-    "     .kat = mbe_impl${k}_kat,\n"
+    "     .kat = ${kat},\n"
     "     .variant = \"${VARIANT}\",\n"
     "     .vt = {.${iface} = &mbe_impl${k}_${iface}_vt}},\n")
 endforeach()
 
 # One mcore_backend per backend name (a user's folder is one; a library
-# backend of folders, such as pqclean, groups several).
+# backend of folders, such as pqclean, groups several, under its library
+# name and the version of its pinned sources).
+foreach(name IN LISTS MERLIN_FOLDER_BACKENDS)
+  string(MAKE_C_IDENTIFIER "${name}" be)
+  string(TOUPPER "${be}" be)
+  set(MERLIN_IMPL_${be}_LIBRARY "${name}")
+  set(MERLIN_IMPL_${be}_VERSION "${MERLIN_DEP_${be}_VERSION}")
+endforeach()
 foreach(be IN LISTS MBI_BACKEND_ENUMS)
   string(TOLOWER "${be}" be_c)
   string(APPEND MBI_REGISTRY
@@ -222,9 +252,6 @@ foreach(be IN LISTS MBI_BACKEND_ENUMS)
     "    .init = NULL,\n"
     "    .impls = ${be_c}_impls,\n"
     "    .n_impls = sizeof ${be_c}_impls / sizeof ${be_c}_impls[0]};\n")
-  string(APPEND MERLIN_REGISTRY_DECLS
-         "extern const mcore_backend mbe_${be_c}_backend;\n")
-  string(APPEND MERLIN_REGISTRY_ITEMS "    &mbe_${be_c}_backend,\n")
 endforeach()
 
 file(CONFIGURE OUTPUT "${MERLIN_GEN}/impl_algs.def" CONTENT
@@ -250,3 +277,27 @@ add_library(merlin_impl_registry OBJECT "${MERLIN_GEN}/impl_registry.c")
 target_link_libraries(merlin_impl_registry PUBLIC merlin_headers)
 target_compile_options(merlin_impl_registry PRIVATE ${MERLIN_WARNINGS})
 list(APPEND MERLIN_BACKEND_TARGETS merlin_impl_registry)
+
+# The registry of a size image holding folder K alone (cmake/MerlinImage.cmake,
+# MERLIN_SIZES): its backend with that one implementation.
+function(mbi_pair_registry k out)
+  set(be ${MBI_PAIR_${k}_ENUM})
+  string(TOLOWER "${be}" be_c)
+  set(${out} "/* SPDX-License-Identifier: Apache-2.0 */
+/* ${MBI_GENERATED} */
+#include \"mcore.h\"
+
+${MBI_PAIR_${k}_DECLS}
+static const mcore_impl impls[] = {
+${MBI_PAIR_${k}_ITEM}};
+static const mcore_backend backend = {
+    .id = MCORE_BACKEND_${be},
+    .library = \"${MERLIN_IMPL_${be}_LIBRARY}\",
+    .version = \"${MERLIN_IMPL_${be}_VERSION}\",
+    .init = NULL,
+    .impls = impls,
+    .n_impls = 1};
+const mcore_backend *const mcore_backends[] = {&backend};
+const size_t mcore_n_backends = 1;
+" PARENT_SCOPE)
+endfunction()

@@ -522,13 +522,10 @@ static int attach_costs(run_ctx *c, target_run *tr) {
    * compiler and flags; configured with MERLIN_SIZES=ON). */
   mh_build_spec bs = run_build_spec(c, tr, c->o->quiet);
   char *bdir = tr->cc ? mh_build_dir(&bs) : NULL;
-  int szrc =
-      tr->cc ? (bdir ? mh_sizes_measure_tree(c->root, bdir, tr->t,
-                                             c->profile_name, &c->profile,
-                                             o->quiet, &sz, err, sizeof err)
-                     : -1)
-             : mh_sizes_measure(c->root, tr->t, c->profile_name, &c->profile,
-                                o->quiet, &sz, err, sizeof err);
+  int szrc = tr->cc ? (bdir ? mh_sizes_measure_tree(&bs, bdir, o->quiet, &sz,
+                                                    err, sizeof err)
+                            : -1)
+                     : mh_sizes_measure(&bs, o->quiet, &sz, err, sizeof err);
   if (tr->cc && !bdir)
     snprintf(err, sizeof err, "out of memory");
   free(bdir);

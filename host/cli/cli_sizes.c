@@ -184,8 +184,9 @@ int mh_cli_sizes(const mh_sizes_opts *o) {
   }
   for (size_t i = 0; i < o->n_targets; i++) {
     const mh_target *t = mh_target_find(o->targets[i]);
-    if (mh_sizes_measure(root, t, pname, &prof, o->quiet, &all[n_done], err,
-                         sizeof err) != 0) {
+    mh_build_spec bs = {
+        .root = root, .target = t, .profile_name = pname, .profile = &prof};
+    if (mh_sizes_measure(&bs, o->quiet, &all[n_done], err, sizeof err) != 0) {
       fprintf(stderr, "merlin: %s: sizes failed: %s\n", o->targets[i], err);
       if (mh_exec_signal_received())
         rc = 130;

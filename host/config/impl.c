@@ -527,6 +527,9 @@ static int take_names(const char *dir, mh_impl *m, char *err, size_t errlen) {
   if (b.failed)
     return fail(err, errlen, dir, "out of memory");
   m->backend = b.s;
+  m->variant = strdup(m->name);
+  if (!m->variant)
+    return fail(err, errlen, dir, "out of memory");
   return 0;
 }
 
@@ -573,6 +576,7 @@ void mh_impl_free(mh_impl *m) {
   free(m->meta_kat);
   free(m->meta_level);
   free(m->backend);
+  free(m->variant);
   memset(m, 0, sizeof *m);
 }
 
@@ -710,15 +714,30 @@ int mh_impl_discover(const char *root, char *const *skip, size_t n_skip,
 /* ---- the folders of an image -----------------------------------------------
  */
 
-int mh_impl_set_add(mh_impl_set *s, const char *dir, const char *alg,
-                    const char *cc, const char *common, char *err,
-                    size_t errlen) {
+static int set_add(mh_impl_set *s, const char *dir, const char *alg,
+                   const char *cc, const char *common, const char *backend,
+                   const char *variant, char *err, size_t errlen) {
   mh_impl m;
   if (mh_impl_inspect(dir, alg, cc, common, &m, err, errlen) != 0)
     return -1;
+  if (backend) {
+    char *b = strdup(backend), *v = strdup(variant);
+    if (!b || !v) {
+      free(b);
+      free(v);
+      mh_impl_free(&m);
+      snprintf(err, errlen, "out of memory");
+      return -1;
+    }
+    free(m.backend);
+    free(m.variant);
+    m.backend = b;
+    m.variant = v;
+    m.library = 1;
+  }
   for (size_t i = 0; i < s->n; i++) {
     const char *why = strcmp(s->v[i].dir, m.dir) == 0 ? "given twice"
-                      : strcmp(s->v[i].backend, m.backend) == 0
+                      : !m.library && strcmp(s->v[i].backend, m.backend) == 0
                           ? "has the same backend name as another folder"
                           : NULL;
     if (why) {
@@ -749,6 +768,18 @@ int mh_impl_set_add(mh_impl_set *s, const char *dir, const char *alg,
   return 0;
 }
 
+int mh_impl_set_add(mh_impl_set *s, const char *dir, const char *alg,
+                    const char *cc, const char *common, char *err,
+                    size_t errlen) {
+  return set_add(s, dir, alg, cc, common, NULL, NULL, err, errlen);
+}
+
+int mh_impl_set_add_library(mh_impl_set *s, const char *dir, const char *alg,
+                            const char *backend, const char *variant,
+                            const char *common, char *err, size_t errlen) {
+  return set_add(s, dir, alg, NULL, common, backend, variant, err, errlen);
+}
+
 void mh_impl_set_free(mh_impl_set *s) {
   for (size_t i = 0; i < s->n; i++) {
     mh_impl_free(&s->v[i]);
@@ -761,49 +792,77 @@ void mh_impl_set_free(mh_impl_set *s) {
   memset(s, 0, sizeof *s);
 }
 
-void mh_impl_set_cmake(const mh_impl_set *s, mh_sb *b) {
-  mh_sb_printf(b, "set(MERLIN_IMPL_HASH \"%s\")\nset(MERLIN_IMPLS",
-               s->hash_thumb2 ? "thumb2-asm" : "c");
-  for (size_t k = 0; k < s->n; k++)
-    mh_sb_printf(b, " %zu", k);
+/* One folder's MERLIN_IMPL_<k>_<FIELD> lines. */
+static void folder_cmake(const mh_impl *m, const char *expect,
+                         const char *expect_from, size_t k, mh_sb *b) {
+  mh_sb_printf(b, "set(MERLIN_IMPL_%zu_DIR \"%s\")\n", k, m->dir);
+  mh_sb_printf(b, "set(MERLIN_IMPL_%zu_SOURCES \"", k);
+  for (size_t i = 0; i < m->n_sources; i++)
+    mh_sb_printf(b, "%s%s", i ? ";" : "", m->sources[i]);
+  mh_sb_puts(b, "\")\n");
+  const struct {
+    const char *field, *value;
+  } text[] = {{"ALG", m->alg},
+              {"ALG_ENUM", m->alg_enum},
+              {"NEW_ALG", m->known ? "0" : "1"},
+              {"CLASS", m->kem ? "KEM" : "SIG"},
+              {"BACKEND", m->backend},
+              {"NEW_BACKEND", m->library ? "0" : "1"},
+              {"OWN_KAT", m->library ? "0" : "1"},
+              {"VARIANT", m->variant},
+              {"NS", m->ns},
+              {"EXPECT", expect},
+              {"EXPECT_FROM", expect_from}};
+  for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
+    mh_sb_printf(b, "set(MERLIN_IMPL_%zu_%s \"%s\")\n", k, text[i].field,
+                 text[i].value);
+  mh_sb_printf(b, "set(MERLIN_IMPL_%zu_BACKEND_ENUM ", k);
+  if (m->library)
+    for (const char *c = m->backend; *c; c++)
+      mh_sb_putc(b, *c == '-'                    ? '_'
+                    : (*c >= 'a' && *c <= 'z') ? (char)(*c - 'a' + 'A')
+                                               : *c);
+  else
+    mh_sb_printf(b, "IMPL_%zu", k);
   mh_sb_puts(b, ")\n");
-  for (size_t k = 0; k < s->n; k++) {
-    const mh_impl *m = &s->v[k];
-    mh_sb_printf(b, "set(MERLIN_IMPL_%zu_DIR \"%s\")\n", k, m->dir);
-    mh_sb_printf(b, "set(MERLIN_IMPL_%zu_SOURCES \"", k);
-    for (size_t i = 0; i < m->n_sources; i++)
-      mh_sb_printf(b, "%s%s", i ? ";" : "", m->sources[i]);
-    mh_sb_puts(b, "\")\n");
-    const struct {
-      const char *field, *value;
-    } text[] = {{"ALG", m->alg},
-                {"ALG_ENUM", m->alg_enum},
-                {"NEW_ALG", m->known ? "0" : "1"},
-                {"CLASS", m->kem ? "KEM" : "SIG"},
-                {"BACKEND", m->backend},
-                {"NEW_BACKEND", "1"},
-                {"VARIANT", m->name},
-                {"NS", m->ns},
-                {"EXPECT", s->expect[k]},
-                {"EXPECT_FROM", s->expect_from[k]}};
-    for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
-      mh_sb_printf(b, "set(MERLIN_IMPL_%zu_%s \"%s\")\n", k, text[i].field,
-                   text[i].value);
-    mh_sb_printf(b, "set(MERLIN_IMPL_%zu_BACKEND_ENUM IMPL_%zu)\n", k, k);
-    mh_sb_printf(b,
-                 "set(MERLIN_IMPL_%zu_DETACHED %d)\n"
-                 "set(MERLIN_IMPL_%zu_SIGN_OPEN %d)\n"
-                 "set(MERLIN_IMPL_%zu_FAMILY %d)\nset(MERLIN_IMPL_%zu_N %u)\n",
-                 k, m->detached, k, m->sign_open, k, (int)m->family, k, m->n);
-    mh_sb_printf(b,
-                 "set(MERLIN_IMPL_%zu_PK %llu)\nset(MERLIN_IMPL_%zu_SK %llu)\n"
-                 "set(MERLIN_IMPL_%zu_CT %llu)\nset(MERLIN_IMPL_%zu_SS %llu)\n",
-                 k, m->pk, k, m->sk, k, m->ct, k, m->ss);
+  mh_sb_printf(b,
+               "set(MERLIN_IMPL_%zu_DETACHED %d)\n"
+               "set(MERLIN_IMPL_%zu_SIGN_OPEN %d)\n"
+               "set(MERLIN_IMPL_%zu_FAMILY %d)\nset(MERLIN_IMPL_%zu_N %u)\n",
+               k, m->detached, k, m->sign_open, k, (int)m->family, k, m->n);
+  mh_sb_printf(b,
+               "set(MERLIN_IMPL_%zu_PK %llu)\nset(MERLIN_IMPL_%zu_SK %llu)\n"
+               "set(MERLIN_IMPL_%zu_CT %llu)\nset(MERLIN_IMPL_%zu_SS %llu)\n",
+               k, m->pk, k, m->sk, k, m->ct, k, m->ss);
+  if (!m->library)
     mh_sb_printf(b,
                  "set(MERLIN_IMPL_IMPL_%zu_LIBRARY \"impl-%zu\")\n"
                  "set(MERLIN_IMPL_IMPL_%zu_VERSION \"%.12s\")\n",
                  k, k, k, m->sha256);
-  }
+}
+
+void mh_impl_set_cmake(const mh_impl_set *const *sets, size_t n,
+                       int hash_thumb2, mh_sb *b) {
+  size_t total = 0, k = 0;
+  for (size_t i = 0; i < n; i++)
+    total += sets[i] ? sets[i]->n : 0;
+  if (!total)
+    return;
+  mh_sb_printf(b, "set(MERLIN_IMPL_HASH \"%s\")\nset(MERLIN_IMPLS",
+               hash_thumb2 ? "thumb2-asm" : "c");
+  for (size_t i = 0; i < total; i++)
+    mh_sb_printf(b, " %zu", i);
+  mh_sb_puts(b, ")\nset(MERLIN_FOLDER_BACKENDS");
+  const char *seen = NULL;
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; sets[i] && j < sets[i]->n; j++)
+      if (sets[i]->v[j].library && (!seen || strcmp(seen, sets[i]->v[j].backend)))
+        mh_sb_printf(b, " %s", seen = sets[i]->v[j].backend);
+  mh_sb_puts(b, ")\n");
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; sets[i] && j < sets[i]->n; j++)
+      folder_cmake(&sets[i]->v[j], sets[i]->expect[j],
+                   sets[i]->expect_from[j], k++, b);
 }
 
 void mh_impl_set_tag(const mh_impl_set *s, char *buf, size_t len) {

@@ -40,7 +40,12 @@ typedef struct {
   unsigned n; /* SLH-DSA / SPHINCS+ n (security parameter, bytes) */
   /* META.yml (PQClean's), when present beside the folder or in it. */
   char *meta_path, *meta_kat, *meta_level;
-  char *backend; /* "impl:<scheme>/<name>" */
+  char *backend; /* "impl:<scheme>/<name>", or the library backend's */
+  char *variant; /* the folder's name, or what the manifest says */
+  /* Set for a folder of a library backend of folders (kind = folders in
+   * its manifest, pqclean): measured under that backend's name, gated by
+   * the catalogue's vectors only (no NIST KAT of its own). */
+  int library;
 } mh_impl;
 
 /* Read folder dir. alg: the algorithm id to give it (a profile's key), or
@@ -86,10 +91,18 @@ typedef struct {
 int mh_impl_set_add(mh_impl_set *s, const char *dir, const char *alg,
                     const char *cc, const char *common, char *err,
                     size_t errlen);
+/* The same for a folder of library backend `backend` (MH_BACKEND_FOLDER of
+ * src/backends/host_tables.def). */
+int mh_impl_set_add_library(mh_impl_set *s, const char *dir, const char *alg,
+                            const char *backend, const char *variant,
+                            const char *common, char *err, size_t errlen);
 void mh_impl_set_free(mh_impl_set *s);
-/* The folders as the image build reads them (cmake/MerlinImpl.cmake),
- * appended to b: MERLIN_IMPLS, MERLIN_IMPL_<K>_<FIELD>, MERLIN_IMPL_HASH. */
-void mh_impl_set_cmake(const mh_impl_set *s, mh_sb *b);
+/* The folders of n sets (a library backend's, then the run's), numbered
+ * in that order, as the image build reads them (cmake/MerlinImpl.cmake),
+ * appended to b: MERLIN_IMPLS, MERLIN_IMPL_<K>_<FIELD>, MERLIN_IMPL_HASH,
+ * MERLIN_FOLDER_BACKENDS and their library names and versions. */
+void mh_impl_set_cmake(const mh_impl_set *const *sets, size_t n,
+                       int hash_thumb2, mh_sb *b);
 /* A short digest of the set (its folders, hash choice): part of the build
  * directory's name, so that an image with folders does not share the
  * profile's own. buf: at least 9 bytes. */

@@ -236,17 +236,77 @@ int mh_file_in(const char *dir, const char *name) {
   return ok;
 }
 
+/* The folders of the library backends of folders (kind = folders: their
+ * MH_BACKEND_FOLDER lines) that the profile routes to. */
+static int library_folders(const mh_build_spec *spec, mh_impl_set *out,
+                           char *err, size_t errlen) {
+  static const struct {
+    const char *backend, *alg, *path, *variant;
+  } folders[] = {
+#define MH_BACKEND_FOLDER(backend, alg, path, variant)                         \
+  {backend, alg, path, variant},
+#include "host_tables.def"
+  };
+  char *tp = mh_path_join(spec->root, "third_party");
+  char *common = tp ? mh_path_join(tp, "pqclean/deps/PQClean/common") : NULL;
+  int rc = tp && common ? 0 : -1;
+  for (size_t a = 0; rc == 0 && a < MH_N_ALGS; a++)
+    for (size_t r = 0; rc == 0 && r < spec->profile->n_routes[a]; r++) {
+      const char *be = mh_backends[spec->profile->routes[a][r]].name;
+      for (size_t f = 0; rc == 0 && f < sizeof folders / sizeof folders[0];
+           f++) {
+        if (strcmp(folders[f].backend, be) || strcmp(folders[f].alg,
+                                                      mh_algs[a].id))
+          continue;
+        char *dir = mh_path_join(tp, folders[f].path);
+        rc = dir ? mh_impl_set_add_library(out, dir, folders[f].alg, be,
+                                           folders[f].variant, common, err,
+                                           errlen)
+                 : -1;
+        free(dir);
+      }
+    }
+  if (rc != 0 && (!tp || !common))
+    snprintf(err, errlen, "out of memory");
+  free(tp);
+  free(common);
+  return rc;
+}
+
+char *mh_image_profile_cmake(const mh_build_spec *spec, char *err,
+                             size_t errlen) {
+  char *c = mh_profile_cmake(spec->profile_name, spec->profile);
+  mh_impl_set lib = {0};
+  if (!c) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  if (library_folders(spec, &lib, err, errlen) != 0) {
+    free(c);
+    return NULL;
+  }
+  const mh_impl_set *sets[] = {&lib, spec->impls};
+  int thumb2 = spec->impls ? spec->impls->hash_thumb2
+                           : spec->profile->impl_hash == MH_IMPL_HASH_THUMB2;
+  mh_sb b = {0};
+  mh_sb_puts(&b, c);
+  mh_impl_set_cmake(sets, 2, thumb2, &b);
+  free(c);
+  mh_impl_set_free(&lib);
+  c = sb_take(&b);
+  if (!c)
+    snprintf(err, errlen, "out of memory");
+  return c;
+}
+
 /* Write the generated profile files; *changed when either differed. */
 static int write_profile_files(const mh_build_spec *spec, const char *pdir,
                                int *changed, char *err, size_t errlen) {
   char *h = mh_profile_header(spec->profile_name, spec->profile);
-  char *c = mh_profile_cmake(spec->profile_name, spec->profile);
-  if (c && spec->impls && spec->impls->n) {
-    mh_sb b = {0};
-    mh_sb_puts(&b, c);
-    mh_impl_set_cmake(spec->impls, &b);
-    free(c);
-    c = sb_take(&b);
+  char *c = mh_image_profile_cmake(spec, err, errlen);
+  if (!c) {
+    free(h);
+    return -1;
   }
   char *hp = mh_path_join(pdir, "merlin_profile.h");
   char *cp = mh_path_join(pdir, "merlin_profile.cmake");

@@ -38,7 +38,14 @@ char *mh_source_root(char *err, size_t errlen);
 char *mh_profile_header(const char *name, const mh_profile *p);
 char *mh_profile_cmake(const char *name, const mh_profile *p);
 
-/* ROOT/build/img/T-P[-katfail][-cc-opt], malloc'd. */
+/* merlin_profile.cmake of spec's image: the profile's routes and options
+ * (mh_profile_cmake), then its implementation folders, those of the
+ * library backends of folders it routes to (pqclean) and spec->impls
+ * (cmake/MerlinImpl.cmake). malloc'd, or NULL with err. */
+char *mh_image_profile_cmake(const mh_build_spec *spec, char *err,
+                             size_t errlen);
+
+/* ROOT/build/img/T-P[-katfail][-cc-opt][-impl-TAG], malloc'd. */
 char *mh_build_dir(const mh_build_spec *spec);
 
 /* Build the image; on success *image is its malloc'd path. On failure the

@@ -27,7 +27,9 @@ int mh_map_parse(const char *text, size_t len, mh_map *m, char *err,
 void mh_map_free(mh_map *m);
 
 /* The library an input section comes from: "wolfcrypt", "mbedtls",
- * "pqclean", "mlkem-native", "mldsa-native", "aws-lc-fips202",
+ * "impl-folder" (an implementation folder's own objects, PQClean's among
+ * them), "impl-common" (the common code they call), "mlkem-native",
+ * "mldsa-native", "aws-lc-fips202",
  * "libsodium", "bearssl", "merlin" (harness: core, ops, port), "adapter"
  * (the backend's Merlin adapter), "libc", "libgcc", "crt", "(linker)"
  * (sections the linker makes: PLT, GOT, dynamic symbols...), "(padding)"

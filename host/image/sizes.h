@@ -23,6 +23,7 @@
 #include "config/profile.h"
 #include "config/targets.h"
 #include "image/elffile.h"
+#include "image/image_build.h"
 #include "image/linkmap.h"
 
 #include <jansson.h>
@@ -115,27 +116,24 @@ typedef struct {
 } mh_sizes;
 
 /* Build (configure once, then compile what changed and relink) and measure
- * the size images of target t for profile p in mh_sizes_build_dir().
+ * the size images of spec's target, profile and implementation folders in
+ * mh_sizes_build_dir().
  * Progress lines on stderr unless quiet ("sizes: qemu-m4: 3/12 ecdsa-p256
  * (mbedtls)"). On a build failure the tail of the build log
  * (<build dir>/sizes-build.log) has been printed. Returns 0, or -1 with
  * err. */
-int mh_sizes_measure(const char *root, const mh_target *t,
-                     const char *profile_name, const mh_profile *p, int quiet,
-                     mh_sizes *out, char *err, size_t errlen);
+int mh_sizes_measure(const mh_build_spec *spec, int quiet, mh_sizes *out,
+                     char *err, size_t errlen);
 /* The same in a tree configured by someone else with -DMERLIN_SIZES=ON
  * (for instance the benchmark image's own build directory, whose compiled
  * libraries the size images then reuse): builds and measures, never
  * configures. The log is build_dir/sizes-build.log. */
-int mh_sizes_measure_tree(const char *root, const char *build_dir,
-                          const mh_target *t, const char *profile_name,
-                          const mh_profile *p, int quiet, mh_sizes *out,
-                          char *err, size_t errlen);
+int mh_sizes_measure_tree(const mh_build_spec *spec, const char *build_dir,
+                          int quiet, mh_sizes *out, char *err, size_t errlen);
 void mh_sizes_free(mh_sizes *s);
 
-/* ROOT/build/img/<target>-<profile>-sizes, malloc'd. */
-char *mh_sizes_build_dir(const char *root, const char *target,
-                         const char *profile_name);
+/* ROOT/build/img/<target>-<profile>-sizes[-impl-TAG], malloc'd. */
+char *mh_sizes_build_dir(const mh_build_spec *spec);
 
 /* The records of one target as a JSON object (docs/sizes.md;
  * host/image/sizes.c, next to the section roles it lists); NULL on allocation

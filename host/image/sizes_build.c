@@ -16,10 +16,15 @@
 #include <time.h>
 #include <unistd.h>
 
-char *mh_sizes_build_dir(const char *root, const char *target,
-                         const char *profile_name) {
+char *mh_sizes_build_dir(const mh_build_spec *spec) {
   mh_sb b = {0};
-  mh_sb_printf(&b, "%s/build/img/%s-%s-sizes", root, target, profile_name);
+  mh_sb_printf(&b, "%s/build/img/%s-%s-sizes", spec->root, spec->target->id,
+               spec->profile_name);
+  if (spec->impls && spec->impls->n) {
+    char tag[16];
+    mh_impl_set_tag(spec->impls, tag, sizeof tag);
+    mh_sb_printf(&b, "-impl-%s", tag);
+  }
   if (b.failed) {
     mh_sb_free(&b);
     return NULL;
@@ -101,9 +106,12 @@ fail:
 }
 
 /* The manifest must list the baseline, then exactly the profile's routes in
- * its order (mh_profile_cmake writes MERLIN_PROFILE_ROUTES that way). */
+ * its order (mh_profile_cmake writes MERLIN_PROFILE_ROUTES that way), then
+ * the run's implementation folders in theirs. */
 static int manifest_check(const manifest_entry *v, size_t n,
-                          const mh_profile *p, char *err, size_t errlen) {
+                          const mh_build_spec *spec, char *err,
+                          size_t errlen) {
+  const mh_profile *p = spec->profile;
   size_t i = 0;
   if (n == 0 || strcmp(v[0].kind, "baseline") != 0) {
     snprintf(err, errlen, "size manifest has no baseline image first");
@@ -122,6 +130,17 @@ static int manifest_check(const manifest_entry *v, size_t n,
         return -1;
       }
     }
+  for (size_t k = 0; spec->impls && k < spec->impls->n; k++, i++) {
+    const mh_impl *m = &spec->impls->v[k];
+    if (i >= n || strcmp(v[i].kind, "pair") != 0 ||
+        strcmp(v[i].alg, m->alg) != 0 || strcmp(v[i].backend, m->backend)) {
+      snprintf(err, errlen,
+               "size manifest does not match the implementation folders at "
+               "%s (%s): reconfigure by deleting the build directory",
+               m->alg, m->backend);
+      return -1;
+    }
+  }
   if (i != n) {
     snprintf(err, errlen, "size manifest lists more images than routes");
     return -1;
@@ -134,10 +153,11 @@ static const char STAMP[] = ".merlin-configured";
 /* Build the images of the manifest one at a time, for the progress lines
  * (the libraries are compiled by the first image that needs them, the
  * others relink), then measure them. */
-static int build_and_measure(const char *root, const char *bdir,
-                             const mh_target *t, const mh_profile *p, int quiet,
-                             int logfd, double t0, mh_sizes *out, char *err,
-                             size_t errlen) {
+static int build_and_measure(const mh_build_spec *spec, const char *bdir,
+                             int quiet, int logfd, double t0, mh_sizes *out,
+                             char *err, size_t errlen) {
+  const char *root = spec->root;
+  const mh_target *t = spec->target;
   char *manifest = mh_path_join(bdir, "sizes/manifest.txt");
   char *img = mh_path_join(bdir, "sizes");
   manifest_entry *mf = NULL;
@@ -153,7 +173,7 @@ static int build_and_measure(const char *root, const char *bdir,
              bdir);
     goto out;
   }
-  if (manifest_check(mf, n_mf, p, err, errlen) != 0)
+  if (manifest_check(mf, n_mf, spec, err, errlen) != 0)
     goto out;
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   char jobs[24];
@@ -211,17 +231,18 @@ out:
   return rc;
 }
 
-static int sizes_run(const char *root, const char *bdir, int configure,
-                     const mh_target *t, const char *profile_name,
-                     const mh_profile *p, int quiet, mh_sizes *out, char *err,
+static int sizes_run(const mh_build_spec *spec, const char *bdir,
+                     int configure, int quiet, mh_sizes *out, char *err,
                      size_t errlen) {
+  const char *root = spec->root, *profile_name = spec->profile_name;
+  const mh_target *t = spec->target;
   memset(out, 0, sizeof *out);
   double t0 = mh_now_s();
   char *pdir = mh_path_join(bdir, "profile");
   char *log = mh_path_join(bdir, "sizes-build.log");
   char *stamp = mh_path_join(bdir, STAMP);
-  char *hdr = mh_profile_header(profile_name, p);
-  char *cml = mh_profile_cmake(profile_name, p);
+  char *hdr = mh_profile_header(profile_name, spec->profile);
+  char *cml = mh_image_profile_cmake(spec, err, errlen);
   char *hp = pdir ? mh_path_join(pdir, "merlin_profile.h") : NULL;
   char *cp = pdir ? mh_path_join(pdir, "merlin_profile.cmake") : NULL;
   mh_sb def_dir = {0};
@@ -275,7 +296,7 @@ static int sizes_run(const char *root, const char *bdir, int configure,
     if (sfd >= 0)
       close(sfd);
   }
-  rc = build_and_measure(root, bdir, t, p, quiet, logfd, t0, out, err, errlen);
+  rc = build_and_measure(spec, bdir, quiet, logfd, t0, out, err, errlen);
   if (rc == -2)
     goto fail;
   goto out;
@@ -303,27 +324,22 @@ out:
   return rc;
 }
 
-int mh_sizes_measure(const char *root, const mh_target *t,
-                     const char *profile_name, const mh_profile *p, int quiet,
-                     mh_sizes *out, char *err, size_t errlen) {
-  char *bdir = mh_sizes_build_dir(root, t->id, profile_name);
+int mh_sizes_measure(const mh_build_spec *spec, int quiet, mh_sizes *out,
+                     char *err, size_t errlen) {
+  char *bdir = mh_sizes_build_dir(spec);
   if (!bdir) {
     memset(out, 0, sizeof *out);
     snprintf(err, errlen, "out of memory");
     return -1;
   }
-  int rc =
-      sizes_run(root, bdir, 1, t, profile_name, p, quiet, out, err, errlen);
+  int rc = sizes_run(spec, bdir, 1, quiet, out, err, errlen);
   free(bdir);
   return rc;
 }
 
-int mh_sizes_measure_tree(const char *root, const char *build_dir,
-                          const mh_target *t, const char *profile_name,
-                          const mh_profile *p, int quiet, mh_sizes *out,
-                          char *err, size_t errlen) {
-  return sizes_run(root, build_dir, 0, t, profile_name, p, quiet, out, err,
-                   errlen);
+int mh_sizes_measure_tree(const mh_build_spec *spec, const char *build_dir,
+                          int quiet, mh_sizes *out, char *err, size_t errlen) {
+  return sizes_run(spec, build_dir, 0, quiet, out, err, errlen);
 }
 
 void mh_sizes_free(mh_sizes *s) {
