@@ -16,6 +16,7 @@
 #include "report/report_md.h"
 #include "report/results_csv.h"
 #include "run/ct.h"
+#include "run/impl_ref.h"
 #include "run/jobs.h"
 #include "run/matrix.h"
 #include "run/progress.h"
@@ -525,7 +526,7 @@ static int attach_costs(run_ctx *c, target_run *tr) {
   int szrc = tr->cc ? (bdir ? mh_sizes_measure_tree(&bs, bdir, o->quiet, &sz,
                                                     err, sizeof err)
                             : -1)
-                     : mh_sizes_measure(&bs, o->quiet, &sz, err, sizeof err);
+                    : mh_sizes_measure(&bs, o->quiet, &sz, err, sizeof err);
   if (tr->cc && !bdir)
     snprintf(err, sizeof err, "out of memory");
   free(bdir);
@@ -1045,6 +1046,11 @@ static int load_profile(run_ctx *c) {
                    sizeof err) != 0) {
     fprintf(stderr, "merlin: %s\n", err);
     return 2;
+  }
+  if (c->impls.n &&
+      mh_impl_expectations(c->root, &c->impls, o->quiet, err, sizeof err)) {
+    fprintf(stderr, "merlin: %s\n", err);
+    return 1;
   }
   if (o->kat_corrupt &&
       mh_kat_corrupt_check(o->kat_corrupt, &c->profile, err, sizeof err) != 0) {

@@ -255,8 +255,8 @@ static int library_folders(const mh_build_spec *spec, mh_impl_set *out,
       const char *be = mh_backends[spec->profile->routes[a][r]].name;
       for (size_t f = 0; rc == 0 && f < sizeof folders / sizeof folders[0];
            f++) {
-        if (strcmp(folders[f].backend, be) || strcmp(folders[f].alg,
-                                                      mh_algs[a].id))
+        if (strcmp(folders[f].backend, be) ||
+            strcmp(folders[f].alg, mh_algs[a].id))
           continue;
         char *dir = mh_path_join(tp, folders[f].path);
         rc = dir ? mh_impl_set_add_library(out, dir, folders[f].alg, be,

@@ -231,9 +231,15 @@ static const struct {
      * objects, and the common code folders call (PQClean's common/). */
     {"merlin_impl_common", "impl-common", 0},
     {"merlin_impl_lib", "impl-folder", 1},
-    {"c", "libc", 0},           {"c_nano", "libc", 0}, {"g", "libc", 0},
-    {"g_nano", "libc", 0},      {"m", "libc", 0},      {"nosys", "libc", 0},
-    {"c_nonshared", "libc", 0}, {"gcc", "libgcc", 0},  {"gcc_eh", "libgcc", 0},
+    {"c", "libc", 0},
+    {"c_nano", "libc", 0},
+    {"g", "libc", 0},
+    {"g_nano", "libc", 0},
+    {"m", "libc", 0},
+    {"nosys", "libc", 0},
+    {"c_nonshared", "libc", 0},
+    {"gcc", "libgcc", 0},
+    {"gcc_eh", "libgcc", 0},
 };
 
 /* Sections the linker makes or fills itself (dynamic linking, PLT/GOT,

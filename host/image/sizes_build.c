@@ -109,8 +109,7 @@ fail:
  * its order (mh_profile_cmake writes MERLIN_PROFILE_ROUTES that way), then
  * the run's implementation folders in theirs. */
 static int manifest_check(const manifest_entry *v, size_t n,
-                          const mh_build_spec *spec, char *err,
-                          size_t errlen) {
+                          const mh_build_spec *spec, char *err, size_t errlen) {
   const mh_profile *p = spec->profile;
   size_t i = 0;
   if (n == 0 || strcmp(v[0].kind, "baseline") != 0) {
@@ -231,9 +230,8 @@ out:
   return rc;
 }
 
-static int sizes_run(const mh_build_spec *spec, const char *bdir,
-                     int configure, int quiet, mh_sizes *out, char *err,
-                     size_t errlen) {
+static int sizes_run(const mh_build_spec *spec, const char *bdir, int configure,
+                     int quiet, mh_sizes *out, char *err, size_t errlen) {
   const char *root = spec->root, *profile_name = spec->profile_name;
   const mh_target *t = spec->target;
   memset(out, 0, sizeof *out);

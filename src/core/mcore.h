@@ -167,6 +167,9 @@ typedef struct {
   /* FIPS 203 ML-KEM.Encaps_internal(ek, m): coins = m (32 bytes). */
   int (*encaps)(uint8_t *ct, uint8_t *ss, const uint8_t *pk,
                 const uint8_t *coins);
+  /* MCORE_OK, or MCORE_BAD_SIGNATURE when the scheme reports that it
+   * rejected the ciphertext (after computing its rejection secret, as
+   * HQC's does; ML-KEM rejects implicitly and returns MCORE_OK). */
   int (*decaps)(uint8_t *ss, const uint8_t *ct, const uint8_t *sk);
 } mcore_kem_vt;
 

@@ -333,6 +333,11 @@ static int ct_check(const instance *in, mops_ctx *c, uint32_t id, uint64_t once,
     uint64_t t0 = mport_counter_read();
     rc = in->def->run(c);
     uint64_t t1 = mport_counter_read();
+    /* A fresh secret with the old public inputs may be rejected (a KEM's
+     * ciphertext for another key: mcore_kem_vt.decaps); the run still took
+     * its whole path. */
+    if (rc == MCORE_BAD_SIGNATURE)
+      rc = MCORE_OK;
     long e1 = mport_ct_errors();
     if (e0 >= 0 && e1 >= e0)
       errors += e1 - e0;

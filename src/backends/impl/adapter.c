@@ -56,10 +56,12 @@ static int encaps(uint8_t *ct, uint8_t *ss, const uint8_t *pk,
   return rc ? MCORE_ERR : MCORE_OK;
 }
 
-/* A KEM's decapsulation rejects implicitly: a bad ciphertext gives a
- * pseudo-random secret, and an error is an error. */
+/* Decapsulation of a ciphertext the key does not match: FIPS 203 rejects
+ * implicitly (a pseudo-random secret, return 0); some schemes also say so
+ * (HQC's crypto_kem_dec returns -1 with its rejection secret). Either way
+ * the call ran its whole path; mcore.h: MCORE_BAD_SIGNATURE. */
 static int decaps(uint8_t *ss, const uint8_t *ct, const uint8_t *sk) {
-  return E(dec)(ss, ct, sk) ? MCORE_ERR : MCORE_OK;
+  return E(dec)(ss, ct, sk) ? MCORE_BAD_SIGNATURE : MCORE_OK;
 }
 
 const mcore_kem_vt E(kem_vt) = {
