@@ -16,6 +16,7 @@
 #include "report/report_md.h"
 #include "report/results_csv.h"
 #include "run/ct.h"
+#include "run/impl_culprit.h"
 #include "run/impl_ref.h"
 #include "run/jobs.h"
 #include "run/matrix.h"
@@ -66,6 +67,11 @@ typedef struct {
   mh_result res;
   char *side;          /* the cycle plugin's side file, or NULL (cycles.h) */
   const char *cyc_why; /* why the plugin runs without a model, or NULL */
+  /* The run's implementation folders left out of this target's image
+   * (impl_off[i]) and why (impl_why[i]): not built, does not fit. */
+  unsigned char *impl_off;
+  char **impl_why;
+  char build_err[2048]; /* a failed build's message, when deferred */
 } target_run;
 
 /* The build of target run tr: the one place a run turns its options into
@@ -85,7 +91,8 @@ static mh_build_spec run_build_spec(const run_ctx *c, const target_run *tr,
                       .cc = tr->cc,
                       .opt = tr->opt,
                       .build_jobs = c->build_jobs,
-                      .impls = &c->impls};
+                      .impls = &c->impls,
+                      .impl_off = tr->impl_off};
   return bs;
 }
 
@@ -209,19 +216,26 @@ static int exec_outcome(const mh_run_opts *o, const target_run *tr,
   return rc;
 }
 
-/* Build and execute the image; fills tr->console. Returns 0 when the image
- * ran and exited 0, 2 when it exited non-zero (its stream may say why),
- * 1 when it failed otherwise (reported), 130 when interrupted. */
-static int execute(run_ctx *c, target_run *tr) {
+/* Build and execute the image once; fills tr->console. Returns 0 when the
+ * image ran and exited 0, 2 when it exited non-zero (its stream may say
+ * why), 1 when it failed otherwise (reported; *built 0: the build), 130
+ * when interrupted. */
+static int execute_once(run_ctx *c, target_run *tr, int *built) {
   const mh_run_opts *o = c->o;
   const mh_target *t = tr->t;
   char err[2048];
   mh_build_spec bs = run_build_spec(c, tr, o->quiet);
   char *image = NULL;
+  *built = 0;
+  bs.defer_log = c->impls.n > 0; /* execute() may blame a folder */
   if (mh_image_build(&bs, &image, err, sizeof err) != 0) {
-    fprintf(stderr, "merlin: %s: build failed: %s\n", tr->label, err);
+    if (!bs.defer_log)
+      fprintf(stderr, "merlin: %s: build failed: %s\n", tr->label, err);
+    else
+      snprintf(tr->build_err, sizeof tr->build_err, "%s", err);
     return mh_exec_signal_received() ? 130 : 1;
   }
+  *built = 1;
   char **argv = mh_target_argv(t, image, o->runs, o->warmup);
   if (argv && plugin_args(c, tr, &bs, image, &argv) != 0) {
     mh_argv_free(argv); /* plugin_args leaves it to us when it fails */
@@ -300,6 +314,94 @@ static int execute(run_ctx *c, target_run *tr) {
   free(clog);
   mh_exec_result_free(&res);
   return rc;
+}
+
+/* Leave folder k out of tr's image, for reason why. 0, or -1 (memory). */
+static int leave_out(run_ctx *c, target_run *tr, size_t k, const char *why) {
+  if (!tr->impl_off)
+    tr->impl_off = calloc(c->impls.n, 1);
+  if (!tr->impl_why)
+    tr->impl_why = calloc(c->impls.n, sizeof *tr->impl_why);
+  char *w = strdup(why);
+  if (!tr->impl_off || !tr->impl_why || !w) {
+    free(w);
+    return -1;
+  }
+  tr->impl_off[k] = 1;
+  tr->impl_why[k] = w;
+  fprintf(stderr, "merlin: %s: %s left out: %s; building without it\n",
+          tr->label, c->impls.v[k].backend, why);
+  free(tr->console);
+  free(tr->console_copy);
+  tr->console = tr->console_copy = NULL;
+  tr->console_len = 0;
+  return 0;
+}
+
+/* Build and execute, leaving out the run's implementation folders that do
+ * not build for the target or do not fit it (docs/bring-your-own.md, "Not
+ * built, does not fit"), one at a time, until the image builds and runs or
+ * no folder is to blame. Returns as execute_once. */
+static int execute(run_ctx *c, target_run *tr) {
+  for (size_t tries = 0;; tries++) {
+    int built, rc = execute_once(c, tr, &built);
+    size_t k;
+    char why[512];
+    int blamed = -1;
+    if (rc == 1 && !built && tries < c->impls.n) {
+      mh_build_spec bs = run_build_spec(c, tr, 1);
+      char *bdir = mh_build_dir(&bs);
+      char *log = bdir ? mh_path_join(bdir, "build.log") : NULL;
+      blamed = log ? mh_impl_build_culprit(log, &c->impls, tr->impl_off, &k,
+                                           why, sizeof why)
+                   : -1;
+      free(log);
+      free(bdir);
+    } else if (rc == 2 && tries < c->impls.n) {
+      blamed = mh_impl_run_culprit(tr->console, tr->console_len, &c->impls,
+                                   tr->impl_off, &k, why, sizeof why);
+    }
+    if (blamed != 0 && rc == 1 && !built && tr->build_err[0]) {
+      /* No folder to blame: the build's own failure, as without any. */
+      mh_build_spec bs = run_build_spec(c, tr, 1);
+      char *bdir = mh_build_dir(&bs);
+      char *log = bdir ? mh_path_join(bdir, "build.log") : NULL;
+      if (log && !mh_exec_signal_received())
+        mh_build_log_tail(log);
+      fprintf(stderr, "merlin: %s: build failed: %s\n", tr->label,
+              tr->build_err);
+      free(log);
+      free(bdir);
+    }
+    if (blamed != 0)
+      return rc;
+    tr->build_err[0] = '\0';
+    if (leave_out(c, tr, k, why) != 0) {
+      fprintf(stderr, "merlin: out of memory\n");
+      return 1;
+    }
+  }
+}
+
+/* The run's implementation folders into the result (results.json
+ * "implementations"). 0, or -1 (memory). */
+static int record_impls(const run_ctx *c, target_run *tr) {
+  for (size_t i = 0; i < c->impls.n; i++) {
+    const mh_impl *m = &c->impls.v[i];
+    if (m->library)
+      continue;
+    mh_impl_rec r = {
+        .backend = m->backend,
+        .alg = m->alg,
+        .path = m->dir,
+        .sha256 = (char *)m->sha256,
+        .hash = (char *)(c->impls.hash_thumb2 ? "thumb2-asm" : "c"),
+        .kat_reference = c->impls.expect_from[i],
+        .left_out = tr->impl_off && tr->impl_off[i] ? tr->impl_why[i] : NULL};
+    if (mh_result_add_impl(&tr->res, &r) != 0)
+      return -1;
+  }
+  return 0;
 }
 
 /* Every reason the parsed run must not count; prints each, returns the
@@ -459,7 +561,8 @@ static int run_target_inner(run_ctx *c, target_run *tr) {
           strdup("unknown (qemu-system-arm --version failed)");
   }
   if (!tr->res.target || !tr->res.profile || !tr->res.host ||
-      (tr->t->kind == MH_EXEC_QEMU && !tr->res.qemu_version)) {
+      (tr->t->kind == MH_EXEC_QEMU && !tr->res.qemu_version) ||
+      record_impls(c, tr) != 0) {
     fprintf(stderr, "merlin: out of memory\n");
     return 1;
   }
@@ -1206,6 +1309,10 @@ static void plan_free(run_plan *pl) {
     free(pl->trs[i].console_copy);
     free(pl->trs[i].side);
     mh_result_free(&pl->trs[i].res);
+    for (size_t k = 0; pl->trs[i].impl_why && k < pl->trs[i].ctx->impls.n; k++)
+      free(pl->trs[i].impl_why[k]);
+    free(pl->trs[i].impl_why);
+    free(pl->trs[i].impl_off);
   }
   free(pl->trs);
   for (size_t p = 0; pl->ctxs && p < pl->n_prof; p++) {

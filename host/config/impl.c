@@ -819,7 +819,7 @@ static void folder_cmake(const mh_impl *m, const char *expect,
   mh_sb_printf(b, "set(MERLIN_IMPL_%zu_BACKEND_ENUM ", k);
   if (m->library)
     for (const char *c = m->backend; *c; c++)
-      mh_sb_putc(b, *c == '-'                    ? '_'
+      mh_sb_putc(b, *c == '-'                  ? '_'
                     : (*c >= 'a' && *c <= 'z') ? (char)(*c - 'a' + 'A')
                                                : *c);
   else
@@ -841,11 +841,17 @@ static void folder_cmake(const mh_impl *m, const char *expect,
                  k, k, k, m->sha256);
 }
 
-void mh_impl_set_cmake(const mh_impl_set *const *sets, size_t n,
+static int is_off(const unsigned char *const *off, size_t i, size_t j) {
+  return off && off[i] && off[i][j];
+}
+
+void mh_impl_set_cmake(const mh_impl_set *const *sets,
+                       const unsigned char *const *off, size_t n,
                        int hash_thumb2, mh_sb *b) {
   size_t total = 0, k = 0;
   for (size_t i = 0; i < n; i++)
-    total += sets[i] ? sets[i]->n : 0;
+    for (size_t j = 0; sets[i] && j < sets[i]->n; j++)
+      total += !is_off(off, i, j);
   if (!total)
     return;
   mh_sb_printf(b, "set(MERLIN_IMPL_HASH \"%s\")\nset(MERLIN_IMPLS",
@@ -853,16 +859,21 @@ void mh_impl_set_cmake(const mh_impl_set *const *sets, size_t n,
   for (size_t i = 0; i < total; i++)
     mh_sb_printf(b, " %zu", i);
   mh_sb_puts(b, ")\nset(MERLIN_FOLDER_BACKENDS");
-  const char *seen = NULL;
   for (size_t i = 0; i < n; i++)
-    for (size_t j = 0; sets[i] && j < sets[i]->n; j++)
-      if (sets[i]->v[j].library && (!seen || strcmp(seen, sets[i]->v[j].backend)))
-        mh_sb_printf(b, " %s", seen = sets[i]->v[j].backend);
+    for (size_t j = 0; sets[i] && j < sets[i]->n; j++) {
+      const char *be = sets[i]->v[j].backend;
+      int first = sets[i]->v[j].library;
+      for (size_t p = 0; first && p < j; p++)
+        first = strcmp(sets[i]->v[p].backend, be) != 0;
+      if (first)
+        mh_sb_printf(b, " %s", be);
+    }
   mh_sb_puts(b, ")\n");
   for (size_t i = 0; i < n; i++)
     for (size_t j = 0; sets[i] && j < sets[i]->n; j++)
-      folder_cmake(&sets[i]->v[j], sets[i]->expect[j],
-                   sets[i]->expect_from[j], k++, b);
+      if (!is_off(off, i, j))
+        folder_cmake(&sets[i]->v[j], sets[i]->expect[j],
+                     sets[i]->expect_from[j], k++, b);
 }
 
 void mh_impl_set_tag(const mh_impl_set *s, char *buf, size_t len) {

@@ -98,10 +98,13 @@ int mh_impl_set_add_library(mh_impl_set *s, const char *dir, const char *alg,
                             const char *common, char *err, size_t errlen);
 void mh_impl_set_free(mh_impl_set *s);
 /* The folders of n sets (a library backend's, then the run's), numbered
- * in that order, as the image build reads them (cmake/MerlinImpl.cmake),
- * appended to b: MERLIN_IMPLS, MERLIN_IMPL_<K>_<FIELD>, MERLIN_IMPL_HASH,
- * MERLIN_FOLDER_BACKENDS and their library names and versions. */
-void mh_impl_set_cmake(const mh_impl_set *const *sets, size_t n,
+ * in that order, but those whose off[set][i] is set (left out of this
+ * image: not built, does not fit), as the image build reads them
+ * (cmake/MerlinImpl.cmake), appended to b: MERLIN_IMPLS,
+ * MERLIN_IMPL_<K>_<FIELD>, MERLIN_IMPL_HASH, MERLIN_FOLDER_BACKENDS and their
+ * library names and versions. */
+void mh_impl_set_cmake(const mh_impl_set *const *sets,
+                       const unsigned char *const *off, size_t n,
                        int hash_thumb2, mh_sb *b);
 /* A short digest of the set (its folders, hash choice): part of the build
  * directory's name, so that an image with folders does not share the

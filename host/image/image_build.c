@@ -286,11 +286,12 @@ char *mh_image_profile_cmake(const mh_build_spec *spec, char *err,
     return NULL;
   }
   const mh_impl_set *sets[] = {&lib, spec->impls};
+  const unsigned char *off[] = {NULL, spec->impl_off};
   int thumb2 = spec->impls ? spec->impls->hash_thumb2
                            : spec->profile->impl_hash == MH_IMPL_HASH_THUMB2;
   mh_sb b = {0};
   mh_sb_puts(&b, c);
-  mh_impl_set_cmake(sets, 2, thumb2, &b);
+  mh_impl_set_cmake(sets, off, 2, thumb2, &b);
   free(c);
   mh_impl_set_free(&lib);
   c = sb_take(&b);
@@ -420,7 +421,7 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
   rc = 0;
   goto out;
 fail:
-  if (!mh_exec_signal_received())
+  if (!mh_exec_signal_received() && !spec->defer_log)
     mh_build_log_tail(log);
   {
     size_t n = strlen(err);

@@ -28,6 +28,13 @@ typedef struct {
   /* The run's implementation folders (docs/bring-your-own.md), or NULL:
    * none. With some, the build directory's name carries their tag. */
   const mh_impl_set *impls;
+  /* impl_off[i] set: folder i of impls left out of this image (it did not
+   * build for the target, or does not fit it); NULL: none. The build
+   * directory stays the same. */
+  const unsigned char *impl_off;
+  /* On a failed build, leave the log's tail to the caller (which may
+   * blame an implementation folder instead: run/impl_culprit.h). */
+  int defer_log;
 } mh_build_spec;
 
 /* The source root: $MERLIN_ROOT when set, else the tree merlin was built

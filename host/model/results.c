@@ -74,7 +74,42 @@ int mh_result_index_algs(mh_result *x) {
   return 0;
 }
 
+static void impl_rec_free(mh_impl_rec *r) {
+  free(r->backend);
+  free(r->alg);
+  free(r->path);
+  free(r->sha256);
+  free(r->hash);
+  free(r->kat_reference);
+  free(r->left_out);
+}
+
+int mh_result_add_impl(mh_result *x, const mh_impl_rec *r) {
+  mh_impl_rec *g = realloc(x->impls, (x->n_impls + 1) * sizeof *g);
+  if (!g)
+    return -1;
+  x->impls = g;
+  mh_impl_rec c = {0};
+  const char *const src[] = {r->backend, r->alg,  r->path,
+                             r->sha256,  r->hash, r->kat_reference,
+                             r->left_out};
+  char **const dst[] = {&c.backend, &c.alg,           &c.path,    &c.sha256,
+                        &c.hash,    &c.kat_reference, &c.left_out};
+  for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
+    if (src[i] && !(*dst[i] = strdup(src[i]))) {
+      impl_rec_free(&c);
+      return -1;
+    }
+  x->impls[x->n_impls++] = c;
+  return 0;
+}
+
 void mh_result_free(mh_result *x) {
+  for (size_t i = 0; i < x->n_impls; i++)
+    impl_rec_free(&x->impls[i]);
+  free(x->impls);
+  x->impls = NULL;
+  x->n_impls = 0;
   free(x->target);
   free(x->profile);
   free(x->qemu_version);

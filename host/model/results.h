@@ -33,6 +33,14 @@ typedef struct {
   size_t n_fits;
 } mh_alg_cost;
 
+/* One implementation folder of a run (docs/bring-your-own.md; results.json
+ * "implementations"): where it came from, and whether it was measured. */
+typedef struct {
+  char *backend, *alg, *path, *sha256, *hash, *kat_reference;
+  /* NULL: measured; else why not ("not built: ...", "does not fit: ..."). */
+  char *left_out;
+} mh_impl_rec;
+
 typedef struct {
   char *target;       /* target id, e.g. "qemu-m4" */
   char *profile;      /* profile name */
@@ -47,7 +55,12 @@ typedef struct {
   /* The empty image the per-algorithm sizes are relative to. */
   int has_baseline;
   int64_t baseline_flash, baseline_ram;
+  mh_impl_rec *impls; /* the run's implementation folders, or NULL */
+  size_t n_impls;
 } mh_result;
+
+/* Add a folder record (copies every string; NULLs stay NULL). 0 or -1. */
+int mh_result_add_impl(mh_result *x, const mh_impl_rec *r);
 
 /* Fill x->algs from x->run.ops: one entry per (alg, backend), in first-seen
  * order, with its object sizes. Returns 0, or -1 when out of memory. */

@@ -97,6 +97,34 @@ static int begin_key_handled(const char *k) {
          strncmp(k, "nistkat.", 8) == 0;
 }
 
+/* The run's implementation folders (docs/bring-your-own.md). */
+#define IMPL_FIELDS(X)                                                         \
+  X(backend, 1)                                                                \
+  X(alg, 1)                                                                    \
+  X(path, 1)                                                                   \
+  X(sha256, 1)                                                                 \
+  X(hash, 1)                                                                   \
+  X(kat_reference, 0)                                                          \
+  X(left_out, 0)
+
+static json_t *impls_json(wctx *w, const mh_result *x) {
+  json_t *a = json_array();
+  for (size_t i = 0; a && i < x->n_impls; i++) {
+    const mh_impl_rec *r = &x->impls[i];
+    json_t *o = json_object();
+#define IMPL_PUT(f, req)                                                       \
+  if (r->f)                                                                    \
+    put(w, o, #f, json_string(r->f));
+    IMPL_FIELDS(IMPL_PUT)
+#undef IMPL_PUT
+    if (!o || json_array_append_new(a, o) != 0)
+      w->bad = 1;
+  }
+  if (!a)
+    w->bad = 1;
+  return a;
+}
+
 static json_t *provenance_json(wctx *w, const mh_result *x) {
   const mh_run *run = &x->run;
   json_t *p = json_object(), *libs = json_object(), *routes = json_object(),
@@ -326,6 +354,8 @@ char *mh_results_to_json(const mh_results *r, char *err, size_t errlen) {
       put(&w, b, "ram_bytes", json_integer((json_int_t)x->baseline_ram));
       put(&w, run, "sizes_baseline", b);
     }
+    if (x->n_impls)
+      put(&w, run, "implementations", impls_json(&w, x));
     if (json_array_append_new(runs, run) != 0)
       w.bad = 1;
   }
@@ -743,6 +773,35 @@ static int read_fits(rctx *c, json_t *fits, mh_alg_cost *a) {
   return 0;
 }
 
+/* "implementations" (optional: runs with implementation folders). */
+static int read_impls(rctx *c, json_t *arr, mh_result *x) {
+  if (!arr)
+    return 0;
+  if (!json_is_array(arr))
+    return rfail(c, "\"implementations\": expected an array");
+  size_t base = strlen(c->path);
+  for (size_t i = 0; i < json_array_size(arr); i++) {
+    json_t *o = json_array_get(arr, i);
+    mh_impl_rec r = {0};
+    snprintf(c->path + base, sizeof c->path - base, ".implementations[%zu]", i);
+    int rc = json_is_object(o) ? 0 : rfail(c, "expected an object");
+#define IMPL_GET(f, req)                                                       \
+  if (rc == 0)                                                                 \
+    rc = get_string(c, o, #f, req, &r.f);
+    IMPL_FIELDS(IMPL_GET)
+#undef IMPL_GET
+    if (rc == 0 && mh_result_add_impl(x, &r) != 0)
+      rc = rfail(c, "out of memory");
+#define IMPL_FREE(f, req) free(r.f);
+    IMPL_FIELDS(IMPL_FREE)
+#undef IMPL_FREE
+    if (rc != 0)
+      return -1;
+  }
+  c->path[base] = '\0';
+  return 0;
+}
+
 /* "algorithms" (absent in results of earlier versions: rebuilt from the
  * ops, without object sizes). */
 static int read_algorithms(rctx *c, json_t *arr, mh_result *x) {
@@ -880,6 +939,8 @@ static int read_run(rctx *c, json_t *r, mh_result *x) {
     x->baseline_flash = f;
     x->baseline_ram = rm;
   }
+  if (read_impls(c, json_object_get(r, "implementations"), x) != 0)
+    return -1;
   return read_algorithms(c, json_object_get(r, "algorithms"), x);
 }
 
