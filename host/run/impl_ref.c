@@ -10,6 +10,8 @@
 
 #include "run/impl_ref.h"
 
+#include "run/impl_culprit.h"
+
 #include "config/targets.h"
 #include "image/image_build.h"
 #include "run/target_exec.h"
@@ -96,10 +98,26 @@ static int run_references(const char *root, mh_impl_set *refs, char **recs,
                       .profile_name = "nistkat-ref",
                       .profile = &none,
                       .quiet = quiet,
-                      .impls = refs};
+                      .impls = refs,
+                      .defer_log = 1};
   char *image = NULL;
-  if (mh_image_build(&bs, &image, err, errlen) != 0)
+  if (mh_image_build(&bs, &image, err, errlen) != 0) {
+    /* A reference that does not build on the host: a broken folder. */
+    char *bdir = mh_build_dir(&bs), why[512];
+    char *log = bdir ? mh_path_join(bdir, "build.log") : NULL;
+    size_t k;
+    if (log && mh_impl_build_culprit(log, refs, NULL, &k, why, sizeof why) ==
+                   0)
+      snprintf(err, errlen,
+               "implementation folder %s does not build on the host, where "
+               "its known answers are computed: %s (log: %s)",
+               refs->v[k].dir, why, log);
+    else if (log)
+      mh_build_log_tail(log);
+    free(log);
+    free(bdir);
     return -1;
+  }
   char *argv[] = {image, "--kat-only", NULL};
   mh_exec_spec es = {.argv = argv,
                      .stdout_fd = -1,
@@ -118,13 +136,25 @@ static int run_references(const char *root, mh_impl_set *refs, char **recs,
     snprintf(err, errlen, "the reference image's stream: line %zu: %s",
              werr.line, werr.msg);
   } else {
-    for (size_t i = 0; i < refs->n; i++) {
+    rc = 0;
+    /* A reference whose own checks fail on the host is a broken folder. */
+    for (size_t k = 0; rc == 0 && k < run.n_ops; k++)
+      for (size_t i = 0; rc == 0 && i < refs->n; i++)
+        if (run.ops[k].kat == MH_KAT_FAIL &&
+            strcmp(run.ops[k].backend, refs->v[i].backend) == 0) {
+          snprintf(err, errlen,
+                   "implementation folder %s fails its known-answer test on "
+                   "the host, where its known answers are computed: %s %s: %s",
+                   refs->v[i].dir, run.ops[k].alg, run.ops[k].op,
+                   run.ops[k].kat_detail ? run.ops[k].kat_detail : "failed");
+          rc = -1;
+        }
+    for (size_t i = 0; rc == 0 && i < refs->n; i++) {
       char key[512];
       snprintf(key, sizeof key, "nistkat.%s", refs->v[i].backend);
       const char *v = mh_run_prov(&run, key);
-      recs[i] = v ? strdup(v) : NULL;
+      recs[i] = v && strstr(v, "sha256=") ? strdup(v) : NULL;
     }
-    rc = 0;
   }
   mh_run_free(&run);
   mh_exec_result_free(&res);
