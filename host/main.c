@@ -236,8 +236,10 @@ static const opt_def REPORT_OPTS[] = {
     {"--format", NULL, "F",
      "md: report.md (default); html: report.html; csv:\nresults.csv; "
      "json:\nresults.json rewritten; latex: report.tex (tables for\npapers: "
-     "booktabs, longtable)",
-     offsetof(report_args, format), 0, 0, 0, 0, "md, html, csv, json, latex"},
+     "booktabs, longtable); pqm4: pqm4's benchmarks.md\ntables, printed and "
+     "written to benchmarks-pqm4.md",
+     offsetof(report_args, format), 0, 0, 0, 0,
+     "md, html, csv, json, latex, pqm4"},
 };
 
 typedef struct {
@@ -874,7 +876,7 @@ static const cmd_def COMMANDS[] = {
      "kept in build.log there and shown only when the build fails.\n",
      OPTS(BUILD_OPTS), NULL, 0, cmd_build},
     {"report",
-     "usage: merlin report DIR [--format md|html|csv|json|latex]\n"
+     "usage: merlin report DIR [--format md|html|csv|json|latex|pqm4]\n"
      "\n"
      "Read DIR/results.json and write a report of it again (for example "
      "after\n"

@@ -7,6 +7,7 @@
 #include "model/results_json.h"
 #include "report/report_html.h"
 #include "report/report_md.h"
+#include "report/report_pqm4.h"
 #include "report/report_tex.h"
 #include "report/results_csv.h"
 #include "util/fsutil.h"
@@ -28,6 +29,7 @@ int mh_cli_report(const char *dir, const char *format) {
                      : strcmp(format, "json") == 0  ? "results.json"
                      : strcmp(format, "latex") == 0 ? "report.tex"
                      : strcmp(format, "html") == 0  ? "report.html"
+                     : strcmp(format, "pqm4") == 0  ? "benchmarks-pqm4.md"
                                                     : "report.md";
   char *md_path = mh_path_join(dir, name);
   mh_results r;
@@ -46,6 +48,7 @@ int mh_cli_report(const char *dir, const char *format) {
                  ? mh_results_to_json(&r, err, sizeof err)
              : strcmp(format, "latex") == 0 ? mh_report_tex(&r)
              : strcmp(format, "html") == 0  ? mh_report_html(&r)
+             : strcmp(format, "pqm4") == 0  ? mh_report_pqm4(&r)
                                             : mh_report_md(&r);
   if (!md) {
     fprintf(stderr, "merlin: out of memory\n");
@@ -54,7 +57,10 @@ int mh_cli_report(const char *dir, const char *format) {
   if (mh_write_atomic(md_path, md, strlen(md), err, sizeof err) != 0)
     fprintf(stderr, "merlin: report: %s\n", err);
   else {
-    printf("merlin: wrote %s\n", md_path);
+    if (strcmp(format, "pqm4") == 0) /* the tables themselves to stdout */
+      fputs(md, stdout);
+    fprintf(strcmp(format, "pqm4") == 0 ? stderr : stdout, "merlin: wrote %s\n",
+            md_path);
     rc = 0;
   }
   free(md);

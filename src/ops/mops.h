@@ -116,6 +116,13 @@ int mops_has_vectors(mcore_alg alg);
 /* The operations of a class. */
 const mops_opdef *mops_class_ops(mcore_class cls, size_t *n);
 
+/* One spare set of object buffers, shared by the known-answer tests and
+ * the constant-time checks' fresh keys, which never run at the same time:
+ * with an implementation folder's large keys (Classic McEliece: 1 MB and
+ * more) every copy counts. */
+extern uint8_t mops_spare_pk[MOPS_PK_MAX], mops_spare_sk[MOPS_SK_MAX],
+    mops_spare_ct[MOPS_CT_MAX];
+
 /* Point c's buffers at the static scratch areas and clear them. */
 void mops_ctx_init(mops_ctx *c, const mcore_impl *impl, uint32_t bytes);
 /* Arm the guard bytes of the outputs of def (after prepare), and check

@@ -90,7 +90,7 @@ static int aead_kat(const mcore_impl *impl, const char *op, char *detail,
   const mcore_aead_vt *vt = impl->vt.aead;
   mops_kat_table t = mops_vectors((int)impl->alg);
   const mops_aead_vec *v = t.vecs;
-  static uint8_t ct[MOPS_CT_MAX], pt[MOPS_CT_MAX];
+  static uint8_t ct[MOPS_CAT_CT_MAX], pt[MOPS_CAT_CT_MAX];
   uint8_t tag[32];
   if (t.n == 0)
     return mops_kat_fail("-", "no known-answer vectors", detail, dn);

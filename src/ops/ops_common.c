@@ -15,6 +15,8 @@ static uint8_t buf_pk[AREA(MOPS_PK_MAX)], buf_sk[AREA(MOPS_SK_MAX)],
 static uint8_t buf_ss[AREA(MOPS_SS_MAX)], buf_msg[MOPS_MSG_MAX],
     buf_out[AREA(MOPS_OUT_MAX)];
 static uint8_t buf_key[64], buf_coins[64], buf_ref[MOPS_OUT_MAX];
+uint8_t mops_spare_pk[MOPS_PK_MAX], mops_spare_sk[MOPS_SK_MAX],
+    mops_spare_ct[MOPS_CT_MAX];
 
 /* The guard pattern: not a constant byte, so that a library's memset of a
  * whole buffer does not pass for untouched. */

@@ -18,7 +18,7 @@ static int ka_keygen_kat(const mcore_impl *impl, const char *op, char *detail,
   const mcore_ka_vt *vt = impl->vt.ka;
   mops_kat_table t = mops_vectors((int)impl->alg);
   const mops_ka_vec *v = t.vecs;
-  static uint8_t pk[MOPS_PK_MAX], sk[MOPS_SK_MAX];
+  uint8_t *pk = mops_spare_pk, *sk = mops_spare_sk;
   uint8_t a[MOPS_SS_MAX], b[MOPS_SS_MAX];
   if (vt->ss_len > MOPS_SS_MAX)
     return mops_kat_fail("-", "shared secret larger than MOPS_SS_MAX", detail,
@@ -135,7 +135,9 @@ const size_t mops_n_ka_ops = sizeof mops_ka_ops / sizeof mops_ka_ops[0];
 
 #define SIG_MSG_LEN 32 /* the signed message: one digest-sized value */
 
-static uint8_t sig_pk[MOPS_PK_MAX], sig_sk[MOPS_SK_MAX], sig_buf[MOPS_CT_MAX];
+#define sig_pk mops_spare_pk
+#define sig_sk mops_spare_sk
+#define sig_buf mops_spare_ct
 
 static int digest_eq(const mcore_impl *impl, const char *op, const char *vector,
                      const char *what, const uint8_t *got, size_t n,
@@ -345,7 +347,8 @@ static size_t secret_spans(const mcore_impl *impl, size_t sk_len, span out[2]) {
 
 /* Copy the secret spans of a fresh private key (from; NULL: keep the key)
  * into sk, whose public parts stay as they were, and poison them. */
-static uint8_t fresh_pk[MOPS_PK_MAX], fresh_sk[MOPS_SK_MAX];
+#define fresh_pk mops_spare_pk
+#define fresh_sk mops_spare_sk
 
 static void take_secret(const mcore_impl *impl, uint8_t *sk, size_t sk_len,
                         const uint8_t *from,
@@ -443,7 +446,9 @@ const size_t mops_n_sig_ops = sizeof mops_sig_ops / sizeof mops_sig_ops[0];
 
 /* ---- KEM (FIPS 203, derandomised) ----------------------------------- */
 
-static uint8_t kat_pk[MOPS_PK_MAX], kat_sk[MOPS_SK_MAX], kat_ct[MOPS_CT_MAX];
+#define kat_pk mops_spare_pk
+#define kat_sk mops_spare_sk
+#define kat_ct mops_spare_ct
 
 static int kem_kat(const mcore_impl *impl, const char *op, char *detail,
                    size_t dn) {

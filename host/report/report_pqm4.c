@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `merlin report DIR --format pqm4`: the tables of pqm4's benchmarks.md
+ * (speed, memory, hashing, size; KEMs then signature schemes), one set per
+ * run, so that a pqm4 user can set a run beside pqm4's own tables
+ * (docs/bring-your-own.md, "pqm4's tables"). Speed is in the run's unit
+ * (instructions under QEMU, never cycles), and again in estimated cycles
+ * where the cycle model gives them. */
+#include "report/report_pqm4.h"
+
+#include "report/format.h"
+#include "run/cycles.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One row: an (algorithm, backend) with the three operations of its class. */
+typedef struct {
+  const mh_op *op[3];
+} row;
+
+static const char *const KEM_OPS[3] = {"keygen", "encaps", "decaps"};
+static const char *const SIG_OPS[3] = {"keygen", "sign", "verify"};
+
+static const mh_op *find(const mh_run *run, const char *alg, const char *be,
+                         const char *op) {
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_op *o = &run->ops[i];
+    if (strcmp(o->alg, alg) == 0 && strcmp(o->backend, be) == 0 &&
+        strcmp(o->op, op) == 0 && o->n_samples)
+      return o;
+  }
+  return NULL;
+}
+
+/* The rows of one class, in the run's order. */
+static size_t rows_of(const mh_run *run, const char *const ops[3], row *out) {
+  size_t n = 0;
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_op *o = &run->ops[i];
+    if (strcmp(o->op, ops[1]) != 0 || !o->n_samples)
+      continue;
+    row r = {{find(run, o->alg, o->backend, ops[0]), o,
+              find(run, o->alg, o->backend, ops[2])}};
+    out[n++] = r;
+  }
+  return n;
+}
+
+/* pqm4's implementation column: a folder's name; a library's name, with
+ * its variant where that says more ("clean (pqclean)"). */
+static void impl_cell(mh_sb *b, const mh_op *o) {
+  if (strncmp(o->backend, "impl:", 5) == 0)
+    mh_fmt_md_cell(b, o->variant);
+  else if (o->variant && strcmp(o->variant, "c") != 0 && o->variant[0]) {
+    mh_fmt_md_cell(b, o->variant);
+    mh_sb_puts(b, " (");
+    mh_fmt_md_cell(b, o->backend);
+    mh_sb_puts(b, ")");
+  } else {
+    mh_fmt_md_cell(b, o->backend);
+  }
+}
+
+static void head(mh_sb *b, const char *title, const char *const cols[3],
+                 const char *unit, int speed) {
+  mh_sb_printf(b, "## %s\n| %s | %s |", title, speed ? "scheme" : "Scheme",
+               speed ? "implementation" : "Implementation");
+  for (size_t i = 0; i < 3; i++)
+    mh_sb_printf(b, " %s [%s] |", cols[i], unit);
+  mh_sb_puts(b, "\n| --- | --- | --- | --- | --- |\n");
+}
+
+/* "AVG: x <br /> MIN: y <br /> MAX: z" of the instructions (est = 0) or of
+ * the estimated cycles. */
+static void speed_cell(mh_sb *b, const mh_op *o, int est) {
+  const mh_stats *s = est && o && o->cyc ? &o->cyc->est : o ? &o->stats : NULL;
+  if (!s) {
+    mh_sb_puts(b, " - |");
+    return;
+  }
+  mh_sb_puts(b, " AVG: ");
+  mh_fmt_num(b, s->mean);
+  mh_sb_puts(b, " <br /> MIN: ");
+  mh_fmt_num(b, s->min);
+  mh_sb_puts(b, " <br /> MAX: ");
+  mh_fmt_num(b, s->max);
+  mh_sb_puts(b, " |");
+}
+
+static void speed(mh_sb *b, const row *rows, size_t n, const char *title,
+                  const char *const cols[3], const char *unit, int est) {
+  if (!n)
+    return;
+  head(b, title, cols, unit, 1);
+  for (size_t i = 0; i < n; i++) {
+    const mh_op *mid = rows[i].op[1];
+    mh_sb_puts(b, "| ");
+    mh_fmt_md_cell(b, mid->alg);
+    mh_sb_puts(b, " (");
+    for (size_t k = 0; k < 3; k++)
+      mh_sb_printf(b, "%s%u", k ? "/" : "",
+                   rows[i].op[k] ? rows[i].op[k]->n : 0);
+    mh_sb_puts(b, " executions) | ");
+    impl_cell(b, mid);
+    mh_sb_puts(b, " |");
+    for (size_t k = 0; k < 3; k++)
+      speed_cell(b, rows[i].op[k], est);
+    mh_sb_puts(b, "\n");
+  }
+  mh_sb_puts(b, "\n");
+}
+
+/* Memory (peak stack, bytes) or hashing (share of the estimated cycles, %)
+ * of each operation. */
+static void per_op(mh_sb *b, const row *rows, size_t n, const char *title,
+                   const char *const cols[3], int hashing) {
+  if (!n)
+    return;
+  head(b, title, cols, hashing ? "%" : "bytes", 0);
+  for (size_t i = 0; i < n; i++) {
+    mh_sb_puts(b, "| ");
+    mh_fmt_md_cell(b, rows[i].op[1]->alg);
+    mh_sb_puts(b, " | ");
+    impl_cell(b, rows[i].op[1]);
+    mh_sb_puts(b, " |");
+    for (size_t k = 0; k < 3; k++) {
+      const mh_op *o = rows[i].op[k];
+      if (hashing && o && o->cyc)
+        mh_sb_printf(b, " %.1f%% |", 100.0 * o->cyc->hash_share);
+      else if (!hashing && o && o->has_mem) {
+        mh_sb_puts(b, " ");
+        mh_fmt_num(b, (double)o->stack_bytes);
+        mh_sb_puts(b, " |");
+      } else {
+        mh_sb_puts(b, " - |");
+      }
+    }
+    mh_sb_puts(b, "\n");
+  }
+  mh_sb_puts(b, "\n");
+}
+
+/* Size: the folder's own code (its objects, in an image with it alone),
+ * with the common code it calls (that image minus an empty one), and
+ * static RAM. */
+static void size(mh_sb *b, const mh_result *x, const row *rows, size_t n,
+                 const char *title) {
+  if (!n)
+    return;
+  mh_sb_printf(b,
+               "## %s\n| Scheme | Implementation | own code [bytes] | with "
+               "common code [bytes] | static RAM [bytes] |\n| --- | --- | "
+               "--- | --- | --- |\n",
+               title);
+  for (size_t i = 0; i < n; i++) {
+    const mh_op *o = rows[i].op[1];
+    const mh_alg_cost *a = mh_result_alg(x, o->alg, o->backend);
+    mh_sb_puts(b, "| ");
+    mh_fmt_md_cell(b, o->alg);
+    mh_sb_puts(b, " | ");
+    impl_cell(b, o);
+    mh_sb_puts(b, " |");
+    const mh_lib_bytes *own = NULL;
+    for (size_t l = 0; a && l < a->n_libs; l++)
+      if (strcmp(a->libs[l].library, "impl-folder") == 0)
+        own = &a->libs[l];
+    if (own) {
+      mh_sb_puts(b, " ");
+      mh_fmt_num(b, (double)own->bytes);
+      mh_sb_puts(b, " |");
+    } else {
+      mh_sb_puts(b, " - |");
+    }
+    if (a && a->has_size) {
+      mh_sb_puts(b, " ");
+      mh_fmt_num(b, (double)a->flash_bytes);
+      mh_sb_puts(b, " | ");
+      mh_fmt_num(b, (double)a->ram_bytes);
+      mh_sb_puts(b, " |\n");
+    } else {
+      mh_sb_puts(b, " - | - |\n");
+    }
+  }
+  mh_sb_puts(b, "\n");
+}
+
+static void one_run(mh_sb *b, const mh_result *x) {
+  const mh_run *run = &x->run;
+  row *kem = calloc(run->n_ops + 1, sizeof *kem);
+  row *sig = calloc(run->n_ops + 1, sizeof *sig);
+  if (!kem || !sig) {
+    free(kem);
+    free(sig);
+    b->failed = 1;
+    return;
+  }
+  size_t nk = rows_of(run, KEM_OPS, kem), ns = rows_of(run, SIG_OPS, sig);
+  static const char *const kc[3] = {"key generation", "encapsulation",
+                                    "decapsulation"};
+  static const char *const sc[3] = {"key generation", "sign", "verify"};
+  static const char *const kcm[3] = {"Key Generation", "Encapsulation",
+                                     "Decapsulation"};
+  static const char *const scm[3] = {"Key Generation", "Sign", "Verify"};
+  const char *unit = run->unit ? run->unit : "?";
+  const char *flags = mh_run_prov(run, "cflags");
+  mh_sb_printf(b, "# %s (profile %s)\n\n", x->target, x->profile);
+  mh_sb_printf(b, "Compiler: %s; flags: %s. Speed in %s",
+               mh_run_prov(run, "compiler") ? mh_run_prov(run, "compiler")
+                                            : "?",
+               flags ? flags : "?", unit);
+  int cyc = run->cyc && run->cyc->model;
+  if (cyc)
+    mh_sb_printf(b,
+                 ", and in cycles estimated by the model %s (an "
+                 "estimate, not a measurement)",
+                 run->cyc->model);
+  mh_sb_puts(b, ".\n\n# Speed Evaluation\n");
+  for (int est = 0; est <= cyc; est++) {
+    const char *u = est ? "cycles, estimate" : unit;
+    speed(b, kem, nk, "Key Encapsulation Schemes", kc, u, est);
+    speed(b, sig, ns, "Signature Schemes", sc, u, est);
+  }
+  mh_sb_puts(b, "# Memory Evaluation\n");
+  per_op(b, kem, nk, "Key Encapsulation Schemes", kcm, 0);
+  per_op(b, sig, ns, "Signature Schemes", scm, 0);
+  if (cyc) {
+    mh_sb_puts(b, "# Hashing Evaluation\n");
+    per_op(b, kem, nk, "Key Encapsulation Schemes", kcm, 1);
+    per_op(b, sig, ns, "Signature Schemes", scm, 1);
+  }
+  mh_sb_puts(b, "# Size Evaluation\n");
+  size(b, x, kem, nk, "Key Encapsulation Schemes");
+  size(b, x, sig, ns, "Signature Schemes");
+  free(kem);
+  free(sig);
+}
+
+char *mh_report_pqm4(const mh_results *r) {
+  mh_sb b = {0};
+  for (size_t i = 0; i < r->n_runs; i++)
+    one_run(&b, &r->runs[i]);
+  if (b.failed) {
+    mh_sb_free(&b);
+    return NULL;
+  }
+  return b.s ? b.s : strdup("");
+}

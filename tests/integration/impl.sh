@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Implementation folders as backends (docs/bring-your-own.md), end to end:
+#   impl.sh MERLIN OUTDIR same      PQClean's ML-KEM-512 clean folder given
+#       with --impl gives exactly the instruction counts of the built-in
+#       pqclean backend on qemu-m4 (the same adapter and sources); its NIST
+#       KAT records hash to PQClean's META.yml nistkat-sha256; two folders
+#       with the same internal names share the image; the provenance names
+#       each folder, and `report --format pqm4` prints its tables
+#   impl.sh MERLIN OUTDIR notbuilt  on qemu-m0plus the Thumb-2 folder is
+#       left out as "not built", the rest is measured and written
+#   impl.sh MERLIN OUTDIR bad       every bad folder of tests/impl/bad gives
+#       its message and writes nothing, alone or among good folders; the
+#       folder whose decapsulation is wrong once in 64 calls is caught by
+#       the per-sample check, naming the operation and the sample
+set -euo pipefail
+merlin=$1
+out=$2
+mode=$3
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+rm -rf "$out"
+mkdir -p "$out"
+pq=third_party/pqclean/deps/PQClean
+toy=tests/impl/crypto_kem
+bad=tests/impl/bad/crypto_kem
+fail() { echo "FAIL: $*"; exit 1; }
+# The controls alone, and ML-KEM-512 on the built-in pqclean backend.
+cat >"$out/impl.profile" <<'EOF'
+# SPDX-License-Identifier: Apache-2.0
+description = tests/integration/impl.sh
+hmac-sha256 = wolfcrypt
+ml-kem-512 = pqclean
+EOF
+cat >"$out/controls.profile" <<'EOF'
+# SPDX-License-Identifier: Apache-2.0
+description = tests/integration/impl.sh: controls only
+hmac-sha256 = wolfcrypt
+EOF
+
+case $mode in
+same)
+  "$merlin" run --target qemu-m4 --profile "$out/impl.profile" \
+    --impl "$pq/crypto_kem/ml-kem-512/clean,$toy/toy-kem/ref" \
+    --impl "$toy/toy-kem/thumb2" --runs 3 --warmup 1 --quiet \
+    --out "$out/r" >/dev/null
+  node - "$out/r/latest/results.json" <<'JS'
+const r = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8')).runs[0];
+const fail = (m) => { console.log('FAIL: ' + m); process.exit(1); };
+const op = (alg, o, be) => r.ops.find((x) => x.alg === alg && x.op === o && x.backend === be);
+for (const o of ['keygen', 'encaps', 'decaps']) {
+  const a = op('ml-kem-512', o, 'pqclean'), b = op('ml-kem-512', o, 'impl:ml-kem-512/clean');
+  if (!a || !b) fail(`ml-kem-512 ${o} missing`);
+  if (JSON.stringify(a.samples) !== JSON.stringify(b.samples))
+    fail(`ml-kem-512 ${o}: pqclean ${a.samples} but the folder ${b.samples}`);
+}
+for (const be of ['impl:toy-kem/ref', 'impl:toy-kem/thumb2'])
+  if (!op('toy-kem', 'decaps', be) || op('toy-kem', 'decaps', be).kat !== 'pass')
+    fail(`toy-kem decaps on ${be} not measured`);
+// PQClean's META.yml for ML-KEM-512 says nistkat-sha256 c70041a7...
+const rec = r.provenance.nist_kat['impl:ml-kem-512/clean'];
+if (!rec || !rec.endsWith('sha256=c70041a761e01cd6426fa60e9fd6a4412c2be817386c8d0f3334898082512782'))
+  fail(`NIST KAT records of ML-KEM-512: ${rec}`);
+const im = r.implementations.find((x) => x.backend === 'impl:toy-kem/thumb2');
+if (!im || !/^[0-9a-f]{64}$/.test(im.sha256) || !im.path.endsWith('toy-kem/thumb2') ||
+    im.hash !== 'c' || !/toy-kem\/ref/.test(im.kat_reference) || im.left_out)
+  fail('implementations entry of the Thumb-2 folder: ' + JSON.stringify(im));
+console.log('ok: ML-KEM-512 from its folder has the counts of the pqclean backend; ' +
+  'NIST KAT records match META.yml; two folders with the same names in one image');
+JS
+  "$merlin" report "$out/r/latest" --format pqm4 >"$out/pqm4.md"
+  grep -q '^| toy-kem | thumb2 |' "$out/pqm4.md" ||
+    fail "report --format pqm4 has no toy-kem thumb2 row"
+  grep -q '^| ml-kem-512 | clean |' "$out/pqm4.md" ||
+    fail "report --format pqm4 has no ml-kem-512 clean row"
+  echo "ok: report --format pqm4"
+  ;;
+notbuilt)
+  "$merlin" run --target qemu-m0plus --profile "$out/controls.profile" \
+    --impl "$toy/toy-kem/ref,$toy/toy-kem/thumb2" --runs 2 --warmup 0 \
+    --out "$out/r" >"$out/log" 2>&1 || { cat "$out/log"; fail "the run failed"; }
+  grep -q "impl:toy-kem/thumb2 left out: not built: xor.S:[0-9]*: Error: selected processor does not support" "$out/log" ||
+    fail "no 'not built' message for the Thumb-2 folder"
+  node - "$out/r/latest/results.json" <<'JS'
+const r = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8')).runs[0];
+const fail = (m) => { console.log('FAIL: ' + m); process.exit(1); };
+const t2 = r.implementations.find((x) => x.backend === 'impl:toy-kem/thumb2');
+if (!t2 || !/^not built: xor\.S/.test(t2.left_out)) fail('left_out: ' + JSON.stringify(t2));
+if (r.ops.some((o) => o.backend === 'impl:toy-kem/thumb2')) fail('the Thumb-2 folder was measured');
+if (!r.ops.some((o) => o.backend === 'impl:toy-kem/ref' && o.samples.length)) fail('ref not measured');
+console.log('ok: qemu-m0plus leaves the Thumb-2 folder out, not built, and measures the rest');
+JS
+  ;;
+bad)
+  expect() { # name exit-status pattern args...
+    local name=$1 status=$2 pat=$3
+    shift 3
+    set +e
+    "$merlin" run --target host --profile "$out/controls.profile" --runs 3 \
+      --warmup 0 --out "$out/$name" "$@" >"$out/$name.log" 2>&1
+    local got=$?
+    set -e
+    [ "$got" = "$status" ] || { cat "$out/$name.log"; fail "$name: exit $got, expected $status"; }
+    grep -Eq "$pat" "$out/$name.log" || { cat "$out/$name.log"; fail "$name: no message matching $pat"; }
+    [ ! -e "$out/$name/latest" ] || fail "$name: results were written"
+    echo "ok: $name"
+  }
+  expect no-api 2 "no-api/ref: no api.h" --impl "$bad/no-api/ref"
+  expect no-dec 2 "declares crypto_kem_keypair but no crypto_kem_dec" --impl "$bad/no-dec/ref"
+  expect short-ct 1 "fails its known-answer test on the host.*ciphertext: shorter than the size its api.h declares" --impl "$bad/short-ct/ref"
+  expect long-ct 1 "ciphertext: written past the size its api.h declares" --impl "$bad/long-ct/ref"
+  expect broken 1 "broken/ref does not build on the host.*kem.c:[0-9]+:[0-9]+: error" --impl "$bad/broken/ref"
+  expect among-good 2 "no-api/ref: no api.h" --impl "$toy/toy-kem/ref,$bad/no-api/ref"
+  expect flaky 1 "error in toy-flaky (keygen|encaps|decaps) \(impl:toy-flaky/ref\): output check failed: (first call|sample [0-9]+): " \
+    --impl "$toy/toy-kem/ref,$toy/toy-flaky/ref" --runs 40
+  ;;
+*)
+  fail "unknown mode $mode"
+  ;;
+esac
