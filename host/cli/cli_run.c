@@ -72,6 +72,8 @@ typedef struct {
   unsigned char *impl_off;
   char **impl_why;
   char build_err[2048]; /* a failed build's message, when deferred */
+  size_t pre_k;         /* a folder found too large before running */
+  char pre_why[512];
 } target_run;
 
 /* The build of target run tr: the one place a run turns its options into
@@ -218,8 +220,9 @@ static int exec_outcome(const mh_run_opts *o, const target_run *tr,
 
 /* Build and execute the image once; fills tr->console. Returns 0 when the
  * image ran and exited 0, 2 when it exited non-zero (its stream may say
- * why), 1 when it failed otherwise (reported; *built 0: the build), 130
- * when interrupted. */
+ * why), 3 when an implementation folder would not fit its stack (not run;
+ * tr->pre_k and pre_why), 1 when it failed otherwise (reported; *built 0:
+ * the build), 130 when interrupted. */
 static int execute_once(run_ctx *c, target_run *tr, int *built) {
   const mh_run_opts *o = c->o;
   const mh_target *t = tr->t;
@@ -236,6 +239,11 @@ static int execute_once(run_ctx *c, target_run *tr, int *built) {
     return mh_exec_signal_received() ? 130 : 1;
   }
   *built = 1;
+  if (mh_impl_stack_culprit(image, &c->impls, tr->impl_off, &tr->pre_k,
+                            tr->pre_why, sizeof tr->pre_why) == 0) {
+    free(image);
+    return 3; /* a folder that cannot fit: execute() leaves it out */
+  }
   char **argv = mh_target_argv(t, image, o->runs, o->warmup);
   if (argv && plugin_args(c, tr, &bs, image, &argv) != 0) {
     mh_argv_free(argv); /* plugin_args leaves it to us when it fails */
@@ -357,6 +365,10 @@ static int execute(run_ctx *c, target_run *tr) {
                    : -1;
       free(log);
       free(bdir);
+    } else if (rc == 3) {
+      k = tr->pre_k;
+      snprintf(why, sizeof why, "%s", tr->pre_why);
+      blamed = 0;
     } else if (rc == 2 && tries < c->impls.n) {
       blamed = mh_impl_run_culprit(tr->console, tr->console_len, &c->impls,
                                    tr->impl_off, &k, why, sizeof why);

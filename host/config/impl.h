@@ -46,6 +46,10 @@ typedef struct {
    * its manifest, pqclean): measured under that backend's name, gated by
    * the catalogue's vectors only (no NIST KAT of its own). */
   int library;
+  /* Peak stack of its known-answer run in the host reference build (0:
+   * unknown), to leave it out of a target whose stack is smaller
+   * (host/run/impl_culprit.h). */
+  unsigned long long ref_stack;
 } mh_impl;
 
 /* Read folder dir. alg: the algorithm id to give it (a profile's key), or

@@ -4,6 +4,7 @@
 
 #include "run/impl_culprit.h"
 
+#include "image/elffile.h"
 #include "util/fsutil.h"
 #include "wire/wire.h"
 
@@ -180,5 +181,36 @@ int mh_impl_run_culprit(const char *console, size_t len, const mh_impl_set *s,
   free(kind);
   free(stack);
   free(heap);
+  return rc;
+}
+
+int mh_impl_stack_culprit(const char *image, const mh_impl_set *s,
+                          const unsigned char *off, size_t *k, char *why,
+                          size_t wlen) {
+  mh_elf e;
+  char err[256];
+  uint64_t top, limit, sz;
+  if (!s || !s->n || mh_elf_open(image, &e, err, sizeof err) != 0)
+    return -1;
+  int have = mh_elf_symbol(&e, "__stack_top", &top, &sz) == 0 &&
+             mh_elf_symbol(&e, "__stack_limit", &limit, &sz) == 0 &&
+             top > limit;
+  mh_elf_free(&e);
+  if (!have)
+    return -1;
+  unsigned long long cap = top - limit, worst = 0;
+  int rc = -1;
+  for (size_t i = 0; i < s->n; i++)
+    if (!(off && off[i]) && s->v[i].ref_stack > cap &&
+        s->v[i].ref_stack > worst) {
+      worst = s->v[i].ref_stack;
+      *k = i;
+      rc = 0;
+    }
+  if (rc == 0)
+    snprintf(why, wlen,
+             "does not fit: its known-answer run used %llu bytes of stack in "
+             "the host reference build (x86-64), the image has %llu",
+             worst, cap);
   return rc;
 }

@@ -60,7 +60,7 @@ for (const be of ['impl:toy-kem/ref', 'impl:toy-kem/thumb2'])
     fail(`toy-kem decaps on ${be} not measured`);
 // PQClean's META.yml for ML-KEM-512 says nistkat-sha256 c70041a7...
 const rec = r.provenance.nist_kat['impl:ml-kem-512/clean'];
-if (!rec || !rec.endsWith('sha256=c70041a761e01cd6426fa60e9fd6a4412c2be817386c8d0f3334898082512782'))
+if (!rec || !rec.includes('sha256=c70041a761e01cd6426fa60e9fd6a4412c2be817386c8d0f3334898082512782,'))
   fail(`NIST KAT records of ML-KEM-512: ${rec}`);
 const im = r.implementations.find((x) => x.backend === 'impl:toy-kem/thumb2');
 if (!im || !/^[0-9a-f]{64}$/.test(im.sha256) || !im.path.endsWith('toy-kem/thumb2') ||
