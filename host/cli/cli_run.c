@@ -72,8 +72,6 @@ typedef struct {
   unsigned char *impl_off;
   char **impl_why;
   char build_err[2048]; /* a failed build's message, when deferred */
-  size_t pre_k;         /* a folder found too large before running */
-  char pre_why[512];
 } target_run;
 
 /* The build of target run tr: the one place a run turns its options into
@@ -218,10 +216,32 @@ static int exec_outcome(const mh_run_opts *o, const target_run *tr,
   return rc;
 }
 
+/* Leave folder k out of tr's image, for reason why. 0, or -1 (memory). */
+static int leave_out(run_ctx *c, target_run *tr, size_t k, const char *why) {
+  if (!tr->impl_off)
+    tr->impl_off = calloc(c->impls.n, 1);
+  if (!tr->impl_why)
+    tr->impl_why = calloc(c->impls.n, sizeof *tr->impl_why);
+  char *w = strdup(why);
+  if (!tr->impl_off || !tr->impl_why || !w) {
+    free(w);
+    return -1;
+  }
+  tr->impl_off[k] = 1;
+  tr->impl_why[k] = w;
+  fprintf(stderr, "merlin: %s: %s left out: %s; building without it\n",
+          tr->label, c->impls.v[k].backend, why);
+  free(tr->console);
+  free(tr->console_copy);
+  tr->console = tr->console_copy = NULL;
+  tr->console_len = 0;
+  return 0;
+}
+
 /* Build and execute the image once; fills tr->console. Returns 0 when the
  * image ran and exited 0, 2 when it exited non-zero (its stream may say
- * why), 3 when an implementation folder would not fit its stack (not run;
- * tr->pre_k and pre_why), 1 when it failed otherwise (reported; *built 0:
+ * why), 3 when implementation folders would not fit its stack (left out,
+ * not run: build again), 1 when it failed otherwise (reported; *built 0:
  * the build), 130 when interrupted. */
 static int execute_once(run_ctx *c, target_run *tr, int *built) {
   const mh_run_opts *o = c->o;
@@ -239,10 +259,22 @@ static int execute_once(run_ctx *c, target_run *tr, int *built) {
     return mh_exec_signal_received() ? 130 : 1;
   }
   *built = 1;
-  if (mh_impl_stack_culprit(image, &c->impls, tr->impl_off, &tr->pre_k,
-                            tr->pre_why, sizeof tr->pre_why) == 0) {
+  /* Every folder that cannot fit the image's stack, at once: one rebuild. */
+  int too_big = 0;
+  size_t k;
+  char why[512];
+  while (mh_impl_stack_culprit(image, &c->impls, tr->impl_off, &k, why,
+                               sizeof why) == 0) {
+    if (leave_out(c, tr, k, why) != 0) {
+      free(image);
+      fprintf(stderr, "merlin: out of memory\n");
+      return 1;
+    }
+    too_big = 1;
+  }
+  if (too_big) {
     free(image);
-    return 3; /* a folder that cannot fit: execute() leaves it out */
+    return 3; /* built again without them by execute() */
   }
   char **argv = mh_target_argv(t, image, o->runs, o->warmup);
   if (argv && plugin_args(c, tr, &bs, image, &argv) != 0) {
@@ -324,28 +356,6 @@ static int execute_once(run_ctx *c, target_run *tr, int *built) {
   return rc;
 }
 
-/* Leave folder k out of tr's image, for reason why. 0, or -1 (memory). */
-static int leave_out(run_ctx *c, target_run *tr, size_t k, const char *why) {
-  if (!tr->impl_off)
-    tr->impl_off = calloc(c->impls.n, 1);
-  if (!tr->impl_why)
-    tr->impl_why = calloc(c->impls.n, sizeof *tr->impl_why);
-  char *w = strdup(why);
-  if (!tr->impl_off || !tr->impl_why || !w) {
-    free(w);
-    return -1;
-  }
-  tr->impl_off[k] = 1;
-  tr->impl_why[k] = w;
-  fprintf(stderr, "merlin: %s: %s left out: %s; building without it\n",
-          tr->label, c->impls.v[k].backend, why);
-  free(tr->console);
-  free(tr->console_copy);
-  tr->console = tr->console_copy = NULL;
-  tr->console_len = 0;
-  return 0;
-}
-
 /* Build and execute, leaving out the run's implementation folders that do
  * not build for the target or do not fit it (docs/bring-your-own.md, "Not
  * built, does not fit"), one at a time, until the image builds and runs or
@@ -366,9 +376,7 @@ static int execute(run_ctx *c, target_run *tr) {
       free(log);
       free(bdir);
     } else if (rc == 3) {
-      k = tr->pre_k;
-      snprintf(why, sizeof why, "%s", tr->pre_why);
-      blamed = 0;
+      continue; /* folders left out already (execute_once) */
     } else if (rc == 2 && tries < c->impls.n) {
       blamed = mh_impl_run_culprit(tr->console, tr->console_len, &c->impls,
                                    tr->impl_off, &k, why, sizeof why);
