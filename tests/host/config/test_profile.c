@@ -58,5 +58,31 @@ int main(void) {
                "to backend 'mbedtls'");
   expect_error("# nothing\ndescription = x\n", "no algorithm is routed");
   expect_error("sha256 = wolf\001crypt\n", "control character 0x01");
+
+  /* Implementation folders (docs/bring-your-own.md): beside libraries, or
+   * alone for an algorithm the catalogue does not have; impl.hash. */
+  CHECK(parse("ml-kem-512 = pqclean, impl:../a/clean\nhqc-128 = impl:/x/hqc\n"
+              "impl.hash = thumb2-asm\n",
+              &p, err, sizeof err) == 0);
+  CHECK(p.n_routes[kem] == 1 && p.n_impls == 2);
+  CHECK(strcmp(p.impls[0].alg, "ml-kem-512") == 0 &&
+        strcmp(p.impls[0].path, "../a/clean") == 0 && p.impls[0].line == 1);
+  CHECK(strcmp(p.impls[1].alg, "hqc-128") == 0 &&
+        strcmp(p.impls[1].path, "/x/hqc") == 0 && p.impls[1].line == 2);
+  CHECK(p.impl_hash == MH_IMPL_HASH_THUMB2);
+  mh_profile_free(&p);
+  CHECK(parse("hqc-128 = impl:/x/hqc\n", &p, err, sizeof err) == 0);
+  CHECK(p.n_impls == 1 && p.impl_hash == MH_IMPL_HASH_C);
+  mh_profile_free(&p);
+  expect_error("hqc-128 = wolfcrypt\n", "unknown key 'hqc-128'");
+  expect_error("hqc-128 = impl:/x, wolfcrypt\n", "unknown key 'hqc-128'");
+  expect_error("sha256 = impl:\n", "t.profile:1: sha256: impl: needs a folder");
+  expect_error("a = impl:/x\nb = impl:/x\n", "t.profile:2: b: impl:/x listed "
+                                             "twice");
+  expect_error("a = impl:/x\nimpl.hash = neon\n",
+               "t.profile:2: impl.hash: unknown value 'neon'; valid: c, "
+               "thumb2-asm");
+  expect_error("a = impl:/x\nimpl.hash = c\nimpl.hash = c\n",
+               "t.profile:3: duplicate key 'impl.hash'");
   return check_report();
 }
