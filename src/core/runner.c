@@ -184,9 +184,13 @@ static int counter_advances(void) {
   return t1 > t0;
 }
 
-/* One sample: batch back-to-back runs between two counter reads. */
-static int time_batch(const instance *in, mops_ctx *c, uint32_t batch,
-                      uint64_t *ticks) {
+/* One sample: batch back-to-back runs between two counter reads. Never
+ * inlined: the code between the reads is then this function's alone, and
+ * no change elsewhere in the runner can move a count (inlined into
+ * run_instance, its loop gained an instruction when the per-sample checks
+ * were added there). */
+__attribute__((noinline)) static int
+time_batch(const instance *in, mops_ctx *c, uint32_t batch, uint64_t *ticks) {
   int rc = MCORE_OK;
   uint64_t t0 = mport_counter_read();
   for (uint32_t k = 0; k < batch && rc == MCORE_OK; k++)
