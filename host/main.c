@@ -211,12 +211,23 @@ typedef struct {
   const char *format;
 } report_args;
 
+/* The formats of `merlin report` (host/cli/report_formats.def): their
+ * names for the check, "md, html, ..." (REPORT_FORMATS + 2), and a help
+ * line each. */
+#define MH_REPORT_FORMAT(name, file, fn, help) ", " name
+static const char REPORT_FORMATS[] = ""
+#include "cli/report_formats.def"
+    ;
+#undef MH_REPORT_FORMAT
+#define MH_REPORT_FORMAT(name, file, fn, help) "\n" name ": " help
+static const char REPORT_FORMAT_HELP[] = "the output (default: md):"
+#include "cli/report_formats.def"
+    ;
+#undef MH_REPORT_FORMAT
+
 static const opt_def REPORT_OPTS[] = {
-    {"--format", NULL, "F",
-     "md: report.md (default); html: report.html; csv:\nresults.csv; "
-     "json:\nresults.json rewritten; latex: report.tex (tables for\npapers: "
-     "booktabs, longtable)",
-     offsetof(report_args, format), 0, 0, 0, 0, "md, html, csv, json, latex"},
+    {"--format", NULL, "F", REPORT_FORMAT_HELP, offsetof(report_args, format),
+     0, 0, 0, 0, REPORT_FORMATS + 2},
 };
 
 typedef struct {
@@ -834,7 +845,7 @@ static const cmd_def COMMANDS[] = {
      "kept in build.log there and shown only when the build fails.\n",
      OPTS(BUILD_OPTS), NULL, 0, cmd_build},
     {"report",
-     "usage: merlin report DIR [--format md|html|csv|json|latex]\n"
+     "usage: merlin report DIR [--format F]\n"
      "\n"
      "Read DIR/results.json and write a report of it again (for example "
      "after\n"
