@@ -250,7 +250,7 @@ static int contests(hl *h, const mh_run *run) {
     }
     if (n) {
       item_open(h);
-      mh_sb_puts(h->b, h->html ? ">" : "");
+      mh_sb_puts(h->b, h->html ? " class='contest'>" : "");
       summary(h, (mh_an_contest_id)c, v, n);
       contest_table(h, run, (mh_an_contest_id)c, v, n);
       mh_sb_puts(h->b, h->html ? "</li>\n" : "");

@@ -170,9 +170,9 @@ static json_t *base(json_t *rows) {
   return json_pack("{s:{s:s}, s:{s:o}, s:i, s:{s:{s:n}, s:{s:i, s:i}, s:{s:i, "
                    "s:i, s:i}}}",
                    "data", "name", "rows", "datasets", "rows", rows, "width",
-                   720, "config", "view", "stroke", "axis", "labelFontSize",
+                   640, "config", "view", "stroke", "axis", "labelFontSize",
                    11, "titleFontSize", 12, "legend", "labelFontSize", 11,
-                   "titleFontSize", 12, "labelLimit", 360);
+                   "titleFontSize", 12, "labelLimit", 360, "titleLimit", 360);
 }
 
 /* ---- operations without a payload: bars with p1-p99 whiskers ---------- */
@@ -206,8 +206,7 @@ static void ops_chart(tctx *t, json_t *charts) {
       hi = o->stats.p99 > hi ? o->stats.p99 : hi;
     }
   }
-  size_t ns = json_object_size(series);
-  json_decref(series);
+    json_decref(series);
   if (!json_array_size(rows)) {
     json_decref(rows);
     return;
@@ -223,7 +222,7 @@ static void ops_chart(tctx *t, json_t *charts) {
                          tip("n", "samples (n)"));
   json_t *spec = base(rows);
   json_object_set_new(spec, "height",
-                      json_pack("{s:i}", "step", (int)(ns * 9 + 8)));
+                      json_pack("{s:i}", "step", 11));
   json_object_set_new(
       spec, "encoding",
       json_pack("{s:o, s:{s:s, s:s}, s:{s:s, s:s, s:s, s:{s:s, s:i}}, s:o}",
@@ -231,6 +230,9 @@ static void ops_chart(tctx *t, json_t *charts) {
                 "type", "nominal", "color", "field", "series", "type",
                 "nominal", "title", "backend", "legend", "orient", "top",
                 "columns", 4, "x", qaxis("median", xt, 1)));
+  /* bars start at the axis, not stacked from 0 (a log axis has none) */
+  json_object_set_new(json_object_get(json_object_get(spec, "encoding"), "x"),
+                      "stack", json_null());
   json_object_set_new(
       spec, "layer",
       json_pack("[{s:{s:s}, s:{s:O}}, {s:{s:s, s:s}, s:{s:o, s:{s:s}, "
@@ -255,6 +257,20 @@ static const char *const CONTEST[MH_AN_N_CONTESTS] = {
     [MH_AN_SIGN] = "signature sign",
 };
 
+/* The algorithm's name in a job label: "ML-KEM-512" of "ML-KEM-512
+ * keygen + decaps", "ECDH P-256" of "ECDH P-256 keygen + shared". */
+static size_t name_len(const char *label) {
+  static const char *const verbs[] = {" keygen", " encaps", " decaps",
+                                      " sign",   " verify", " shared"};
+  size_t n = strlen(label);
+  for (size_t k = 0; k < sizeof verbs / sizeof *verbs; k++) {
+    const char *p = strstr(label, verbs[k]);
+    if (p && (size_t)(p - label) < n)
+      n = (size_t)(p - label);
+  }
+  return n;
+}
+
 static void ratio_rows(tctx *t, const mh_result *x, json_t *rows, double *lo,
                        double *hi) {
   for (int c = 0; c < MH_AN_N_CONTESTS; c++) {
@@ -267,8 +283,11 @@ static void ratio_rows(tctx *t, const mh_result *x, json_t *rows, double *lo,
     }
     for (size_t i = 0; i < n; i++) {
       mh_sb b = {0};
-      mh_sb_printf(&b, "%s (%s) / %s (%s)", v[i].pq->label, v[i].pq_backend,
-                   v[i].ref->label, v[i].ref_backend);
+      /* "ML-KEM-512 (pqclean) / ECDH P-256 (wolfcrypt)": the job is the
+       * colour */
+      const char *pl = v[i].pq->label, *rl = v[i].ref->label;
+      mh_sb_printf(&b, "%.*s (%s) / %.*s (%s)", (int)name_len(pl), pl,
+                   v[i].pq_backend, (int)name_len(rl), rl, v[i].ref_backend);
       run_tag(&b, t, x);
       char rt[32], pt[32];
       snprintf(rt, sizeof rt, "%.2f×", v[i].median);
@@ -316,11 +335,13 @@ static void ratio_chart(tctx *t, json_t *charts) {
   json_object_set_new(
       spec, "layer",
       json_pack(
-          "[{s:s, s:{s:o, s:{s:i}, s:{s:s, s:s, s:s, s:{s:s}}, s:o}}, "
+          "[{s:s, s:{s:o, s:{s:i}, s:{s:s, s:s, s:s, s:{s:[s, s, s, s]}, "
+          "s:{s:s}}, s:o}}, "
           "{s:{s:s, s:s, s:i, s:i}, s:{s:o, s:{s:s, s:s}, s:{s:s}}}, "
           "{s:{s:[{s:i}]}, s:{s:s, s:s, s:[i, i]}, s:{s:{s:i}}}]",
           "mark", "bar", "encoding", "y", naxis("pair", NULL), "x2", "datum", 1,
           "color", "field", "contest", "type", "nominal", "title", "job",
+          "scale", "domain", CONTEST[0], CONTEST[1], CONTEST[2], CONTEST[3],
           "legend", "orient", "top", "tooltip", tt, "mark", "type", "text",
           "align", "left", "dx", 4, "fontSize", 11, "encoding", "y",
           naxis("pair", NULL), "x", "field", "label_at", "type",
@@ -506,6 +527,20 @@ static void cdf_chart(tctx *t, json_t *charts) {
 
 /* ---- workflows: device time by step ----------------------------------- */
 
+json_t *mh_html_wf_filter(const mh_result *x, const mh_wf *w) {
+  json_t *algs = json_array(), *backs = json_array();
+  /* "alg:backend,..." of its primitives */
+  for (const char *p = w->algs; p && *p;) {
+    size_t n = strcspn(p, ","), c = strcspn(p, ":");
+    if (c < n) {
+      json_array_append_new(algs, json_stringn(p, c));
+      json_array_append_new(backs, json_stringn(p + c + 1, n - c - 1));
+    }
+    p += n + (p[n] == ',');
+  }
+  return filt(x, backs, algs);
+}
+
 static void wf_rows(tctx *t, const mh_result *x, json_t *rows) {
   for (size_t i = 0; i < x->run.n_wfs; i++) {
     const mh_wf *w = &x->run.wfs[i];
@@ -517,16 +552,7 @@ static void wf_rows(tctx *t, const mh_result *x, json_t *rows) {
     mh_sb b = {0};
     mh_sb_printf(&b, "%s %s (%s)", w->workflow, w->variant, w->backend);
     run_tag(&b, t, x);
-    json_t *algs = json_array(), *backs = json_array();
-    /* "alg:backend,..." of its primitives, for the filters */
-    for (const char *p = w->algs; p && *p;) {
-      size_t n = strcspn(p, ","), c = strcspn(p, ":");
-      if (c < n) {
-        json_array_append_new(algs, json_stringn(p, c));
-        json_array_append_new(backs, json_stringn(p + c + 1, n - c - 1));
-      }
-      p += n + (p[n] == ',');
-    }
+    json_t *f = mh_html_wf_filter(x, w);
     for (size_t k = 0; k < w->n_steps; k++) {
       char share[32];
       snprintf(share, sizeof share, "%.0f%%",
@@ -535,12 +561,11 @@ static void wf_rows(tctx *t, const mh_result *x, json_t *rows) {
           "{s:s, s:s, s:I, s:f, s:o, s:s, s:o}", "wf", b.s ? b.s : "", "step",
           w->steps[k], "k", (json_int_t)k, "median", w->step_median[k],
           "median_t", text(w->step_median[k]), "share_t", share, "_f",
-          filt(x, json_incref(backs), json_incref(algs)));
+          json_deep_copy(f));
       if (!row || json_array_append_new(rows, row) != 0)
         t->failed = 1;
     }
-    json_decref(algs);
-    json_decref(backs);
+    json_decref(f);
     t->failed |= b.failed;
     mh_sb_free(&b);
   }
@@ -568,7 +593,7 @@ static void wf_chart(tctx *t, json_t *charts) {
                 "y", naxis("wf", NULL), "x", "field", "median", "type",
                 "quantitative", "stack", "zero", "title", xt, "color", "field",
                 "step", "type", "nominal", "title", "device step", "scale",
-                "scheme", "tableau20", "legend", "orient", "right", "order",
+                "scheme", "tableau20", "legend", "orient", "top", "order",
                 "field", "k", "type", "quantitative", "tooltip",
                 tip("wf", "workflow (backend)"), tip("step", "step"),
                 tip_unit("median_t", "median", t->unit),

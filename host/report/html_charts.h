@@ -23,6 +23,11 @@ json_t *mh_html_charts(const mh_results *r);
  * consumed. NULL when out of memory. */
 json_t *mh_html_filter(const mh_result *x, json_t *backends, json_t *algs);
 
+/* mh_html_filter of workflow w of run x: the algorithms and backends of
+ * its primitives. */
+struct mh_wf;
+json_t *mh_html_wf_filter(const mh_result *x, const struct mh_wf *w);
+
 /* The build of run x for the page's filters: compiler family and -O level
  * ("" when the run does not say), and "gcc -O2". */
 void mh_html_build(const mh_result *x, char *cc, size_t cc_len, char *opt,

@@ -200,8 +200,7 @@ void mh_report_html_workflows(mh_sb *b, const mh_result *x, size_t ri) {
       continue;
     const mh_wf *ref = mh_an_wf_reference(run, w);
     mh_sb_printf(b, "<tr id='wf-%zu-%zu'", ri, i);
-    mh_html_data_f(b, mh_html_filter(x, json_pack("[s]", w->backend),
-                                     json_pack("[]")));
+    mh_html_data_f(b, mh_html_wf_filter(x, w));
     mh_sb_puts(b, "><td>");
     mh_sb_html(b, w->workflow);
     mh_sb_puts(b, "</td><td>");

@@ -19,6 +19,7 @@
   ];
   const selected = {}; // dimension -> Set of selected values (absent: all)
   const views = []; // {chart, el, view, log}
+  const redraws = []; // tables drawn again when the filters change
 
   // The number format of report.md (host/report/format.c,
   // mh_format_number): thousands separators; no decimals for integers and
@@ -128,6 +129,7 @@
     document.querySelectorAll("table.filterable tbody tr").forEach((tr) => {
       tr.hidden = !rowFilter(tr);
     });
+    redraws.forEach((f) => f());
     document.querySelectorAll("section.target").forEach((s) => {
       const t = s.dataset.target;
       s.hidden = !!(selected.target && !selected.target.has(t));
@@ -142,7 +144,10 @@
   function setScale(spec, axis, type) {
     const walk = (o) => {
       if (!o || typeof o !== "object") return;
-      if (o.encoding && o.encoding[axis] && o.encoding[axis].scale) o.encoding[axis].scale.type = type;
+      const e = o.encoding && o.encoding[axis];
+      if (e && e.scale) {
+        e.scale.type = type;
+      }
       for (const k of ["layer", "hconcat", "vconcat"]) if (Array.isArray(o[k])) o[k].forEach(walk);
     };
     walk(spec);
@@ -290,7 +295,9 @@
       const t = el("table", { class: "sortable filterable", "data-table": "matrix" });
       const head = el("tr");
       head.appendChild(el("th", {}, "device (target, profile, build)"));
-      for (const k of cols) {
+      // the filters' backends and algorithms select columns here
+      const shown = cols.filter((k) => passes({ backend: colSet.get(k).backend, alg: colSet.get(k).alg }));
+      for (const k of shown) {
         const o = colSet.get(k);
         const th = el("th", {}, `${o.alg} ${o.op}${o.bytes == null ? "" : " " + o.bytes + " B"} (${o.backend})`);
         head.appendChild(th);
@@ -302,7 +309,7 @@
         const tr = el("tr");
         tr.dataset.f = JSON.stringify({ target: r.target, profile: r.profile, cc: build.cc, opt: build.opt });
         cell(tr, `${r.target} · ${r.profile}${build.label ? " · " + build.label : ""} (${(r.provenance || {}).unit || "?"})`);
-        for (const k of cols) {
+        for (const k of shown) {
           const o = (r.ops || []).find((x) => keyOf(x) === k);
           let v;
           if (o && m === "code") {
@@ -318,6 +325,7 @@
       t.querySelectorAll("tbody tr").forEach((tr) => (tr.hidden = !rowFilter(tr)));
     }
     sel.addEventListener("change", draw);
+    redraws.push(draw);
     const p = el("p");
     p.appendChild(document.createTextNode("Metric: "));
     p.appendChild(sel);
