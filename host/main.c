@@ -231,7 +231,7 @@ static const opt_def REPORT_OPTS[] = {
 };
 
 typedef struct {
-  const char *threshold, *md;
+  const char *threshold, *md, *html;
   int force;
 } compare_args;
 
@@ -243,6 +243,10 @@ static const opt_def COMPARE_OPTS[] = {
     {"--md", NULL, "FILE",
      "also write a Markdown summary (pull-request comment)",
      offsetof(compare_args, md), 0, 0, 0, 0, NULL},
+    {"--html", NULL, "FILE",
+     "also write the comparison as one self-contained page\n(charts, "
+     "regressions highlighted)",
+     offsetof(compare_args, html), 0, 0, 0, 0, NULL},
 };
 
 /* --coverage [DIR] takes an optional value: cmd_list reads it before the
@@ -783,7 +787,8 @@ static int cmd_compare(const cmd_def *cmd, int argc, char **argv) {
                        a.threshold);
   }
   if (rc == 0)
-    rc = parse_only ? 0 : mh_cli_compare(s.pos[0], s.pos[1], t, a.force, a.md);
+    rc = parse_only ? 0 : mh_cli_compare(s.pos[0], s.pos[1], t, a.force, a.md,
+                                          a.html);
   state_free(&s);
   return rc < 0 ? 0 : rc;
 }
@@ -868,6 +873,7 @@ static const cmd_def COMMANDS[] = {
      OPTS(SIZES_OPTS), NULL, 0, cmd_sizes},
     {"compare",
      "usage: merlin compare OLD NEW [--threshold PCT] [--force] [--md FILE]\n"
+     "                      [--html FILE]\n"
      "\n"
      "Compare two results (directories or results.json files) operation by\n"
      "operation: old and new median, the change, and whether it lies "

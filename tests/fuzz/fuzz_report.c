@@ -89,10 +89,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* compare X X: the files are what the writer made, as merlin run does. */
   write_input(j1);
   int want = r.n_runs ? 0 : 2; /* no runs: nothing in common */
-  int rc = mh_cli_compare(json_path, json_path, 0.02, 0, md_path);
+  int rc = mh_cli_compare(json_path, json_path, 0.02, 0, md_path, NULL);
   if (rc != want)
     die("compare X X did not exit 0", json_path);
-  rc = mh_cli_compare(json_path, json_path, 0.0, 1, NULL);
+  rc = mh_cli_compare(json_path, json_path, 0.0, 1, NULL, NULL);
   if (rc != want)
     die("compare --force X X did not exit 0", json_path);
   free(j1);
