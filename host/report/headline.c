@@ -79,8 +79,10 @@ static const char *const WHAT[MH_AN_N_CONTESTS] = {
 
 static void job_attrs(hl *h, const char *side, const mh_an_job *j,
                       const char *backend) {
-  mh_sb_printf(h->b, " data-%s-alg='%s' data-%s-ops='%s%s%s' data-%s-backend='",
-               side, j->alg, side, j->op1, j->op2 ? " " : "",
+  mh_sb_printf(h->b,
+               " data-%s-label='%s' data-%s-alg='%s' data-%s-ops='%s%s%s' "
+               "data-%s-backend='",
+               side, j->label, side, j->alg, side, j->op1, j->op2 ? " " : "",
                j->op2 ? j->op2 : "", side);
   mh_sb_html(h->b, backend);
   mh_sb_putc(h->b, '\'');

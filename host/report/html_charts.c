@@ -170,7 +170,7 @@ static json_t *base(json_t *rows) {
   return json_pack("{s:{s:s}, s:{s:o}, s:i, s:{s:{s:n}, s:{s:i, s:i}, s:{s:i, "
                    "s:i, s:i}}}",
                    "data", "name", "rows", "datasets", "rows", rows, "width",
-                   640, "config", "view", "stroke", "axis", "labelFontSize",
+                   720, "config", "view", "stroke", "axis", "labelFontSize",
                    11, "titleFontSize", 12, "legend", "labelFontSize", 11,
                    "titleFontSize", 12, "labelLimit", 360, "titleLimit", 360);
 }
@@ -221,8 +221,8 @@ static void ops_chart(tctx *t, json_t *charts) {
                          tip_unit("iqr_t", "IQR", t->unit),
                          tip("n", "samples (n)"));
   json_t *spec = base(rows);
-  json_object_set_new(spec, "height",
-                      json_pack("{s:i}", "step", 11));
+  json_object_set_new(spec, "height", json_pack("{s:i}", "step", 11));
+  json_object_set_new(spec, "width", json_integer(880));
   json_object_set_new(
       spec, "encoding",
       json_pack("{s:o, s:{s:s, s:s}, s:{s:s, s:s, s:s, s:{s:s, s:i}}, s:o}",
@@ -339,12 +339,14 @@ static void ratio_chart(tctx *t, json_t *charts) {
           "s:{s:s}}, s:o}}, "
           "{s:{s:s, s:s, s:i, s:i}, s:{s:o, s:{s:s, s:s}, s:{s:s}}}, "
           "{s:{s:[{s:i}]}, s:{s:s, s:s, s:[i, i]}, s:{s:{s:i}}}]",
-          "mark", "bar", "encoding", "y", naxis("pair", NULL), "x2", "datum", 1,
+          "mark", "bar", "encoding", "y",
+          naxis("pair", "post-quantum (backend) / classical (backend)"), "x2",
+          "datum", 1,
           "color", "field", "contest", "type", "nominal", "title", "job",
           "scale", "domain", CONTEST[0], CONTEST[1], CONTEST[2], CONTEST[3],
           "legend", "orient", "top", "tooltip", tt, "mark", "type", "text",
           "align", "left", "dx", 4, "fontSize", 11, "encoding", "y",
-          naxis("pair", NULL), "x", "field", "label_at", "type",
+          naxis("pair", "post-quantum (backend) / classical (backend)"), "x", "field", "label_at", "type",
           "quantitative", "text", "field", "ratio_t", "data", "values", "one",
           1, "mark", "type", "rule", "color", "#b3261e", "strokeDash", 4, 3,
           "encoding", "x", "datum", 1));
@@ -590,7 +592,8 @@ static void wf_chart(tctx *t, json_t *charts) {
       spec, "encoding",
       json_pack("{s:o, s:{s:s, s:s, s:s, s:s}, s:{s:s, s:s, s:s, s:{s:s}, "
                 "s:{s:s}}, s:{s:s, s:s}, s:[o, o, o, o]}",
-                "y", naxis("wf", NULL), "x", "field", "median", "type",
+                "y", naxis("wf", "workflow variant (backends)"), "x", "field",
+                "median", "type",
                 "quantitative", "stack", "zero", "title", xt, "color", "field",
                 "step", "type", "nominal", "title", "device step", "scale",
                 "scheme", "tableau20", "legend", "orient", "top", "order",
