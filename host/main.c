@@ -787,8 +787,9 @@ static int cmd_compare(const cmd_def *cmd, int argc, char **argv) {
                        a.threshold);
   }
   if (rc == 0)
-    rc = parse_only ? 0 : mh_cli_compare(s.pos[0], s.pos[1], t, a.force, a.md,
-                                          a.html);
+    rc = parse_only
+             ? 0
+             : mh_cli_compare(s.pos[0], s.pos[1], t, a.force, a.md, a.html);
   state_free(&s);
   return rc < 0 ? 0 : rc;
 }

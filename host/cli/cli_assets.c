@@ -15,6 +15,8 @@
 #include <strings.h>
 
 #define ASSET_MAX (16u << 20)
+/* The page's own script and style. */
+#define PAGE "host/report/page/"
 
 /* third_party/<dep>/.merlin-stamp's version= line, or "?". */
 static void dep_version(const char *root, const char *dep, char *out,
@@ -44,8 +46,7 @@ static int read_asset(const char *root, const char *rel, const char *how,
   /* Inlined in a <script> element, which the text must not end. */
   for (const char *p = *out; (p = strchr(p, '<')) != NULL; p++)
     if (strncasecmp(p, "</script", 8) == 0) {
-      snprintf(err, errlen, "cannot inline %s: it contains \"</script\"",
-               path);
+      snprintf(err, errlen, "cannot inline %s: it contains \"</script\"", path);
       return -1;
     }
   return 0;
@@ -60,17 +61,16 @@ int mh_cli_html_assets(mh_html_assets *a, char *err, size_t errlen) {
                               "scripts/fetch-deps, pinned in deps.lock";
   static const char tree[] = "a file of the Merlin source tree; set "
                              "MERLIN_ROOT to the tree";
-  int rc =
-      read_asset(root, "third_party/vega/build/vega.min.js", fetch, &a->vega,
-                 err, errlen) ||
-      read_asset(root, "third_party/vega-lite/build/vega-lite.min.js", fetch,
-                 &a->vega_lite, err, errlen) ||
-      read_asset(root, "third_party/vega-embed/build/vega-embed.min.js", fetch,
-                 &a->vega_embed, err, errlen) ||
-      read_asset(root, "host/report/page/merlin.js", tree, &a->script, err,
-                 errlen) ||
-      read_asset(root, "host/report/page/merlin.css", tree, &a->style, err,
-                 errlen);
+  int rc = read_asset(root, "third_party/vega/build/vega.min.js", fetch,
+                      &a->vega, err, errlen) ||
+           read_asset(root, "third_party/vega-lite/build/vega-lite.min.js",
+                      fetch, &a->vega_lite, err, errlen) ||
+           read_asset(root, "third_party/vega-embed/build/vega-embed.min.js",
+                      fetch, &a->vega_embed, err, errlen) ||
+           read_asset(root, "host/report/page/merlin.js", tree, &a->script, err,
+                      errlen) ||
+           read_asset(root, "host/report/page/merlin.css", tree, &a->style, err,
+                      errlen);
   if (rc == 0) {
     char v[3][64];
     static const char *const dep[] = {"vega", "vega-lite", "vega-embed"};

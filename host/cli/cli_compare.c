@@ -123,11 +123,11 @@ typedef struct {
 /* The row of operation o of run y for the --html page. */
 static json_t *op_row(const mh_result *y, const mh_op *o, const char *l,
                       const char *verdict) {
-  json_t *row = json_pack(
-      "{s:s, s:s, s:s, s:s, s:s, s:o}", "target", y->target, "label", l,
-      "unit", y->run.unit ? y->run.unit : "", "verdict", verdict, "alg",
-      o->alg, "_f",
-      mh_html_filter(y, json_pack("[s]", o->backend), json_pack("[s]", o->alg)));
+  json_t *row = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "target", y->target,
+                          "label", l, "unit", y->run.unit ? y->run.unit : "",
+                          "verdict", verdict, "alg", o->alg, "_f",
+                          mh_html_filter(y, json_pack("[s]", o->backend),
+                                         json_pack("[s]", o->alg)));
   return row ? row : json_object();
 }
 
@@ -182,7 +182,7 @@ static void compare_op(const mh_result *y, const mh_op *p, const mh_op *q,
   json_object_set_new(row, "change",
                       isinf(change) ? json_null() : json_real(change));
   json_object_set_new(row, "p99_change",
-                      op != 0 ? json_real(np / op - 1.0)
+                      op != 0  ? json_real(np / op - 1.0)
                       : np > 0 ? json_null()
                                : json_real(0));
   json_array_append_new(rows, row);
@@ -254,7 +254,8 @@ static int write_html(const char *path, const mh_html_assets *assets,
                       const mh_cmp_page *page) {
   char err[1024];
   char *html = mh_report_compare_html(page, assets);
-  if (!html || mh_write_atomic(path, html, strlen(html), err, sizeof err) != 0) {
+  if (!html ||
+      mh_write_atomic(path, html, strlen(html), err, sizeof err) != 0) {
     fprintf(stderr, "merlin: compare: %s\n", html ? err : "out of memory");
     free(html);
     return -1;
@@ -266,8 +267,10 @@ static int write_html(const char *path, const mh_html_assets *assets,
 
 static int write_md(const char *path, const mh_sb *md) {
   char err[1024];
-  if (md->failed || mh_write_atomic(path, md->s, md->len, err, sizeof err) != 0) {
-    fprintf(stderr, "merlin: compare: %s\n", md->failed ? "out of memory" : err);
+  if (md->failed ||
+      mh_write_atomic(path, md->s, md->len, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: compare: %s\n",
+            md->failed ? "out of memory" : err);
     return -1;
   }
   printf("merlin: compare: summary written to %s\n", path);
@@ -324,9 +327,9 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
          t.regressions || t.improvements ? ""
          : t.changed                     ? "; nothing beyond the threshold"
                                          : "; no change");
-  mh_cmp_page page = {old_arg,        new_arg,        threshold,
-                      prov.s ? prov.s : "", force,    t.compared,
-                      t.regressions,  t.improvements, rows};
+  mh_cmp_page page = {old_arg, new_arg,    threshold,     prov.s ? prov.s : "",
+                      force,   t.compared, t.regressions, t.improvements,
+                      rows};
   if ((md_path && write_md(md_path, &md) != 0) ||
       (html_path && write_html(html_path, &assets, &page) != 0))
     goto out;

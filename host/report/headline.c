@@ -113,8 +113,7 @@ static void pairing(hl *h, const mh_an_ratio *v) {
 
 /* One sentence per contest: how many pairings favour post-quantum, and
  * the extremes. */
-static void summary(hl *h, mh_an_contest_id c, const mh_an_ratio *v,
-                    size_t n) {
+static void summary(hl *h, mh_an_contest_id c, const mh_an_ratio *v, size_t n) {
   size_t lo = 0, hi = 0, cheaper = 0, plo = 0, phi = 0;
   for (size_t i = 0; i < n; i++) {
     lo = v[i].median < v[lo].median ? i : lo;
@@ -132,8 +131,7 @@ static void summary(hl *h, mh_an_contest_id c, const mh_an_ratio *v,
     mh_sb_puts(h->b, ", ");
     direction(h, v[0].median);
   } else {
-    mh_sb_printf(h->b,
-                 " post-quantum is cheaper in %zu of %zu pairings, from ",
+    mh_sb_printf(h->b, " post-quantum is cheaper in %zu of %zu pairings, from ",
                  cheaper, n);
     direction(h, v[lo].median);
     mh_sb_puts(h->b, " (");
@@ -150,8 +148,9 @@ static void summary(hl *h, mh_an_contest_id c, const mh_an_ratio *v,
     mh_sb_puts(h->b, " to ");
     ratio(h, "p99-ratio", v[phi].p99);
   }
-  mh_sb_puts(h->b, h->html ? ". Ratios of medians:" : ". Ratios of medians "
-                                                      "([table](#ratios)):\n\n");
+  mh_sb_puts(h->b, h->html ? ". Ratios of medians:"
+                           : ". Ratios of medians "
+                             "([table](#ratios)):\n\n");
 }
 
 /* The cell of ratio v (index i of contest c) in the contest's table. */
@@ -286,8 +285,8 @@ static void wf_item(hl *h, const mh_run *run, size_t i, const mh_wf *ref) {
   item_open(h);
   if (h->html) {
     mh_sb_puts(h->b, " class='hl' data-kind='workflow'");
-    mh_sb_printf(h->b, " data-run='%zu' data-variant='%s' data-backend='", h->ri,
-                 w->variant);
+    mh_sb_printf(h->b, " data-run='%zu' data-variant='%s' data-backend='",
+                 h->ri, w->variant);
     mh_sb_html(h->b, w->backend);
     mh_sb_printf(h->b, "' data-ref-variant='%s' data-ref-backend='",
                  ref->variant);
@@ -308,8 +307,8 @@ static void wf_item(hl *h, const mh_run *run, size_t i, const mh_wf *ref) {
           h->unit);
   wf_pair(h, ", bytes on the wire", "wire", (double)mh_wf_wire_bytes(w),
           (double)mh_wf_wire_bytes(ref), "bytes");
-  wf_pair(h, ", bytes stored", "stored", (double)w->stored,
-          (double)ref->stored, "bytes");
+  wf_pair(h, ", bytes stored", "stored", (double)w->stored, (double)ref->stored,
+          "bytes");
   wf_pair(h, ", peak stack", "stack", (double)w->stack_bytes,
           (double)ref->stack_bytes, "bytes");
   size_t others = 0;

@@ -55,8 +55,7 @@ json_t *mh_html_filter(const mh_result *x, json_t *backends, json_t *algs) {
 
 #define filt mh_html_filter
 
-static json_t *filt1(const mh_result *x, const char *backend,
-                     const char *alg) {
+static json_t *filt1(const mh_result *x, const char *backend, const char *alg) {
   return filt(x, json_pack("[s]", backend ? backend : ""),
               json_pack("[s]", alg ? alg : ""));
 }
@@ -76,28 +75,43 @@ static void run_tag(mh_sb *b, const tctx *t, const mh_result *x) {
     mh_sb_puts(b, label);
 }
 
+int mh_html_first_of_target(const mh_results *r, size_t i) {
+  for (size_t k = 0; k < i; k++)
+    if (strcmp(r->runs[k].target, r->runs[i].target) == 0)
+      return 0;
+  return 1;
+}
+
+/* Every operation of the target's runs in turn: start with *ri = *oi = 0;
+ * NULL at the end, else the operation and its run in *x. */
+static const mh_op *next_op(const tctx *t, size_t *ri, size_t *oi,
+                            const mh_result **x) {
+  for (; *ri < t->r->n_runs; (*ri)++, *oi = 0) {
+    *x = &t->r->runs[*ri];
+    if (strcmp((*x)->target, t->target) == 0 && *oi < (*x)->run.n_ops)
+      return &(*x)->run.ops[(*oi)++];
+  }
+  return NULL;
+}
+
 /* The backend's variants differ within the target: name them. */
 static int variants_differ(const tctx *t, const char *backend) {
   const char *first = NULL;
-  for (size_t i = 0; i < t->r->n_runs; i++) {
-    const mh_result *x = &t->r->runs[i];
-    if (strcmp(x->target, t->target) != 0)
+  const mh_result *x;
+  const mh_op *o;
+  for (size_t ri = 0, oi = 0; (o = next_op(t, &ri, &oi, &x)) != NULL;) {
+    if (!mh_str_same(o->backend, backend) || !o->variant)
       continue;
-    for (size_t k = 0; k < x->run.n_ops; k++) {
-      const mh_op *o = &x->run.ops[k];
-      if (!mh_str_same(o->backend, backend) || !o->variant)
-        continue;
-      if (first && strcmp(first, o->variant) != 0)
-        return 1;
-      first = o->variant;
-    }
+    if (first && strcmp(first, o->variant) != 0)
+      return 1;
+    first = o->variant;
   }
   return 0;
 }
 
 /* "wolfcrypt", "wolfcrypt (thumb2-asm)", "wolfcrypt · clang -Os". */
-static json_t *backend_series(const tctx *t, const mh_result *x,
-                              const mh_op *o, const char *prefix) {
+static json_t *backend_series(const tctx *t, const mh_result *x, const mh_op *o,
+                              const char *prefix) {
   mh_sb b = {0};
   mh_sb_puts(&b, prefix ? prefix : "");
   mh_sb_puts(&b, o->backend);
@@ -155,13 +169,13 @@ static void add_chart(tctx *t, json_t *charts, const char *kind,
                       const char *log_axis, double lo, double hi) {
   char id[64];
   snprintf(id, sizeof id, "%s-%zu", kind, t->ti);
-  json_t *c = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o}", "id", id,
-                        "kind", kind, "target", t->target, "title", title,
-                        "note", note, "main", "rows", "spec", spec);
+  json_t *c = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o}", "id", id, "kind",
+                        kind, "target", t->target, "title", title, "note", note,
+                        "main", "rows", "spec", spec);
   if (c && log_axis && lo > 0 && hi > 0 && isfinite(lo) && isfinite(hi))
-    json_object_set_new(c, "log",
-                        json_pack("{s:s, s:b}", "axis", log_axis, "on",
-                                  hi / lo > 100.0));
+    json_object_set_new(
+        c, "log",
+        json_pack("{s:s, s:b}", "axis", log_axis, "on", hi / lo > 100.0));
   if (!c || json_array_append_new(charts, c) != 0)
     t->failed = 1;
 }
@@ -170,8 +184,8 @@ static json_t *base(json_t *rows) {
   return json_pack("{s:{s:s}, s:{s:o}, s:i, s:{s:{s:n}, s:{s:i, s:i}, s:{s:i, "
                    "s:i, s:i}}}",
                    "data", "name", "rows", "datasets", "rows", rows, "width",
-                   720, "config", "view", "stroke", "axis", "labelFontSize",
-                   11, "titleFontSize", 12, "legend", "labelFontSize", 11,
+                   720, "config", "view", "stroke", "axis", "labelFontSize", 11,
+                   "titleFontSize", 12, "legend", "labelFontSize", 11,
                    "titleFontSize", 12, "labelLimit", 360, "titleLimit", 360);
 }
 
@@ -180,46 +194,40 @@ static json_t *base(json_t *rows) {
 static void ops_chart(tctx *t, json_t *charts) {
   json_t *rows = json_array(), *series = json_object();
   double lo = INFINITY, hi = 0;
-  for (size_t i = 0; i < t->r->n_runs; i++) {
-    const mh_result *x = &t->r->runs[i];
-    if (strcmp(x->target, t->target) != 0)
+  const mh_result *x;
+  const mh_op *o;
+  for (size_t ri = 0, oi = 0; (o = next_op(t, &ri, &oi, &x)) != NULL;) {
+    if (o->bytes >= 0 || !o->n_samples)
       continue;
-    for (size_t k = 0; k < x->run.n_ops; k++) {
-      const mh_op *o = &x->run.ops[k];
-      if (o->bytes >= 0 || !o->n_samples)
-        continue;
-      double p1 = mh_percentile(o->samples, o->n_samples, 0.01);
-      char label[160];
-      snprintf(label, sizeof label, "%s %s", o->alg, o->op);
-      json_t *s = backend_series(t, x, o, NULL);
-      json_object_set(series, s ? json_string_value(s) : "", json_true());
-      json_array_append_new(
-          rows, json_pack("{s:s, s:o, s:f, s:f, s:f, s:o, s:o, s:o, s:o, "
-                          "s:I, s:o}",
-                          "label", label, "series", s, "median",
-                          o->stats.median, "p1", p1, "p99", o->stats.p99,
-                          "median_t", text(o->stats.median), "p1_t", text(p1),
-                          "p99_t", text(o->stats.p99), "iqr_t",
-                          text(o->stats.iqr), "n", (json_int_t)o->n_samples,
-                          "_f", filt1(x, o->backend, o->alg)));
-      lo = p1 > 0 && p1 < lo ? p1 : lo;
-      hi = o->stats.p99 > hi ? o->stats.p99 : hi;
-    }
+    double p1 = mh_percentile(o->samples, o->n_samples, 0.01);
+    char label[160];
+    snprintf(label, sizeof label, "%s %s", o->alg, o->op);
+    json_t *s = backend_series(t, x, o, NULL);
+    json_object_set(series, s ? json_string_value(s) : "", json_true());
+    json_array_append_new(
+        rows,
+        json_pack("{s:s, s:o, s:f, s:f, s:f, s:o, s:o, s:o, s:o, "
+                  "s:I, s:o}",
+                  "label", label, "series", s, "median", o->stats.median, "p1",
+                  p1, "p99", o->stats.p99, "median_t", text(o->stats.median),
+                  "p1_t", text(p1), "p99_t", text(o->stats.p99), "iqr_t",
+                  text(o->stats.iqr), "n", (json_int_t)o->n_samples, "_f",
+                  filt1(x, o->backend, o->alg)));
+    lo = p1 > 0 && p1 < lo ? p1 : lo;
+    hi = o->stats.p99 > hi ? o->stats.p99 : hi;
   }
-    json_decref(series);
+  json_decref(series);
   if (!json_array_size(rows)) {
     json_decref(rows);
     return;
   }
   char xt[160];
   snprintf(xt, sizeof xt, "%s per operation", t->unit);
-  json_t *tt = json_pack("[o, o, o, o, o, o, o]", tip("label", "operation"),
-                         tip("series", "backend"),
-                         tip_unit("median_t", "median", t->unit),
-                         tip_unit("p1_t", "p1", t->unit),
-                         tip_unit("p99_t", "p99", t->unit),
-                         tip_unit("iqr_t", "IQR", t->unit),
-                         tip("n", "samples (n)"));
+  json_t *tt = json_pack(
+      "[o, o, o, o, o, o, o]", tip("label", "operation"),
+      tip("series", "backend"), tip_unit("median_t", "median", t->unit),
+      tip_unit("p1_t", "p1", t->unit), tip_unit("p99_t", "p99", t->unit),
+      tip_unit("iqr_t", "IQR", t->unit), tip("n", "samples (n)"));
   json_t *spec = base(rows);
   json_object_set_new(spec, "height", json_pack("{s:i}", "step", 11));
   json_object_set_new(spec, "width", json_integer(880));
@@ -237,8 +245,8 @@ static void ops_chart(tctx *t, json_t *charts) {
       spec, "layer",
       json_pack("[{s:{s:s}, s:{s:O}}, {s:{s:s, s:s}, s:{s:o, s:{s:s}, "
                 "s:{s:s}, s:O}}]",
-                "mark", "type", "bar", "encoding", "tooltip", tt,
-                "mark", "type", "rule", "color", "#222", "encoding", "x",
+                "mark", "type", "bar", "encoding", "tooltip", tt, "mark",
+                "type", "rule", "color", "#222", "encoding", "x",
                 qaxis("p1", xt, 1), "x2", "field", "p99", "color", "value",
                 "#222", "tooltip", tt));
   json_decref(tt);
@@ -295,8 +303,7 @@ static void ratio_rows(tctx *t, const mh_result *x, json_t *rows, double *lo,
       json_t *row = json_pack(
           "{s:s, s:s, s:f, s:f, s:s, s:s, s:o}", "pair", b.s ? b.s : "",
           "contest", CONTEST[c], "ratio", v[i].median, "label_at",
-          v[i].median > 1 ? v[i].median : 1.0, "ratio_t", rt, "p99_t", pt,
-          "_f",
+          v[i].median > 1 ? v[i].median : 1.0, "ratio_t", rt, "p99_t", pt, "_f",
           filt(x, json_pack("[s, s]", v[i].pq_backend, v[i].ref_backend),
                json_pack("[s, s]", v[i].pq->alg, v[i].ref->alg)));
       if (b.failed || !row || json_array_append_new(rows, row) != 0)
@@ -341,15 +348,14 @@ static void ratio_chart(tctx *t, json_t *charts) {
           "{s:{s:[{s:i}]}, s:{s:s, s:s, s:[i, i]}, s:{s:{s:i}}}]",
           "mark", "bar", "encoding", "y",
           naxis("pair", "post-quantum (backend) / classical (backend)"), "x2",
-          "datum", 1,
-          "color", "field", "contest", "type", "nominal", "title", "job",
-          "scale", "domain", CONTEST[0], CONTEST[1], CONTEST[2], CONTEST[3],
-          "legend", "orient", "top", "tooltip", tt, "mark", "type", "text",
-          "align", "left", "dx", 4, "fontSize", 11, "encoding", "y",
-          naxis("pair", "post-quantum (backend) / classical (backend)"), "x", "field", "label_at", "type",
-          "quantitative", "text", "field", "ratio_t", "data", "values", "one",
-          1, "mark", "type", "rule", "color", "#b3261e", "strokeDash", 4, 3,
-          "encoding", "x", "datum", 1));
+          "datum", 1, "color", "field", "contest", "type", "nominal", "title",
+          "job", "scale", "domain", CONTEST[0], CONTEST[1], CONTEST[2],
+          CONTEST[3], "legend", "orient", "top", "tooltip", tt, "mark", "type",
+          "text", "align", "left", "dx", 4, "fontSize", 11, "encoding", "y",
+          naxis("pair", "post-quantum (backend) / classical (backend)"), "x",
+          "field", "label_at", "type", "quantitative", "text", "field",
+          "ratio_t", "data", "values", "one", 1, "mark", "type", "rule",
+          "color", "#b3261e", "strokeDash", 4, 3, "encoding", "x", "datum", 1));
   add_chart(t, charts, "ratios", "Post-quantum against classical",
             "The same job done both ways on the same backend where it has "
             "both (key establishment: keygen + decaps against keygen + "
@@ -437,12 +443,12 @@ static void payload_chart(tctx *t, json_t *charts) {
                          tip_unit("rate_t", "fitted rate per byte", t->unit),
                          tip("worst_t", "largest residual"));
   json_object_set_new(spec, "height", json_integer(360));
-  json_object_set_new(
-      spec, "encoding",
-      json_pack("{s:o, s:{s:s, s:s, s:s, s:{s:s}}}", "x",
-                qaxis("bytes", "payload (bytes)", 0), "color", "field",
-                "series", "type", "nominal", "title", "operation (backend)",
-                "legend", "orient", "right"));
+  json_object_set_new(spec, "encoding",
+                      json_pack("{s:o, s:{s:s, s:s, s:s, s:{s:s}}}", "x",
+                                qaxis("bytes", "payload (bytes)", 0), "color",
+                                "field", "series", "type", "nominal", "title",
+                                "operation (backend)", "legend", "orient",
+                                "right"));
   json_object_set_new(
       spec, "layer",
       json_pack("[{s:{s:s}, s:{s:s, s:[i, i], s:f}, s:{s:o, s:o}}, "
@@ -464,28 +470,23 @@ static void payload_chart(tctx *t, json_t *charts) {
 static void cdf_chart(tctx *t, json_t *charts) {
   json_t *rows = json_array();
   double lo = INFINITY, hi = 0;
-  for (size_t i = 0; i < t->r->n_runs; i++) {
-    const mh_result *x = &t->r->runs[i];
-    if (strcmp(x->target, t->target) != 0)
+  const mh_result *x;
+  const mh_op *o;
+  for (size_t ri = 0, oi = 0; (o = next_op(t, &ri, &oi, &x)) != NULL;) {
+    if (!mh_str_same(o->op, "sign") || o->n_samples < 2)
       continue;
-    for (size_t k = 0; k < x->run.n_ops; k++) {
-      const mh_op *o = &x->run.ops[k];
-      if (!mh_str_same(o->op, "sign") || o->n_samples < 2)
-        continue;
-      json_t *s = op_series(t, x, o);
-      for (size_t j = 0; j < o->n_samples; j++) {
-        double v = o->samples[j];
-        json_t *row = json_pack("{s:O, s:f, s:o, s:I, s:o}", "series", s, "v",
-                                v, "v_t", text(v), "n",
-                                (json_int_t)o->n_samples, "_f",
-                                filt1(x, o->backend, o->alg));
-        if (!row || json_array_append_new(rows, row) != 0)
-          t->failed = 1;
-        lo = v > 0 && v < lo ? v : lo;
-        hi = v > hi ? v : hi;
-      }
-      json_decref(s);
+    json_t *s = op_series(t, x, o);
+    for (size_t j = 0; j < o->n_samples; j++) {
+      double v = o->samples[j];
+      json_t *row = json_pack("{s:O, s:f, s:o, s:I, s:o}", "series", s, "v", v,
+                              "v_t", text(v), "n", (json_int_t)o->n_samples,
+                              "_f", filt1(x, o->backend, o->alg));
+      if (!row || json_array_append_new(rows, row) != 0)
+        t->failed = 1;
+      lo = v > 0 && v < lo ? v : lo;
+      hi = v > hi ? v : hi;
     }
+    json_decref(s);
   }
   if (!json_array_size(rows)) {
     json_decref(rows);
@@ -495,11 +496,10 @@ static void cdf_chart(tctx *t, json_t *charts) {
   char xt[160];
   snprintf(xt, sizeof xt, "%s per signature", t->unit);
   json_object_set_new(spec, "height", json_integer(320));
-  json_object_set_new(
-      spec, "transform",
-      json_pack("[{s:[{s:s, s:s}], s:[{s:s}], s:[s]}]", "window", "op",
-                "cume_dist", "as", "F", "sort", "field", "v", "groupby",
-                "series"));
+  json_object_set_new(spec, "transform",
+                      json_pack("[{s:[{s:s, s:s}], s:[{s:s}], s:[s]}]",
+                                "window", "op", "cume_dist", "as", "F", "sort",
+                                "field", "v", "groupby", "series"));
   json_object_set_new(
       spec, "encoding",
       json_pack("{s:o, s:{s:s, s:s, s:s, s:{s:[i, i]}}, s:{s:s, s:s, s:s, "
@@ -559,11 +559,11 @@ static void wf_rows(tctx *t, const mh_result *x, json_t *rows) {
       char share[32];
       snprintf(share, sizeof share, "%.0f%%",
                sum > 0 ? 100.0 * w->step_median[k] / sum : 0.0);
-      json_t *row = json_pack(
-          "{s:s, s:s, s:I, s:f, s:o, s:s, s:o}", "wf", b.s ? b.s : "", "step",
-          w->steps[k], "k", (json_int_t)k, "median", w->step_median[k],
-          "median_t", text(w->step_median[k]), "share_t", share, "_f",
-          json_deep_copy(f));
+      json_t *row =
+          json_pack("{s:s, s:s, s:I, s:f, s:o, s:s, s:o}", "wf", b.s ? b.s : "",
+                    "step", w->steps[k], "k", (json_int_t)k, "median",
+                    w->step_median[k], "median_t", text(w->step_median[k]),
+                    "share_t", share, "_f", json_deep_copy(f));
       if (!row || json_array_append_new(rows, row) != 0)
         t->failed = 1;
     }
@@ -593,12 +593,11 @@ static void wf_chart(tctx *t, json_t *charts) {
       json_pack("{s:o, s:{s:s, s:s, s:s, s:s}, s:{s:s, s:s, s:s, s:{s:s}, "
                 "s:{s:s}}, s:{s:s, s:s}, s:[o, o, o, o]}",
                 "y", naxis("wf", "workflow variant (backends)"), "x", "field",
-                "median", "type",
-                "quantitative", "stack", "zero", "title", xt, "color", "field",
-                "step", "type", "nominal", "title", "device step", "scale",
-                "scheme", "tableau20", "legend", "orient", "top", "order",
-                "field", "k", "type", "quantitative", "tooltip",
-                tip("wf", "workflow (backend)"), tip("step", "step"),
+                "median", "type", "quantitative", "stack", "zero", "title", xt,
+                "color", "field", "step", "type", "nominal", "title",
+                "device step", "scale", "scheme", "tableau20", "legend",
+                "orient", "top", "order", "field", "k", "type", "quantitative",
+                "tooltip", tip("wf", "workflow (backend)"), tip("step", "step"),
                 tip_unit("median_t", "median", t->unit),
                 tip("share_t", "share of the device time")));
   add_chart(t, charts, "workflows", "Workflows, device time by step",
@@ -613,10 +612,7 @@ json_t *mh_html_charts(const mh_results *r) {
   size_t ti = 0;
   for (size_t i = 0; i < r->n_runs && !failed; i++) {
     const mh_result *x = &r->runs[i];
-    int first = 1;
-    for (size_t k = 0; k < i && first; k++)
-      first = strcmp(r->runs[k].target, x->target) != 0;
-    if (!first)
+    if (!mh_html_first_of_target(r, i))
       continue;
     tctx t = {r, x->target, 0, 0, x->run.unit ? x->run.unit : "?", ti++, 0};
     for (size_t k = i + 1; k < r->n_runs; k++) {
@@ -624,8 +620,10 @@ json_t *mh_html_charts(const mh_results *r) {
       if (strcmp(y->target, x->target) != 0)
         continue;
       t.multi_profile |= !mh_str_same(y->profile, x->profile);
-      t.multi_build |= !mh_result_same_row(y, x) &&
-                       mh_str_same(y->profile, x->profile);
+      char c1[64], o1[32], l1[100], c2[64], o2[32], l2[100];
+      mh_html_build(x, c1, sizeof c1, o1, sizeof o1, l1, sizeof l1);
+      mh_html_build(y, c2, sizeof c2, o2, sizeof o2, l2, sizeof l2);
+      t.multi_build |= strcmp(l1, l2) != 0;
     }
     ops_chart(&t, charts);
     ratio_chart(&t, charts);

@@ -28,6 +28,9 @@ json_t *mh_html_filter(const mh_result *x, json_t *backends, json_t *algs);
 struct mh_wf;
 json_t *mh_html_wf_filter(const mh_result *x, const struct mh_wf *w);
 
+/* r->runs[i] is the first run of its target. */
+int mh_html_first_of_target(const mh_results *r, size_t i);
+
 /* The build of run x for the page's filters: compiler family and -O level
  * ("" when the run does not say), and "gcc -O2". */
 void mh_html_build(const mh_result *x, char *cc, size_t cc_len, char *opt,

@@ -64,8 +64,8 @@ char *mh_report_benchmark_action(const mh_results *r) {
       failed = !e || json_array_append_new(a, e) != 0;
     }
   }
-  char *s = failed ? NULL
-                   : json_dumps(a, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+  char *s =
+      failed ? NULL : json_dumps(a, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
   json_decref(a);
   if (!s)
     return NULL;
@@ -106,8 +106,10 @@ static void suite(mh_sb *b, const mh_result *x) {
   run_name(&name, x);
   mh_sb_puts(b, "  <testsuite name=\"");
   xml(b, name.s);
-  mh_sb_printf(b, "\" tests=\"%zu\" failures=\"0\" errors=\"0\" "
-                  "skipped=\"0\">\n", n);
+  mh_sb_printf(b,
+               "\" tests=\"%zu\" failures=\"0\" errors=\"0\" "
+               "skipped=\"0\">\n",
+               n);
   for (size_t k = 0; k < run->n_ops; k++) {
     if (!first_kat(run, k))
       continue;

@@ -83,28 +83,27 @@ static json_t *chart(const mh_cmp_page *p) {
     char pct[32];
     snprintf(pct, sizeof pct, "%+.2f %%", json_number_value(c) * 100.0);
     json_array_append_new(
-        rows,
-        json_pack("{s:O, s:O, s:f, s:s, s:O, s:O, s:O, s:O}", "target",
-                  json_object_get(row, "target"), "label",
-                  json_object_get(row, "label"), "change",
-                  json_number_value(c) * 100.0, "change_t", pct, "verdict",
-                  json_object_get(row, "verdict"), "old_t",
-                  json_object_get(row, "old_t"), "new_t",
-                  json_object_get(row, "new_t"), "_f",
-                  json_object_get(row, "_f")));
+        rows, json_pack("{s:O, s:O, s:f, s:s, s:O, s:O, s:O, s:O}", "target",
+                        json_object_get(row, "target"), "label",
+                        json_object_get(row, "label"), "change",
+                        json_number_value(c) * 100.0, "change_t", pct,
+                        "verdict", json_object_get(row, "verdict"), "old_t",
+                        json_object_get(row, "old_t"), "new_t",
+                        json_object_get(row, "new_t"), "_f",
+                        json_object_get(row, "_f")));
   }
   double t = p->threshold * 100.0;
   json_t *tips = json_pack(
-      "[{s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}]",
-      "field", "label", "title", "operation", "field", "change_t", "title",
-      "change", "field", "old_t", "title", "old median", "field", "new_t",
-      "title", "new median", "field", "verdict", "title", "verdict");
+      "[{s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}]", "field",
+      "label", "title", "operation", "field", "change_t", "title", "change",
+      "field", "old_t", "title", "old median", "field", "new_t", "title",
+      "new median", "field", "verdict", "title", "verdict");
   json_t *colour = json_pack(
       "{s:s, s:s, s:s, s:{s:[s, s, s, s, s], s:[s, s, s, s, s]}, s:{s:s}}",
       "field", "verdict", "type", "nominal", "title", "verdict", "scale",
       "domain", "REGRESSED", "improved", "changed", "within spread", "same",
-      "range", "#b3261e", "#1e7b34", "#8d96a3", "#c5cbd3", "#e4e7eb",
-      "legend", "orient", "top");
+      "range", "#b3261e", "#1e7b34", "#8d96a3", "#c5cbd3", "#e4e7eb", "legend",
+      "orient", "top");
   json_t *bars = json_pack(
       "{s:s, s:{s:{s:s, s:s, s:n, s:s, s:{s:i}}, s:{s:s, s:s, s:s}, s:o, "
       "s:o}}",
@@ -118,9 +117,9 @@ static json_t *chart(const mh_cmp_page *p) {
       "#b3261e", "strokeDash", 4, 3, "encoding", "x", "field", "x", "type",
       "quantitative");
   json_t *spec = json_pack(
-      "{s:{s:s}, s:{s:o}, s:i, s:{s:i}, s:{s:{s:n}}, s:[o, o]}", "data",
-      "name", "rows", "datasets", "rows", rows, "width", 640, "height", "step",
-      14, "config", "view", "stroke", "layer", bars, rules);
+      "{s:{s:s}, s:{s:o}, s:i, s:{s:i}, s:{s:{s:n}}, s:[o, o]}", "data", "name",
+      "rows", "datasets", "rows", rows, "width", 640, "height", "step", 14,
+      "config", "view", "stroke", "layer", bars, rules);
   return json_pack("[{s:s, s:s, s:s, s:s, s:s, s:s, s:o}]", "id", "change-0",
                    "kind", "change", "target", "", "title",
                    "Change of the median per operation", "note",
@@ -131,17 +130,18 @@ static json_t *chart(const mh_cmp_page *p) {
 
 char *mh_report_compare_html(const mh_cmp_page *p, const mh_html_assets *a) {
   json_t *charts = chart(p);
-  json_t *data = charts ? json_pack("{s:s, s:O}", "page", "compare", "charts",
-                                    charts)
-                        : NULL;
+  json_t *data =
+      charts ? json_pack("{s:s, s:O}", "page", "compare", "charts", charts)
+             : NULL;
   mh_sb b = {0};
   mh_html_open(&b, "Merlin comparison", a);
   mh_sb_puts(&b, "<h1>Merlin comparison</h1><p class='meta'>");
   mh_sb_html(&b, p->old_name);
   mh_sb_puts(&b, " &#8594; ");
   mh_sb_html(&b, p->new_name);
-  mh_sb_printf(&b, ". Threshold %.1f %%; a change counts only outside both "
-                   "runs' spread (the sum of their IQRs).</p>\n",
+  mh_sb_printf(&b,
+               ". Threshold %.1f %%; a change counts only outside both "
+               "runs' spread (the sum of their IQRs).</p>\n",
                p->threshold * 100.0);
   mh_sb_puts(&b, "<section id='provenance'><h2>Provenance</h2>");
   if (p->prov && *p->prov) {
@@ -161,10 +161,11 @@ char *mh_report_compare_html(const mh_cmp_page *p, const mh_html_assets *a) {
     mh_sb_puts(&b, "<p>Built the same way: compiler, flags, libraries, routes "
                    "and unit agree.</p>");
   }
-  mh_sb_printf(&b, "</section>\n<section id='summary'><h2>Summary</h2><p "
-                   "class='summary'><span class='dearer'>%d regressed</span>, "
-                   "<span class='cheaper'>%d improved</span> beyond %.1f %% "
-                   "of %d operation(s) compared.</p></section>\n",
+  mh_sb_printf(&b,
+               "</section>\n<section id='summary'><h2>Summary</h2><p "
+               "class='summary'><span class='dearer'>%d regressed</span>, "
+               "<span class='cheaper'>%d improved</span> beyond %.1f %% "
+               "of %d operation(s) compared.</p></section>\n",
                p->regressions, p->improvements, p->threshold * 100.0,
                p->compared);
   mh_sb_puts(&b, "<nav id='filters' aria-label='filters'></nav>\n");

@@ -14,8 +14,8 @@
 typedef struct {
   const char *old_name, *new_name; /* as given on the command line */
   double threshold;                /* a fraction */
-  const char *prov;   /* the provenance differences, a line each, or "" */
-  int forced;         /* --force compared them anyway */
+  const char *prov; /* the provenance differences, a line each, or "" */
+  int forced;       /* --force compared them anyway */
   int compared, regressions, improvements;
   /* One object per operation: target, label, alg, backend, unit,
    * old_median, new_median, old_p99, new_p99 (numbers, absent for a new or

@@ -62,8 +62,8 @@ static void ratio_table(mh_sb *b, const mh_result *x, size_t ri) {
       mh_sb_puts(b, "</td>");
       mh_sb_printf(b, "<td class='num' data-v='%.17g'>%.2f</td>", v[i].median,
                    v[i].median);
-      mh_sb_printf(b, "<td class='num' data-v='%.17g'>%.2f</td></tr>",
-                   v[i].p99, v[i].p99);
+      mh_sb_printf(b, "<td class='num' data-v='%.17g'>%.2f</td></tr>", v[i].p99,
+                   v[i].p99);
     }
     free(v);
   }
@@ -73,12 +73,12 @@ static void ratio_table(mh_sb *b, const mh_result *x, size_t ri) {
 
 /* Algorithm x described part of the run's core. */
 static void fit_table(mh_sb *b, const mh_result *x) {
-  const mh_alg_cost *first = NULL;
-  for (size_t i = 0; i < x->n_algs && !first; i++)
-    if (x->algs[i].n_fits)
-      first = &x->algs[i];
-  if (!first)
+  size_t k0 = 0; /* the first algorithm with verdicts names the parts */
+  while (k0 < x->n_algs && !x->algs[k0].n_fits)
+    k0++;
+  if (k0 == x->n_algs)
     return;
+  const mh_alg_cost *first = &x->algs[k0];
   mh_sb_puts(b, "<h3>");
   mh_sb_html(b, x->target);
   mh_sb_puts(b, "</h3><table class='sortable filterable' data-table='fits'>"
@@ -161,10 +161,7 @@ static void target_sections(mh_sb *b, const mh_results *r, json_t *charts) {
                 "id='charts'>");
   for (size_t i = 0; i < r->n_runs; i++) {
     const mh_result *x = &r->runs[i];
-    int first = 1;
-    for (size_t k = 0; k < i && first; k++)
-      first = strcmp(r->runs[k].target, x->target) != 0;
-    if (!first)
+    if (!mh_html_first_of_target(r, i))
       continue;
     mh_sb_puts(b, "<section class='target' data-target='");
     mh_sb_html(b, x->target);

@@ -210,10 +210,10 @@ void mh_report_html_workflows(mh_sb *b, const mh_result *x, size_t ri) {
     mh_sb_puts(b, "</td>");
     uint64_t sent, recv;
     mh_an_wf_bytes(w, &sent, &recv);
-    const double v[] = {w->stats.median, w->stats.p99, w->stats.iqr,
-                        (double)w->n_samples,  (double)(sent + recv),
-                        (double)w->stored,     (double)w->stack_bytes,
-                        (double)w->heap_bytes};
+    const double v[] = {w->stats.median,        w->stats.p99,
+                        w->stats.iqr,           (double)w->n_samples,
+                        (double)(sent + recv),  (double)w->stored,
+                        (double)w->stack_bytes, (double)w->heap_bytes};
     for (size_t k = 0; k < sizeof v / sizeof *v; k++)
       mh_html_num_cell(b, v[k]);
     mh_sb_puts(b, "<td>");
