@@ -67,10 +67,8 @@ int mh_cli_html_assets(mh_html_assets *a, char *err, size_t errlen) {
                       fetch, &a->vega_lite, err, errlen) ||
            read_asset(root, "third_party/vega-embed/build/vega-embed.min.js",
                       fetch, &a->vega_embed, err, errlen) ||
-           read_asset(root, "host/report/page/merlin.js", tree, &a->script, err,
-                      errlen) ||
-           read_asset(root, "host/report/page/merlin.css", tree, &a->style, err,
-                      errlen);
+           read_asset(root, PAGE "merlin.js", tree, &a->script, err, errlen) ||
+           read_asset(root, PAGE "merlin.css", tree, &a->style, err, errlen);
   if (rc == 0) {
     char v[3][64];
     static const char *const dep[] = {"vega", "vega-lite", "vega-embed"};
