@@ -8,6 +8,7 @@
 #include "report/format.h"
 #include "report/report_matrix.h"
 #include "report/report_wf.h"
+#include "run/cycles.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,11 +69,11 @@ static void item_close(hl *h, const char *md_anchor, const char *id) {
 }
 
 static const char *const WHAT[MH_AN_N_CONTESTS] = {
-    [MH_AN_KE_INIT] = "Key establishment, the device generating the key "
-                      "pair (ML-KEM keygen + decaps against ECDH keygen + "
-                      "shared):",
-    [MH_AN_KE_RESP] = "Key establishment, the device answering (ML-KEM "
-                      "encaps against a full ECDH exchange):",
+    [MH_AN_KE_INIT] = ("Key establishment, the device generating the key "
+                       "pair (ML-KEM keygen + decaps against ECDH keygen + "
+                       "shared):"),
+    [MH_AN_KE_RESP] = ("Key establishment, the device answering (ML-KEM "
+                       "encaps against a full ECDH exchange):"),
     [MH_AN_VERIFY] = "Verifying a signature:",
     [MH_AN_SIGN] = "Signing:",
 };
@@ -154,12 +155,43 @@ static void summary(hl *h, mh_an_contest_id c, const mh_an_ratio *v, size_t n) {
 }
 
 /* The cell of ratio v (index i of contest c) in the contest's table. */
+/* The estimated cycles of job j on backend (the cycle model's, an
+ * estimate): 1, or 0 when an operation has none. */
+static int job_est(const mh_run *run, const mh_an_job *j, const char *backend,
+                   double *est) {
+  *est = 0;
+  for (int k = 0; k < 1 + (j->op2 != NULL); k++) {
+    const mh_op *o = NULL;
+    for (size_t i = 0; i < run->n_ops && !o; i++)
+      if (mh_str_same(run->ops[i].alg, j->alg) &&
+          mh_str_same(run->ops[i].op, k ? j->op2 : j->op1) &&
+          mh_str_same(run->ops[i].backend, backend) && run->ops[i].n_samples)
+        o = &run->ops[i];
+    if (!o || !o->cyc || !o->cyc->has_est)
+      return 0;
+    *est += o->cyc->est.median;
+  }
+  return 1;
+}
+
+/* " · est. cycles 0.30×": the same pairing in the cycle model's estimated
+ * cycles, where it gives them. */
+static void est_ratio(hl *h, const mh_run *run, const mh_an_ratio *v) {
+  double pe, re;
+  if (job_est(run, v->pq, v->pq_backend, &pe) &&
+      job_est(run, v->ref, v->ref_backend, &re) && re > 0) {
+    mh_sb_puts(h->b, " · est. cycles ");
+    ratio(h, "est-ratio", pe / re);
+  }
+}
+
 static void ratio_cell(hl *h, const mh_run *run, mh_an_contest_id c, size_t i,
                        const mh_an_ratio *v) {
   if (!h->html) {
     mh_sb_printf(h->b, " %.2f×", v->median);
     if (c == MH_AN_SIGN)
       mh_sb_printf(h->b, " (p99 %.2f×)", v->p99);
+    est_ratio(h, run, v);
     if (strcmp(v->pq_backend, v->ref_backend) != 0) {
       mh_sb_puts(h->b, " vs ");
       txt(h, v->ref_backend);
@@ -187,6 +219,7 @@ static void ratio_cell(hl *h, const mh_run *run, mh_an_contest_id c, size_t i,
     mh_sb_putc(h->b, ')');
   }
   mh_sb_puts(h->b, "</a>");
+  est_ratio(h, run, v);
   if (strcmp(v->pq_backend, v->ref_backend) != 0) {
     mh_sb_puts(h->b, " vs ");
     txt(h, v->ref_backend);
@@ -435,6 +468,13 @@ static void unit_line(hl *h, const mh_result *x) {
     mh_sb_putc(h->b, '.');
   }
   mh_sb_puts(h->b, " Ratios above 1: the post-quantum side costs more.");
+  if (x->run.cyc && x->run.cyc->model) {
+    mh_sb_puts(h->b, " \"est. cycles\": the same ratio in cycles estimated "
+                     "by the model ");
+    txt(h, x->run.cyc->model);
+    mh_sb_puts(h->b, " from the instruction mix: an estimate, not a "
+                     "measurement (docs/cycle-model.md).");
+  }
   mh_sb_puts(h->b, h->html ? "</p>\n<ul>\n" : "\n\n");
 }
 
