@@ -232,18 +232,27 @@ typedef struct {
   const char *format;
 } report_args;
 
+/* The formats of `merlin report` (host/cli/report_formats.def): their
+ * names for the check, "md, html, ..." (REPORT_FORMATS + 2), and a help
+ * line each. */
+#define MH_REPORT_FORMAT(name, file, fn, printed, help) ", " name
+static const char REPORT_FORMATS[] = ""
+#include "cli/report_formats.def"
+    ;
+#undef MH_REPORT_FORMAT
+#define MH_REPORT_FORMAT(name, file, fn, printed, help) "\n" name ": " help
+static const char REPORT_FORMAT_HELP[] = "the output (default: md):"
+#include "cli/report_formats.def"
+    ;
+#undef MH_REPORT_FORMAT
+
 static const opt_def REPORT_OPTS[] = {
-    {"--format", NULL, "F",
-     "md: report.md (default); html: report.html; csv:\nresults.csv; "
-     "json:\nresults.json rewritten; latex: report.tex (tables for\npapers: "
-     "booktabs, longtable); pqm4: pqm4's benchmarks.md\ntables, printed and "
-     "written to benchmarks-pqm4.md",
-     offsetof(report_args, format), 0, 0, 0, 0,
-     "md, html, csv, json, latex, pqm4"},
+    {"--format", NULL, "F", REPORT_FORMAT_HELP, offsetof(report_args, format),
+     0, 0, 0, 0, REPORT_FORMATS + 2},
 };
 
 typedef struct {
-  const char *threshold, *md;
+  const char *threshold, *md, *html;
   int force;
 } compare_args;
 
@@ -255,6 +264,10 @@ static const opt_def COMPARE_OPTS[] = {
     {"--md", NULL, "FILE",
      "also write a Markdown summary (pull-request comment)",
      offsetof(compare_args, md), 0, 0, 0, 0, NULL},
+    {"--html", NULL, "FILE",
+     "also write the comparison as one self-contained page\n(charts, "
+     "regressions highlighted)",
+     offsetof(compare_args, html), 0, 0, 0, 0, NULL},
 };
 
 /* --coverage [DIR] takes an optional value: cmd_list reads it before the
@@ -814,7 +827,9 @@ static int cmd_compare(const cmd_def *cmd, int argc, char **argv) {
                        a.threshold);
   }
   if (rc == 0)
-    rc = parse_only ? 0 : mh_cli_compare(s.pos[0], s.pos[1], t, a.force, a.md);
+    rc = parse_only
+             ? 0
+             : mh_cli_compare(s.pos[0], s.pos[1], t, a.force, a.md, a.html);
   state_free(&s);
   return rc < 0 ? 0 : rc;
 }
@@ -876,7 +891,7 @@ static const cmd_def COMMANDS[] = {
      "kept in build.log there and shown only when the build fails.\n",
      OPTS(BUILD_OPTS), NULL, 0, cmd_build},
     {"report",
-     "usage: merlin report DIR [--format md|html|csv|json|latex|pqm4]\n"
+     "usage: merlin report DIR [--format F]\n"
      "\n"
      "Read DIR/results.json and write a report of it again (for example "
      "after\n"
@@ -899,6 +914,7 @@ static const cmd_def COMMANDS[] = {
      OPTS(SIZES_OPTS), NULL, 0, cmd_sizes},
     {"compare",
      "usage: merlin compare OLD NEW [--threshold PCT] [--force] [--md FILE]\n"
+     "                      [--html FILE]\n"
      "\n"
      "Compare two results (directories or results.json files) operation by\n"
      "operation: old and new median, the change, and whether it lies "

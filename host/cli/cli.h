@@ -6,6 +6,7 @@
 
 #include "config/impl.h"
 #include "config/profile.h"
+#include "report/html_page.h"
 
 #include <stddef.h>
 
@@ -101,11 +102,17 @@ int mh_cli_profile_setup(const char *name, char **root, char **path,
 int mh_cli_list(const char *what);
 /* format: md, csv, json or latex (checked by the caller). */
 int mh_cli_report(const char *dir, const char *format);
+/* The library, script and style an HTML page inlines, read from the source
+ * root (host/cli/cli_assets.c). 0, or -1 with what is missing and how to
+ * get it in err. */
+int mh_cli_html_assets(mh_html_assets *a, char *err, size_t errlen);
+void mh_cli_html_assets_free(mh_html_assets *a);
 /* `merlin compare OLD NEW`: 0 no regression, 1 a regression beyond
  * threshold (a fraction), 2 bad input or provenance differs without
- * force. md_path: also write a Markdown summary there (or NULL). */
+ * force. md_path: also write a Markdown summary there (or NULL);
+ * html_path: also the comparison page (report/report_compare.h). */
 int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
-                   int force, const char *md_path);
+                   int force, const char *md_path, const char *html_path);
 
 /* Check a --kat-corrupt value: "alg/op" with a known algorithm id and an
  * operation name; when p is given, the algorithm must be routed by it.

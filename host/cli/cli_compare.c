@@ -5,6 +5,8 @@
 
 #include "model/results_json.h"
 #include "report/format.h"
+#include "report/html_charts.h"
+#include "report/report_compare.h"
 #include "run/matrix.h"
 #include "util/fsutil.h"
 #include "util/strbuf.h"
@@ -118,10 +120,22 @@ typedef struct {
   int regressions, improvements, compared, changed;
 } tally;
 
+/* The row of operation o of run y for the --html page. */
+static json_t *op_row(const mh_result *y, const mh_op *o, const char *l,
+                      const char *verdict) {
+  json_t *row = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "target", y->target,
+                          "label", l, "unit", y->run.unit ? y->run.unit : "",
+                          "verdict", verdict, "alg", o->alg, "_f",
+                          mh_html_filter(y, json_pack("[s]", o->backend),
+                                         json_pack("[s]", o->alg)));
+  return row ? row : json_object();
+}
+
 /* Old operation p against new q of run y: one terminal line when it
  * changed, one --md row always. */
 static void compare_op(const mh_result *y, const mh_op *p, const mh_op *q,
-                       const char *l, double threshold, tally *t, mh_sb *md) {
+                       const char *l, double threshold, tally *t, mh_sb *md,
+                       json_t *rows) {
   t->compared++;
   double om = p->stats.median, nm = q->stats.median;
   /* From a median of 0 any rise is an infinite relative change: above
@@ -157,19 +171,37 @@ static void compare_op(const mh_result *y, const mh_op *p, const mh_op *q,
            verdict);
   mh_sb_printf(md, "| %s | %s | %s | %s | %s | %s |\n", y->target, l, o1, n1,
                pct_md, verdict);
+  double op = p->stats.p99, np = q->stats.p99;
+  json_t *row = op_row(y, q, l, verdict);
+  json_object_set_new(row, "old_median", json_real(om));
+  json_object_set_new(row, "new_median", json_real(nm));
+  json_object_set_new(row, "old_p99", json_real(op));
+  json_object_set_new(row, "new_p99", json_real(np));
+  json_object_set_new(row, "old_t", json_string(o1));
+  json_object_set_new(row, "new_t", json_string(n1));
+  json_object_set_new(row, "change",
+                      isinf(change) ? json_null() : json_real(change));
+  json_object_set_new(row, "p99_change",
+                      op != 0  ? json_real(np / op - 1.0)
+                      : np > 0 ? json_null()
+                               : json_real(0));
+  json_array_append_new(rows, row);
 }
 
 /* Every operation of new run y against old run x. */
 static void compare_run(const mh_result *x, const mh_result *y,
-                        double threshold, tally *t, mh_sb *md) {
+                        double threshold, tally *t, mh_sb *md, json_t *rows) {
   for (size_t k = 0; k < y->run.n_ops; k++) {
     const mh_op *q = &y->run.ops[k], *p = mh_run_find_op(&x->run, q);
     mh_sb l = {0};
     label(&l, q);
     if (p)
-      compare_op(y, p, q, l.s ? l.s : "?", threshold, t, md);
-    else
+      compare_op(y, p, q, l.s ? l.s : "?", threshold, t, md, rows);
+    else {
       printf("%-10s %-50s new operation\n", y->target, l.s ? l.s : "?");
+      json_array_append_new(rows,
+                            op_row(y, q, l.s ? l.s : "?", "new operation"));
+    }
     mh_sb_free(&l);
   }
   for (size_t k = 0; k < x->run.n_ops; k++)
@@ -177,6 +209,8 @@ static void compare_run(const mh_result *x, const mh_result *y,
       mh_sb l = {0};
       label(&l, &x->run.ops[k]);
       printf("%-10s %-50s removed\n", y->target, l.s ? l.s : "?");
+      json_array_append_new(
+          rows, op_row(y, &x->run.ops[k], l.s ? l.s : "?", "removed"));
       mh_sb_free(&l);
     }
 }
@@ -215,15 +249,50 @@ static int pair_runs(const mh_results *a, const mh_results *b, int force,
   return 2;
 }
 
+/* The --html page of a finished comparison. Returns 0, or -1 (said). */
+static int write_html(const char *path, const mh_html_assets *assets,
+                      const mh_cmp_page *page) {
+  char err[1024];
+  char *html = mh_report_compare_html(page, assets);
+  if (!html ||
+      mh_write_atomic(path, html, strlen(html), err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: compare: %s\n", html ? err : "out of memory");
+    free(html);
+    return -1;
+  }
+  free(html);
+  printf("merlin: compare: page written to %s\n", path);
+  return 0;
+}
+
+static int write_md(const char *path, const mh_sb *md) {
+  char err[1024];
+  if (md->failed ||
+      mh_write_atomic(path, md->s, md->len, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: compare: %s\n",
+            md->failed ? "out of memory" : err);
+    return -1;
+  }
+  printf("merlin: compare: summary written to %s\n", path);
+  return 0;
+}
+
 int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
-                   int force, const char *md_path) {
+                   int force, const char *md_path, const char *html_path) {
   mh_results a, b;
   memset(&a, 0, sizeof a);
   memset(&b, 0, sizeof b);
   mh_sb prov = {0}, md = {0};
   tally t = {0};
   int rc = 2;
-  if (load(old_arg, &a) != 0 || load(new_arg, &b) != 0)
+  json_t *rows = json_array();
+  mh_html_assets assets = {0};
+  char err[1024];
+  if (html_path && mh_cli_html_assets(&assets, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: compare: %s\n", err);
+    goto out;
+  }
+  if (!rows || load(old_arg, &a) != 0 || load(new_arg, &b) != 0)
     goto out;
   if (pair_runs(&a, &b, force, &prov) != 0)
     goto out;
@@ -246,7 +315,7 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
   for (size_t i = 0; i < b.n_runs; i++) {
     const mh_result *y = &b.runs[i], *x = find_result(&a, y, force);
     if (x)
-      compare_run(x, y, threshold, &t, &md);
+      compare_run(x, y, threshold, &t, &md, rows);
   }
   mh_sb_printf(&md,
                "\n%d operation(s) compared: %d regressed, %d improved "
@@ -258,20 +327,18 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
          t.regressions || t.improvements ? ""
          : t.changed                     ? "; nothing beyond the threshold"
                                          : "; no change");
-  if (md_path) {
-    char err[1024];
-    if (md.failed ||
-        mh_write_atomic(md_path, md.s, md.len, err, sizeof err) != 0) {
-      fprintf(stderr, "merlin: compare: %s\n",
-              md.failed ? "out of memory" : err);
-      goto out;
-    }
-    printf("merlin: compare: summary written to %s\n", md_path);
-  }
+  mh_cmp_page page = {old_arg, new_arg,    threshold,     prov.s ? prov.s : "",
+                      force,   t.compared, t.regressions, t.improvements,
+                      rows};
+  if ((md_path && write_md(md_path, &md) != 0) ||
+      (html_path && write_html(html_path, &assets, &page) != 0))
+    goto out;
   rc = t.regressions ? 1 : 0;
 out:
   mh_sb_free(&prov);
   mh_sb_free(&md);
+  json_decref(rows);
+  mh_cli_html_assets_free(&assets);
   mh_results_free(&a);
   mh_results_free(&b);
   return rc;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* `merlin report DIR [--format F]`: regenerate a report of DIR/results.json
- * (md: report.md, csv: results.csv, json: results.json rewritten, latex:
- * report.tex). */
+ * in one of the formats of host/cli/report_formats.def (one row per
+ * format). */
 #include "cli/cli.h"
 
 #include "model/results_json.h"
+#include "report/report_ci.h"
 #include "report/report_html.h"
 #include "report/report_md.h"
 #include "report/report_pqm4.h"
@@ -17,25 +18,56 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* Why a renderer returned NULL, when not for lack of memory. */
+static char report_err[2048];
+
+static char *render_json(const mh_results *r) {
+  return mh_results_to_json(r, report_err, sizeof report_err);
+}
+
+static char *render_html(const mh_results *r) {
+  mh_html_assets a;
+  if (mh_cli_html_assets(&a, report_err, sizeof report_err) != 0)
+    return NULL;
+  char *s = mh_report_html(r, &a);
+  mh_cli_html_assets_free(&a);
+  return s;
+}
+
+typedef struct {
+  const char *name, *file;
+  char *(*render)(const mh_results *r);
+  int printed; /* the text to stdout too */
+} report_format;
+
+static const report_format FORMATS[] = {
+#define MH_REPORT_FORMAT(name, file, fn, printed, help)                        \
+  {name, file, fn, printed},
+#include "cli/report_formats.def"
+#undef MH_REPORT_FORMAT
+};
+
 int mh_cli_report(const char *dir, const char *format) {
   char err[2048];
   struct stat st;
+  const report_format *f = NULL;
+  for (size_t i = 0; i < sizeof FORMATS / sizeof *FORMATS; i++)
+    if (strcmp(format, FORMATS[i].name) == 0)
+      f = &FORMATS[i];
+  if (!f) { /* main.c checks the name; this is for other callers */
+    fprintf(stderr, "merlin: report: unknown format '%s'\n", format);
+    return 2;
+  }
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
     fprintf(stderr, "merlin: report: %s is not a results directory\n", dir);
     return 1;
   }
   char *json = mh_path_join(dir, "results.json");
-  const char *name = strcmp(format, "csv") == 0     ? "results.csv"
-                     : strcmp(format, "json") == 0  ? "results.json"
-                     : strcmp(format, "latex") == 0 ? "report.tex"
-                     : strcmp(format, "html") == 0  ? "report.html"
-                     : strcmp(format, "pqm4") == 0  ? "benchmarks-pqm4.md"
-                                                    : "report.md";
-  char *md_path = mh_path_join(dir, name);
+  char *out_path = mh_path_join(dir, f->file);
   mh_results r;
   memset(&r, 0, sizeof r);
   int rc = 1;
-  if (!json || !md_path) {
+  if (!json || !out_path) {
     fprintf(stderr, "merlin: out of memory\n");
     goto out;
   }
@@ -43,30 +75,25 @@ int mh_cli_report(const char *dir, const char *format) {
     fprintf(stderr, "merlin: report: %s\n", err);
     goto out;
   }
-  char *md = strcmp(format, "csv") == 0 ? mh_results_to_csv(&r)
-             : strcmp(format, "json") == 0
-                 ? mh_results_to_json(&r, err, sizeof err)
-             : strcmp(format, "latex") == 0 ? mh_report_tex(&r)
-             : strcmp(format, "html") == 0  ? mh_report_html(&r)
-             : strcmp(format, "pqm4") == 0  ? mh_report_pqm4(&r)
-                                            : mh_report_md(&r);
-  if (!md) {
-    fprintf(stderr, "merlin: out of memory\n");
+  report_err[0] = '\0';
+  char *text = f->render(&r);
+  if (!text) {
+    fprintf(stderr, "merlin: report: %s\n",
+            report_err[0] ? report_err : "out of memory");
     goto out;
   }
-  if (mh_write_atomic(md_path, md, strlen(md), err, sizeof err) != 0)
+  if (mh_write_atomic(out_path, text, strlen(text), err, sizeof err) != 0)
     fprintf(stderr, "merlin: report: %s\n", err);
   else {
-    if (strcmp(format, "pqm4") == 0) /* the tables themselves to stdout */
-      fputs(md, stdout);
-    fprintf(strcmp(format, "pqm4") == 0 ? stderr : stdout, "merlin: wrote %s\n",
-            md_path);
+    if (f->printed)
+      fputs(text, stdout);
+    fprintf(f->printed ? stderr : stdout, "merlin: wrote %s\n", out_path);
     rc = 0;
   }
-  free(md);
+  free(text);
 out:
   mh_results_free(&r);
   free(json);
-  free(md_path);
+  free(out_path);
   return rc;
 }

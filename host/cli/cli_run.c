@@ -1044,7 +1044,12 @@ static int write_results(const mh_run_opts *o, target_run *trs, size_t n) {
   char *json = mh_results_to_json(&r, err, sizeof err);
   char *csv = mh_results_to_csv(&r);
   char *md = mh_report_md(&r);
-  char *html = mh_report_html(&r);
+  mh_html_assets assets; /* the charting library (host/cli/cli_assets.c) */
+  char *html = NULL;
+  if (mh_cli_html_assets(&assets, err, sizeof err) == 0) {
+    html = mh_report_html(&r, &assets);
+    mh_cli_html_assets_free(&assets);
+  }
   free(runs);
   int rc = 1;
   char tmpname[64], final[64];
@@ -1502,6 +1507,17 @@ int mh_cli_run(const mh_run_opts *o) {
   int rc = plan_init(&pl, o);
   if (rc != 0)
     goto out;
+  /* report.html inlines the charting library: a missing one is said now,
+   * before anything is built or run. */
+  mh_html_assets assets;
+  char err[1024];
+  if (!o->kat_only && mh_cli_html_assets(&assets, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s\n", err);
+    rc = 1;
+    goto out;
+  }
+  if (!o->kat_only)
+    mh_cli_html_assets_free(&assets);
   mh_exec_install_signal_handlers();
   size_t total = o->n_targets * pl.n_cc * pl.n_opt * pl.n_prof;
   unsigned workers = o->jobs ? o->jobs : mh_jobs_default();

@@ -6,6 +6,7 @@
 #include "analysis/pairs.h"
 #include "model/stats.h"
 #include "report/format.h"
+#include "report/headline.h"
 #include "report/report_matrix.h"
 #include "report/report_wf.h"
 #include "run/ct.h"
@@ -808,6 +809,7 @@ char *mh_report_md(const mh_results *r) {
                  "subtracted: median, 99th percentile (p99) and interquartile "
                  "range (IQR) of the timed runs. Numbers are rounded here; "
                  "results.json holds exact values and every sample.\n\n");
+  mh_report_headline(&b, r, 0); /* host/report/headline.c */
   mh_sb_puts(&b, "## Provenance\n\n");
   for (size_t i = 0; i < r->n_runs; i++)
     provenance(&b, &r->runs[i]);

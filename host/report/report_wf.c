@@ -5,6 +5,9 @@
 #include "analysis/workflows.h"
 #include "model/workflow.h"
 #include "report/format.h"
+#include "report/html_charts.h"
+#include "report/html_page.h"
+#include "report/report_matrix.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -108,7 +111,7 @@ static void steps(mh_sb *b, const mh_result *x) {
   mh_sb_putc(b, '\n');
 }
 
-static void fairness(mh_sb *b, const mh_results *r, const char *target) {
+void mh_report_md_fairness(mh_sb *b, const mh_results *r, const char *target) {
   double largest;
   char what[256];
   size_t images = 0;
@@ -164,50 +167,66 @@ void mh_report_md_workflows(mh_sb *b, const mh_results *r) {
     for (size_t k = 0; k < i && first; k++)
       first = strcmp(r->runs[k].target, x->target) != 0;
     if (first)
-      fairness(b, r, x->target);
+      mh_report_md_fairness(b, r, x->target);
   }
 }
 
 /* ---- report.html ------------------------------------------------------ */
 
-void mh_report_html_workflows(mh_sb *b, const mh_result *x) {
+void mh_report_html_workflows(mh_sb *b, const mh_result *x, size_t ri) {
   const mh_run *run = &x->run;
   int any = 0;
   for (size_t i = 0; i < run->n_wfs; i++)
     any |= run->wfs[i].n_samples > 0;
   if (!any)
     return;
-  mh_sb_puts(b, "<h3>End-to-end workflows (device time, bytes on the wire, "
-                "stored, peak stack; docs/workflows.md)</h3><table "
-                "data-table='workflows'><tr><th>workflow</th><th>variant</th>"
-                "<th>backend</th><th>median (");
+  mh_sb_puts(b, "<h3>");
+  mh_sb_html(b, x->target);
+  mh_sb_puts(b, " (profile ");
+  mh_sb_html(b, x->profile);
+  mh_report_md_build_suffix(b, x);
+  mh_sb_puts(b, ")</h3><table class='sortable filterable' "
+                "data-table='workflows'><thead><tr><th>workflow</th><th>"
+                "variant</th><th>backend</th><th>median (");
   mh_sb_html(b, run->unit ? run->unit : "?");
-  mh_sb_puts(b, ")</th><th>p99</th><th>n</th><th>wire bytes</th><th>stored"
-                "</th><th>stack</th><th>time &#215; classical</th></tr>");
+  mh_sb_puts(b, ")</th><th>p99</th><th>IQR</th><th>n</th><th>wire bytes "
+                "(sent + received)</th><th>stored (bytes)</th><th>stack "
+                "(bytes)</th><th>heap (bytes)</th><th>against</th><th>time "
+                "&#215;</th><th>bytes &#215;</th><th>stored &#215;</th><th>"
+                "stack &#215;</th></tr></thead><tbody>");
   for (size_t i = 0; i < run->n_wfs; i++) {
     const mh_wf *w = &run->wfs[i];
     if (!w->n_samples)
       continue;
     const mh_wf *ref = mh_an_wf_reference(run, w);
-    mh_sb_puts(b, "<tr><td>");
+    mh_sb_printf(b, "<tr id='wf-%zu-%zu'", ri, i);
+    mh_html_data_f(b, mh_html_wf_filter(x, w));
+    mh_sb_puts(b, "><td>");
     mh_sb_html(b, w->workflow);
     mh_sb_puts(b, "</td><td>");
     mh_sb_html(b, w->variant);
     mh_sb_puts(b, "</td><td>");
     mh_sb_html(b, w->backend);
-    const double v[] = {w->stats.median, w->stats.p99};
-    mh_fmt_nums(b, "</td><td>", v, 2);
-    mh_sb_printf(b,
-                 "</td><td>%zu</td><td>%llu</td><td>%llu</td><td>%llu</td>"
-                 "<td>",
-                 w->n_samples, (unsigned long long)mh_wf_wire_bytes(w),
-                 (unsigned long long)w->stored,
-                 (unsigned long long)w->stack_bytes);
-    if (ref && ref->stats.median > 0)
-      mh_sb_printf(b, "%.2f", w->stats.median / ref->stats.median);
-    else
-      mh_sb_puts(b, "&#8211;");
-    mh_sb_puts(b, "</td></tr>");
+    mh_sb_puts(b, "</td>");
+    uint64_t sent, recv;
+    mh_an_wf_bytes(w, &sent, &recv);
+    const double v[] = {w->stats.median,        w->stats.p99,
+                        w->stats.iqr,           (double)w->n_samples,
+                        (double)(sent + recv),  (double)w->stored,
+                        (double)w->stack_bytes, (double)w->heap_bytes};
+    for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+      mh_html_num_cell(b, v[k]);
+    mh_sb_puts(b, "<td>");
+    mh_sb_html(b, ref ? ref->variant : "");
+    mh_sb_puts(b, "</td>");
+    const double rv[][2] = {
+        {w->stats.median, ref ? ref->stats.median : 0},
+        {(double)mh_wf_wire_bytes(w), ref ? (double)mh_wf_wire_bytes(ref) : 0},
+        {(double)w->stored, ref ? (double)ref->stored : 0},
+        {(double)w->stack_bytes, ref ? (double)ref->stack_bytes : 0}};
+    for (size_t k = 0; k < 4; k++)
+      mh_html_ratio_cell(b, rv[k][0], rv[k][1]);
+    mh_sb_puts(b, "</tr>");
   }
-  mh_sb_puts(b, "</table>");
+  mh_sb_puts(b, "</tbody></table>");
 }

@@ -11,8 +11,13 @@
 /* Appends "## Workflows" to b when any run has workflows. */
 void mh_report_md_workflows(mh_sb *b, const mh_results *r);
 
-/* The workflow table of one run for report.html (nothing when it has no
- * timed workflows). */
-void mh_report_html_workflows(mh_sb *b, const mh_result *x);
+/* The fairness line of target (its paragraph, Markdown; the headline
+ * quotes it). */
+void mh_report_md_fairness(mh_sb *b, const mh_results *r, const char *target);
+
+/* The workflow table of run ri for report.html (nothing when it has no
+ * timed workflows); row ids "wf-RI-I" (I: the workflow's index in the
+ * run), which the headline links to. */
+void mh_report_html_workflows(mh_sb *b, const mh_result *x, size_t ri);
 
 #endif

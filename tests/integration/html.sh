@@ -1,68 +1,146 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# report.html in a real browser (Debian's chromium, headless): the page
-# loads, its script runs without errors, and every plot has the number of
-# series the results call for (computed here from results.json). The
-# screenshot is kept as a build artifact.
-#   html.sh MERLIN ARTIFACT_DIR
+# The reports people look at and the formats CI reads (docs/report-html.md,
+# docs/results.md), on one results directory made once:
+#   html.sh MERLIN ART data     merlin run --target host,qemu-m4 (5 runs)
+#                               into ART/report-data (the fixture)
+#   html.sh MERLIN ART browser  report.html of that run and of the matrix
+#                               run (ART/matrix-results, from matrix.sh) in
+#                               chromium (html.mjs); screenshots in ART
+#   html.sh MERLIN ART compare  compare --force against a copy built "-O3"
+#                               with one operation twice as slow and one
+#                               twice as fast: --html page in chromium
+#   html.sh MERLIN ART ci       --format benchmark-action (JSON, every
+#                               timed operation) and --format junit (XML,
+#                               a case per KAT)
+#   html.sh MERLIN ART nolib    without the charting library: report,
+#                               compare --html and run fail, saying so
 set -euo pipefail
-merlin=$1 artifacts=$2
+merlin=$1 art=$2 mode=$3
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+data=$art/report-data
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-html.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-browser=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$browser" ] || fail "chromium is not installed (scripts/setup installs it)"
+[ -x /usr/bin/chromium ] || fail "chromium is not installed (scripts/setup installs it)"
 
-"$merlin" run --target host,qemu-m4 --runs 5 --warmup 1 --out "$work/out" --quiet
-d=$(cd "$work/out/latest" && pwd)
-[ -s "$d/report.html" ] || fail "merlin run wrote no report.html"
-grep -q "http" "$d/report.html" && fail "report.html refers to the network"
-
-flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage
-  --no-first-run --user-data-dir="$work/profile")
-timeout 120 "$browser" "${flags[@]}" --enable-logging=stderr --v=0 \
-  --dump-dom "file://$d/report.html" >"$work/dom.html" 2>"$work/console.log" ||
-  { cat "$work/console.log"; fail "chromium could not render the page"; }
-if grep -E "Uncaught|CONSOLE.*(Error|error)" "$work/console.log"; then
-  fail "the page logged an error"
-fi
-got=$(grep -o '<title>series:[^<]*</title>' "$work/dom.html" | head -n 1 |
-  sed 's:<title>series\:\(.*\)</title>:\1:')
-[ -n "$got" ] || fail "the page's script did not run (no series count in the title)"
-want=$(node -e '
-  const j = require(process.argv[1]);
-  const c = {};
-  const add = (k, n) => { if (n) c[k] = (c[k] || 0) + n; };
-  for (const r of j.runs) {
-    const ops = r.ops;
-    add("bars", new Set(ops.filter(o => o.bytes === null).map(o => o.backend)).size);
-    let ratios = 0;
-    for (const pq of ["ml-kem-512", "ml-kem-768"])
-      for (const cl of ["ecdh-p256", "x25519"])
-        if (ops.some(o => o.alg === pq) && ops.some(o => o.alg === cl)) ratios = 1;
-    add("ratios", ratios);
-    add("payload", new Set(ops.filter(o => o.bytes !== null)
-                              .map(o => o.alg + o.op + o.backend)).size);
-    add("cdf", ops.filter(o => o.op === "sign" && o.cv > 0.05).length);
-  }
-  const order = ["bars", "ratios", "payload", "cdf"];
-  const out = {};
-  for (const k of order) if (c[k]) out[k] = c[k];
-  console.log(JSON.stringify(out));' "$d/results.json")
-norm() { node -e 'const o = JSON.parse(process.argv[1]); const k = Object.keys(o).sort(); console.log(k.map(x => x + "=" + o[x]).join(","))' "$1"; }
-[ "$(norm "$got")" = "$(norm "$want")" ] ||
-  fail "series per plot: the page has $got, the results call for $want"
-echo "series per plot: $got"
-# The fit and ratio tables, once per target.
-for t in fits ratios; do
-  n=$(grep -o "data-table=\"$t\"" "$work/dom.html" | wc -l)
-  [ "$n" -eq 2 ] || fail "$n $t tables, want one per target (2)"
-done
-
-mkdir -p "$artifacts"
-timeout 120 "$browser" "${flags[@]}" --window-size=1000,4000 \
-  --screenshot="$artifacts/report.png" "file://$d/report.html" \
-  >/dev/null 2>&1 || fail "no screenshot"
-[ -s "$artifacts/report.png" ] || fail "empty screenshot"
-echo "screenshot: $artifacts/report.png"
-echo "6 passed, 0 failed"
+case $mode in
+data)
+  rm -rf "$data"
+  "$merlin" run --target host,qemu-m4 --runs 5 --warmup 1 --out "$work/out" --quiet
+  mkdir -p "$art"
+  cp -rL "$work/out/latest" "$data"
+  [ -s "$data/report.html" ] || fail "merlin run wrote no report.html"
+  echo "1 passed, 0 failed"
+  ;;
+browser)
+  node "$here/html.mjs" report "$data" "$art/report-html"
+  if [ -f "$art/matrix-results/results.json" ]; then
+    node "$here/html.mjs" report "$art/matrix-results" "$art/report-html" matrix
+  else
+    fail "no matrix results in $art/matrix-results (matrix-run-qemu-m4 keeps them)"
+  fi
+  ;;
+compare)
+  # The copy: qemu-m4 only, built -O3 (provenance differs: --force), ML-KEM-512
+  # keygen twice as slow, ECDH P-256 shared twice as fast (every statistic
+  # doubles or halves exactly with the samples).
+  mkdir -p "$work/o3"
+  node -e '
+    const fs = require("fs");
+    const j = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    j.runs = j.runs.filter((r) => r.target === "qemu-m4");
+    const r = j.runs[0];
+    r.provenance.cflags = r.provenance.cflags.replace("-O2", "-O3");
+    const scale = (o, f) => {
+      o.samples = o.samples.map((x) => x * f);
+      for (const k of ["median", "p99", "iqr", "min", "max", "mean", "stddev"]) o[k] *= f;
+    };
+    scale(r.ops.find((o) => o.alg === "ml-kem-512" && o.op === "keygen" && o.backend === "wolfcrypt"), 2);
+    scale(r.ops.find((o) => o.alg === "ecdh-p256" && o.op === "shared" && o.backend === "wolfcrypt"), 0.5);
+    fs.writeFileSync(process.argv[2], JSON.stringify(j));' "$data/results.json" "$work/o3/results.json"
+  set +e
+  "$merlin" compare "$data" "$work/o3" --html "$work/refused.html" >"$work/msg" 2>&1
+  rc=$?
+  "$merlin" compare "$data" "$work/o3" --force --html "$art/compare.html" >>"$work/msg" 2>&1
+  rc2=$?
+  set -e
+  cat "$work/msg"
+  [ "$rc" -eq 2 ] && [ ! -e "$work/refused.html" ] || fail "a refused compare: exit $rc, want 2 and no page"
+  [ "$rc2" -eq 1 ] || fail "compare --force with a regression: exit $rc2, want 1"
+  grep -q "page written to $art/compare.html" "$work/msg" || fail "compare --html wrote no page"
+  node "$here/html.mjs" compare "$art/compare.html" "$art/report-html"
+  ;;
+ci)
+  "$merlin" report "$data" --format benchmark-action
+  "$merlin" report "$data" --format junit
+  node -e '
+    const fs = require("fs");
+    const j = JSON.parse(fs.readFileSync(process.argv[1] + "/results.json", "utf8"));
+    const b = JSON.parse(fs.readFileSync(process.argv[1] + "/benchmark-action.json", "utf8"));
+    const bad = (m) => { console.log("FAIL: " + m); process.exit(1); };
+    if (!Array.isArray(b)) bad("benchmark-action.json is not an array");
+    const timed = j.runs.flatMap((r) => r.ops.map((o) => [r, o]));
+    if (b.length !== timed.length) bad(b.length + " entries for " + timed.length + " operations");
+    const names = new Set();
+    b.forEach((e, i) => {
+      const [r, o] = timed[i];
+      if (typeof e.name !== "string" || typeof e.unit !== "string" || typeof e.value !== "number" || typeof e.extra !== "string")
+        bad("entry " + i + " lacks name, unit, value or extra: " + JSON.stringify(e));
+      if (e.value !== o.median || e.unit !== r.provenance.unit) bad("entry " + i + ": " + e.value + " " + e.unit + ", results.json " + o.median);
+      if (!e.name.startsWith(r.target + " ") || !e.name.includes(o.alg + " " + o.op)) bad("entry " + i + " name " + e.name);
+      if (!e.extra.includes("p99: " + o.p99) || !e.extra.includes("n: " + o.n)) bad("entry " + i + " extra " + e.extra);
+      names.add(e.name);
+    });
+    if (names.size !== b.length) bad("names are not unique");
+    const kats = j.runs.reduce((s, r) => s + new Set(r.ops.map((o) => [o.alg, o.op, o.backend, o.variant].join("/"))).size, 0);
+    const wfs = j.runs.reduce((s, r) => s + (r.workflows || []).length, 0);
+    fs.writeFileSync(process.argv[1] + "/junit.want", kats + " " + wfs + "\n");
+    console.log("benchmark-action: " + b.length + " entries, one per timed operation");
+  ' "$data"
+  command -v xmllint >/dev/null || fail "xmllint is not installed (scripts/setup installs libxml2-utils)"
+  xmllint --noout "$data/junit.xml" || fail "junit.xml is not well-formed XML"
+  read -r kats wfs <"$data/junit.want"
+  got=$(xmllint --xpath 'count(//testsuite/testcase[substring(@classname, string-length(@classname) - 3) = ".kat"])' "$data/junit.xml")
+  [ "$got" = "$kats" ] || fail "junit.xml has $got KAT cases, results.json $kats (alg, op, backend, variant) per run"
+  got=$(xmllint --xpath 'count(//testsuite/testcase[contains(@classname, ".workflow")])' "$data/junit.xml")
+  [ "$got" = "$wfs" ] || fail "junit.xml has $got workflow cases, results.json $wfs"
+  suites=$(xmllint --xpath 'count(/testsuites/testsuite)' "$data/junit.xml")
+  [ "$suites" = 2 ] || fail "junit.xml has $suites suites, want one per run (2)"
+  sum=$(xmllint --xpath 'sum(/testsuites/testsuite/@tests)' "$data/junit.xml")
+  [ "$sum" = $((kats + wfs)) ] || fail "the suites' tests attributes add up to $sum, not $((kats + wfs))"
+  echo "junit: $kats KAT cases and $wfs workflow cases in $suites suites"
+  echo "2 passed, 0 failed"
+  ;;
+nolib)
+  # A copy of the tree's files with third_party lacking vega-lite.
+  tree=$work/tree
+  mkdir -p "$tree/third_party"
+  (cd "$root" && git ls-files -z | xargs -0 cp --parents -t "$tree")
+  for d in "$root"/third_party/*; do
+    [ "$(basename "$d")" = vega-lite ] || ln -s "$d" "$tree/third_party/"
+  done
+  cp -r "$data" "$work/res"
+  set +e
+  MERLIN_ROOT=$tree "$merlin" report "$work/res" --format html >"$work/msg" 2>&1
+  r1=$?
+  MERLIN_ROOT=$tree "$merlin" compare "$work/res" "$work/res" --html "$work/c.html" >>"$work/msg" 2>&1
+  r2=$?
+  MERLIN_ROOT=$tree "$merlin" run --target qemu-m4 --from "$data/console-qemu-m4-default.log" --out "$work/out" >>"$work/msg" 2>&1
+  r3=$?
+  set -e
+  cat "$work/msg"
+  [ "$r1" -eq 1 ] || fail "report --format html without the library: exit $r1, want 1"
+  [ "$r2" -eq 2 ] || fail "compare --html without the library: exit $r2, want 2"
+  [ "$r3" -eq 1 ] || fail "run without the library: exit $r3, want 1"
+  n=$(grep -c "third_party/vega-lite/build/vega-lite.min.js.*scripts/fetch-deps" "$work/msg")
+  [ "$n" -eq 3 ] || fail "$n of 3 messages name the missing file and scripts/fetch-deps"
+  [ ! -e "$work/c.html" ] && [ ! -e "$work/out" ] || fail "something was written"
+  cmp -s "$data/report.html" "$work/res/report.html" || fail "report.html was changed"
+  echo "3 passed, 0 failed"
+  ;;
+*)
+  fail "unknown mode $mode"
+  ;;
+esac

@@ -3,16 +3,17 @@
 # The compiler x optimisation matrix and parallel jobs of `merlin run`
 # (docs/cli.md), on qemu-m4 with a one-algorithm profile written here
 # (sha256 on Mbed TLS), few runs:
-#   matrix.sh MERLIN run     --cc gcc,clang --opt Os,O2 -j2: four images, each
-#                            run's provenance names its compiler, version and
-#                            flags; report.md has four rows per operation;
-#                            results.csv and the console logs per row
+#   matrix.sh MERLIN run [KEEP]  --cc gcc,clang --opt Os,O2 -j2: four images,
+#                            each run's provenance names its compiler, version
+#                            and flags; report.md has four rows per operation;
+#                            results.csv and the console logs per row; the
+#                            results are copied to KEEP (the browser test's)
 #   matrix.sh MERLIN jobs    the same two images with -j1 and -j2: identical
 #                            instruction counts, sample for sample
 #   matrix.sh MERLIN errors  unknown --cc/--opt, a bad -j, clang missing, a bad
 #                            MERLIN_CC for cmake: exit codes and messages
 set -euo pipefail
-merlin=$1 mode=$2
+merlin=$1 mode=$2 keep=${3:-}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-matrix.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -90,6 +91,11 @@ run)
   # merlin compare pairs runs by (target, profile, compiler, opt).
   "$merlin" compare "$d" "$d" >"$work/cmp" || fail "compare exited $?"
   grep -q "no change" "$work/cmp" || fail "compare: $(cat "$work/cmp")"
+  if [ -n "$keep" ]; then
+    rm -rf "$keep"
+    mkdir -p "$(dirname "$keep")"
+    cp -rL "$d" "$keep"
+  fi
   ;;
 jobs)
   # Two images, built and run at once or one after the other: QEMU counts

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: Apache-2.0
+// The script of report.html and of `merlin compare --html` pages
+// (docs/report-html.md). It draws nothing itself: the C side
+// (host/report/html_charts.c) writes the data and a Vega-Lite
+// specification per chart, which vega-embed renders; this script wires
+// the filters, the log/linear switches, the generic tables built from the
+// embedded results.json, and table sorting. Every value it shows comes
+// from the embedded data; it computes no statistic.
+(function () {
+  "use strict";
+  const data = JSON.parse(document.getElementById("merlin-data").textContent);
+  const DIMS = [
+    ["target", "target"],
+    ["profile", "profile"],
+    ["backend", "backend"],
+    ["alg", "algorithm"],
+    ["cc", "compiler"],
+    ["opt", "optimisation"],
+  ];
+  const selected = {}; // dimension -> Set of selected values (absent: all)
+  const views = []; // {chart, el, view, log}
+  const redraws = []; // tables drawn again when the filters change
+
+  // The number format of report.md (host/report/format.c,
+  // mh_format_number): thousands separators; no decimals for integers and
+  // values from 1,000 up, one from 10, two from 1, three below.
+  function fmt(v) {
+    if (typeof v !== "number") return v == null ? "" : String(v);
+    if (!isFinite(v)) return String(v);
+    const a = Math.abs(v);
+    const dec = a === Math.floor(a) || a >= 1000 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3;
+    const s = a.toFixed(dec);
+    const [i, f] = s.split(".");
+    const neg = v < 0 && /[1-9]/.test(s) ? "-" : "";
+    return neg + i.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (f ? "." + f : "");
+  }
+  window.merlinFormat = fmt;
+
+  function el(tag, attrs, text) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    if (text != null) e.textContent = text;
+    return e;
+  }
+
+  // ---- filters ------------------------------------------------------
+
+  // A row passes when, for every filtered dimension it carries, one of its
+  // values is selected.
+  function passes(f) {
+    if (!f) return true;
+    for (const [dim] of DIMS) {
+      const sel = selected[dim];
+      if (!sel || f[dim] == null) continue;
+      const vals = Array.isArray(f[dim]) ? f[dim] : [f[dim]];
+      if (!vals.some((v) => sel.has(v))) return false;
+    }
+    return true;
+  }
+
+  function rowFilter(tr) {
+    const f = tr.dataset.f ? JSON.parse(tr.dataset.f) : null;
+    return passes(f);
+  }
+
+  function allValues() {
+    const vals = {};
+    for (const [dim] of DIMS) vals[dim] = new Set();
+    const add = (f) => {
+      if (!f) return;
+      for (const [dim] of DIMS)
+        if (f[dim] != null) for (const v of [].concat(f[dim])) vals[dim].add(v);
+    };
+    for (const c of data.charts || [])
+      for (const rows of Object.values(c.spec.datasets || {})) rows.forEach((r) => add(r._f));
+    document.querySelectorAll("tr[data-f]").forEach((tr) => add(JSON.parse(tr.dataset.f)));
+    return vals;
+  }
+
+  function buildFilters() {
+    const bar = document.getElementById("filters");
+    if (!bar) return;
+    const vals = allValues();
+    let any = false;
+    for (const [dim, label] of DIMS) {
+      const list = [...vals[dim]].sort();
+      if (list.length < 2) continue;
+      any = true;
+      const fs = el("fieldset", { "data-dim": dim });
+      fs.appendChild(el("legend", {}, label));
+      for (const v of list) {
+        const lab = el("label");
+        const box = el("input", { type: "checkbox", value: v });
+        box.checked = true;
+        box.addEventListener("change", () => {
+          const on = [...fs.querySelectorAll("input:checked")].map((b) => b.value);
+          if (on.length === list.length) delete selected[dim];
+          else selected[dim] = new Set(on);
+          applyFilters();
+        });
+        lab.appendChild(box);
+        lab.appendChild(document.createTextNode(" " + v));
+        fs.appendChild(lab);
+      }
+      bar.appendChild(fs);
+    }
+    if (!any) bar.appendChild(el("p", { class: "note" }, "One target, backend set and build: nothing to filter."));
+  }
+
+  function filteredDatasets(chart) {
+    const out = {};
+    for (const [name, rows] of Object.entries(chart.spec.datasets || {}))
+      out[name] = rows.filter((r) => passes(r._f));
+    return out;
+  }
+
+  function applyFilters() {
+    const jobs = [];
+    for (const v of views) {
+      const sets = filteredDatasets(v.chart);
+      let n = 0;
+      for (const [name, rows] of Object.entries(sets)) {
+        if (v.view) v.view.data(name, rows);
+        if (name === v.chart.main) n = rows.length;
+      }
+      v.el.closest(".chart").classList.toggle("empty", n === 0);
+      if (v.view) jobs.push(v.view.runAsync());
+    }
+    document.querySelectorAll("table.filterable tbody tr").forEach((tr) => {
+      tr.hidden = !rowFilter(tr);
+    });
+    redraws.forEach((f) => f());
+    document.querySelectorAll("section.target").forEach((s) => {
+      const t = s.dataset.target;
+      s.hidden = !!(selected.target && !selected.target.has(t));
+    });
+    return Promise.all(jobs).then(() => document.body.setAttribute("data-filtered", String(Date.now())));
+  }
+
+  // ---- charts -------------------------------------------------------
+
+  // Set the scale type of every quantitative encoding of the chart's log
+  // axis (the C side writes an explicit scale there).
+  function setScale(spec, axis, type) {
+    const walk = (o) => {
+      if (!o || typeof o !== "object") return;
+      const e = o.encoding && o.encoding[axis];
+      if (e && e.scale) {
+        e.scale.type = type;
+      }
+      for (const k of ["layer", "hconcat", "vconcat"]) if (Array.isArray(o[k])) o[k].forEach(walk);
+    };
+    walk(spec);
+  }
+
+  function embed(v) {
+    const spec = structuredClone(v.chart.spec);
+    if (v.chart.log) setScale(spec, v.chart.log.axis, v.log ? "log" : "linear");
+    spec.datasets = filteredDatasets(v.chart);
+    if (v.view) v.view.finalize();
+    return vegaEmbed(v.el, spec, { actions: false, renderer: "svg", tooltip: { theme: "light" } }).then((r) => {
+      v.view = r.view;
+      v.el.dataset.rendered = "1";
+    });
+  }
+
+  function buildCharts() {
+    const jobs = [];
+    for (const chart of data.charts || []) {
+      const box = document.querySelector(`.chart[data-chart="${chart.id}"]`);
+      if (!box) continue;
+      const target = box.querySelector(".vis");
+      const v = { chart, el: target, view: null, log: chart.log ? !!chart.log.on : false };
+      if (chart.log) {
+        const b = el("button", { type: "button", class: "scale" });
+        const label = () => (b.textContent = v.log ? "log scale: switch to linear" : "linear scale: switch to log");
+        label();
+        b.addEventListener("click", () => {
+          v.log = !v.log;
+          label();
+          embed(v);
+        });
+        box.querySelector(".tools").appendChild(b);
+      }
+      views.push(v);
+      jobs.push(embed(v));
+    }
+    return Promise.all(jobs);
+  }
+
+  // ---- tables -------------------------------------------------------
+
+  function cell(tr, v, key) {
+    const td = el("td", key ? { "data-k": key } : {});
+    if (typeof v === "number") {
+      td.dataset.v = String(v);
+      td.className = "num";
+      td.textContent = fmt(v);
+    } else {
+      td.textContent = v == null ? "" : String(v);
+    }
+    tr.appendChild(td);
+    return td;
+  }
+
+  // The columns of the operations table: the known ones first, then every
+  // other scalar field an operation carries (a field added to results.json
+  // shows up here without a change to this script), then the median or
+  // status of object fields (est_cycles, ct, ...).
+  const KNOWN = ["alg", "op", "bytes", "backend", "variant", "n", "batch", "unit", "median", "p99", "iqr", "min", "max", "mean", "cv", "stack_bytes", "heap_bytes", "heap_allocs"];
+  const SKIP = new Set(["kat", "warmup", "stddev", "samples"]);
+  function opColumns(runs) {
+    const cols = [];
+    const seen = new Set();
+    const add = (c) => {
+      if (!seen.has(c)) {
+        seen.add(c);
+        cols.push(c);
+      }
+    };
+    const present = new Set();
+    for (const r of runs)
+      for (const o of r.ops || [])
+        for (const [k, v] of Object.entries(o)) {
+          if (SKIP.has(k) || v === null) continue;
+          if (typeof v !== "object") present.add(k);
+          else if (!Array.isArray(v)) for (const s of ["median", "status", "value"]) if (s in v && typeof v[s] !== "object") present.add(k + "." + s);
+        }
+    KNOWN.forEach((c) => present.has(c) && add(c));
+    [...present].sort().forEach(add);
+    return cols;
+  }
+  function get(o, path) {
+    return path.split(".").reduce((x, k) => (x == null ? undefined : x[k]), o);
+  }
+
+  function buildOps(results) {
+    const host = document.getElementById("ops-table");
+    if (!host || !results) return;
+    const runs = results.runs || [];
+    const cols = opColumns(runs);
+    const t = el("table", { class: "sortable filterable", "data-table": "ops" });
+    const head = el("tr");
+    ["target", "profile", "build", ...cols].forEach((c) => head.appendChild(el("th", { "data-k": c }, c)));
+    t.appendChild(el("thead")).appendChild(head);
+    const body = t.appendChild(el("tbody"));
+    runs.forEach((r, ri) => {
+      const build = (data.builds || [])[ri] || {};
+      (r.ops || []).forEach((o, oi) => {
+        const tr = el("tr", { "data-run": String(ri), "data-op": String(oi) });
+        tr.dataset.f = JSON.stringify({ target: r.target, profile: r.profile, cc: build.cc, opt: build.opt, backend: o.backend, alg: o.alg });
+        cell(tr, r.target);
+        cell(tr, r.profile);
+        cell(tr, build.label || "");
+        for (const c of cols) {
+          const td = cell(tr, get(o, c), c);
+          if (c === "ct.status" && o.ct && o.ct.detail) td.title = o.ct.detail;
+        }
+        body.appendChild(tr);
+      });
+    });
+    host.appendChild(t);
+  }
+
+  // Devices down, functions across (the seed's layout): one row per run,
+  // one column per (algorithm, operation, payload, backend), the metric
+  // chosen above it.
+  function buildMatrix(results) {
+    const host = document.getElementById("matrix");
+    if (!host || !results) return;
+    const runs = results.runs || [];
+    const metrics = [["median", "median time"], ["p99", "p99 time"], ["stack_bytes", "peak stack (bytes)"], ["heap_bytes", "peak heap (bytes)"]];
+    for (const r of runs)
+      for (const o of r.ops || [])
+        for (const [k, v] of Object.entries(o))
+          if (!metrics.some((m) => m[0] === k) && typeof v === "number" && /^est_/.test(k)) metrics.push([k, k]);
+          else if (v && typeof v === "object" && !Array.isArray(v) && typeof v.median === "number" && !metrics.some((m) => m[0] === k + ".median")) metrics.push([k + ".median", k + " (median)"]);
+    metrics.push(["code", "code: flash bytes of the whole algorithm"]);
+    const sel = el("select", { "data-role": "metric" });
+    metrics.forEach(([k, l]) => sel.appendChild(el("option", { value: k }, l)));
+    const keyOf = (o) => [o.alg, o.op, o.bytes == null ? "" : o.bytes + " B", o.backend].join("|");
+    const cols = [];
+    const colSet = new Map();
+    for (const r of runs)
+      for (const o of r.ops || []) {
+        const k = keyOf(o);
+        if (!colSet.has(k)) {
+          colSet.set(k, o);
+          cols.push(k);
+        }
+      }
+    const wrap = el("div", { class: "scroll" });
+    function draw() {
+      const m = sel.value;
+      const t = el("table", { class: "sortable filterable", "data-table": "matrix" });
+      const head = el("tr");
+      head.appendChild(el("th", {}, "device (target, profile, build)"));
+      // the filters' backends and algorithms select columns here
+      const shown = cols.filter((k) => passes({ backend: colSet.get(k).backend, alg: colSet.get(k).alg }));
+      for (const k of shown) {
+        const o = colSet.get(k);
+        const th = el("th", {}, `${o.alg} ${o.op}${o.bytes == null ? "" : " " + o.bytes + " B"} (${o.backend})`);
+        head.appendChild(th);
+      }
+      t.appendChild(el("thead")).appendChild(head);
+      const body = t.appendChild(el("tbody"));
+      runs.forEach((r, ri) => {
+        const build = (data.builds || [])[ri] || {};
+        const tr = el("tr");
+        tr.dataset.f = JSON.stringify({ target: r.target, profile: r.profile, cc: build.cc, opt: build.opt });
+        cell(tr, `${r.target} · ${r.profile}${build.label ? " · " + build.label : ""} (${(r.provenance || {}).unit || "?"})`);
+        for (const k of shown) {
+          const o = (r.ops || []).find((x) => keyOf(x) === k);
+          let v;
+          if (o && m === "code") {
+            const a = (r.algorithms || []).find((x) => x.alg === o.alg && x.backend === o.backend);
+            v = a ? a.flash_bytes : undefined;
+          } else if (o) v = get(o, m);
+          cell(tr, v);
+        }
+        body.appendChild(tr);
+      });
+      wrap.replaceChildren(t);
+      sortable(t);
+      t.querySelectorAll("tbody tr").forEach((tr) => (tr.hidden = !rowFilter(tr)));
+    }
+    sel.addEventListener("change", draw);
+    redraws.push(draw);
+    const p = el("p");
+    p.appendChild(document.createTextNode("Metric: "));
+    p.appendChild(sel);
+    host.appendChild(p);
+    host.appendChild(wrap);
+    draw();
+  }
+
+  function sortable(t) {
+    const head = t.tHead ? t.tHead.rows[0] : t.rows[0];
+    if (!head || head.dataset.sortable) return;
+    head.dataset.sortable = "1";
+    [...head.cells].forEach((th, i) => {
+      th.classList.add("sort");
+      th.title = "sort";
+      th.addEventListener("click", () => {
+        const dir = th.dataset.dir === "asc" ? "desc" : "asc";
+        [...head.cells].forEach((c) => delete c.dataset.dir);
+        th.dataset.dir = dir;
+        const body = t.tBodies[0];
+        const rows = [...body.rows];
+        const key = (tr) => {
+          const c = tr.cells[i];
+          if (!c) return "";
+          return c.dataset.v != null ? Number(c.dataset.v) : c.textContent;
+        };
+        rows.sort((a, b) => {
+          const x = key(a);
+          const y = key(b);
+          const r = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y), undefined, { numeric: true });
+          return dir === "asc" ? r : -r;
+        });
+        rows.forEach((r) => body.appendChild(r));
+      });
+    });
+  }
+
+  buildOps(data.results);
+  buildMatrix(data.results);
+  document.querySelectorAll("table.sortable").forEach(sortable);
+  buildFilters();
+  buildCharts()
+    .then(applyFilters)
+    .then(() => document.body.setAttribute("data-ready", "1"))
+    .catch((e) => {
+      document.body.setAttribute("data-ready", "error");
+      console.error("merlin: a chart failed to render: " + (e && e.message ? e.message : e));
+    });
+})();
