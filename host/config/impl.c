@@ -7,6 +7,7 @@
 #include "config/catalog.h"
 #include "digest.h"
 #include "run/target_exec.h"
+#include "util/errmsg.h"
 #include "util/fsutil.h"
 #include "util/strbuf.h"
 
@@ -31,12 +32,11 @@ __attribute__((format(printf, 4, 5)))
 #endif
 static int
 fail(char *err, size_t errlen, const char *dir, const char *fmt, ...) {
-  int w = snprintf(err, errlen, "implementation folder %s: ", dir);
-  if (w < 0 || (size_t)w >= errlen)
-    return -1;
+  char prefix[PATH_MAX + 32];
+  snprintf(prefix, sizeof prefix, "implementation folder %s: ", dir);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(err + w, errlen - (size_t)w, fmt, ap);
+  mh_errmsg(err, errlen, prefix, fmt, ap);
   va_end(ap);
   return -1;
 }
@@ -274,12 +274,12 @@ static int is_source(const char *name) {
          (name[n - 1] == 'c' || name[n - 1] == 's' || name[n - 1] == 'S');
 }
 
-/* The regular files of dir, sorted (names malloc'd). */
-static int list_files(const char *dir, char ***out, size_t *n, char *err,
-                      size_t errlen) {
+/* The regular files (dirs = 0) or sub-directories (dirs = 1) of dir, but
+ * hidden ones, sorted (names malloc'd). 0, -1 (memory) or -2 (unreadable). */
+static int entries(const char *dir, int dirs, char ***out, size_t *n) {
   DIR *d = opendir(dir);
   if (!d)
-    return fail(err, errlen, dir, "cannot read it: %s", strerror(errno));
+    return -2;
   char **v = NULL;
   size_t cnt = 0, cap = 0;
   struct dirent *e;
@@ -289,9 +289,10 @@ static int list_files(const char *dir, char ***out, size_t *n, char *err,
       continue;
     char *p = mh_path_join(dir, e->d_name);
     struct stat st;
-    int reg = p && stat(p, &st) == 0 && S_ISREG(st.st_mode);
+    int ok = p && stat(p, &st) == 0 &&
+             (dirs ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
     free(p);
-    if (!reg)
+    if (!ok)
       continue;
     if (cnt == cap) {
       cap = cap ? 2 * cap : 32;
@@ -310,13 +311,21 @@ static int list_files(const char *dir, char ***out, size_t *n, char *err,
   closedir(d);
   if (rc != 0) {
     mh_impl_dirs_free(v, cnt);
-    return fail(err, errlen, dir, "out of memory");
+    return -1;
   }
   if (v)
     qsort(v, cnt, sizeof *v, cmp_str);
   *out = v;
   *n = cnt;
   return 0;
+}
+
+static int list_files(const char *dir, char ***out, size_t *n, char *err,
+                      size_t errlen) {
+  int rc = entries(dir, 0, out, n);
+  if (rc == -2)
+    return fail(err, errlen, dir, "cannot read it: %s", strerror(errno));
+  return rc == 0 ? 0 : fail(err, errlen, dir, "out of memory");
 }
 
 /* SHA-256 over each file's name, NUL, and content, in name order: what
@@ -609,50 +618,6 @@ static int skipped_by(const char *scheme, const char *impl, char *const *skip,
   return 0;
 }
 
-/* The sub-directories of dir, sorted. */
-static int subdirs(const char *dir, char ***out, size_t *n) {
-  char **all = NULL;
-  size_t cnt = 0, cap = 0;
-  DIR *d = opendir(dir);
-  if (!d)
-    return -1;
-  struct dirent *e;
-  int rc = 0;
-  while (rc == 0 && (e = readdir(d)) != NULL) {
-    if (e->d_name[0] == '.')
-      continue;
-    char *p = mh_path_join(dir, e->d_name);
-    struct stat st;
-    int isdir = p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-    free(p);
-    if (!isdir)
-      continue;
-    if (cnt == cap) {
-      cap = cap ? 2 * cap : 32;
-      char **nv = realloc(all, cap * sizeof *nv);
-      if (!nv) {
-        rc = -1;
-        break;
-      }
-      all = nv;
-    }
-    if (!(all[cnt] = strdup(e->d_name)))
-      rc = -1;
-    else
-      cnt++;
-  }
-  closedir(d);
-  if (rc != 0) {
-    mh_impl_dirs_free(all, cnt);
-    return -1;
-  }
-  if (all)
-    qsort(all, cnt, sizeof *all, cmp_str);
-  *out = all;
-  *n = cnt;
-  return 0;
-}
-
 static int push(char ***v, size_t *n, char *s) {
   char **nv = realloc(*v, (*n + 1) * sizeof *nv);
   if (!nv) {
@@ -674,7 +639,7 @@ int mh_impl_discover(const char *root, char *const *skip, size_t n_skip,
   for (size_t k = 0; k < 2; k++) {
     char *kdir = mh_path_join(root, kinds[k]), **schemes = NULL;
     size_t n_schemes = 0;
-    if (!kdir || subdirs(kdir, &schemes, &n_schemes) != 0) {
+    if (!kdir || entries(kdir, 1, &schemes, &n_schemes) != 0) {
       free(kdir);
       continue;
     }
@@ -682,7 +647,7 @@ int mh_impl_discover(const char *root, char *const *skip, size_t n_skip,
     for (size_t s = 0; s < n_schemes; s++) {
       char *sdir = mh_path_join(kdir, schemes[s]), **impls = NULL;
       size_t n_impls = 0;
-      if (sdir && subdirs(sdir, &impls, &n_impls) == 0) {
+      if (sdir && entries(sdir, 1, &impls, &n_impls) == 0) {
         for (size_t i = 0; i < n_impls; i++) {
           if (mh_impl_host_only(impls[i]) ||
               skipped_by(schemes[s], impls[i], skip, n_skip)) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "config/profile.h"
 
+#include "util/errmsg.h"
 #include "util/fsutil.h"
 
 #include <dirent.h>
@@ -61,13 +62,14 @@ __attribute__((format(printf, 5, 6)))
 static int
 fail(char *err, size_t errlen, const char *file, size_t line, const char *fmt,
      ...) {
-  int w = line ? snprintf(err, errlen, "%s:%zu: ", file, line)
-               : snprintf(err, errlen, "%s: ", file);
-  if (w < 0 || (size_t)w >= errlen)
-    return -1;
+  char prefix[320];
+  if (line)
+    snprintf(prefix, sizeof prefix, "%s:%zu: ", file, line);
+  else
+    snprintf(prefix, sizeof prefix, "%s: ", file);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(err + w, errlen - (size_t)w, fmt, ap);
+  mh_errmsg(err, errlen, prefix, fmt, ap);
   va_end(ap);
   return -1;
 }
@@ -122,6 +124,22 @@ static int parse_option(const char *file, size_t line, const char *k, size_t kn,
   }
   return fail(err, errlen, file, line, "unknown option '%.*s'; valid: %s",
               (int)(kn > 60 ? 60 : kn), k, valid);
+}
+
+/* The next item of a comma list v[0, vn) from *start (trimmed into *item,
+ * *in); 0 past the end. */
+static int next_item(const char *v, size_t vn, size_t *start, const char **item,
+                     size_t *in) {
+  if (*start > vn)
+    return 0;
+  size_t end = *start;
+  while (end < vn && v[end] != ',')
+    end++;
+  *item = v + *start;
+  *in = end - *start;
+  trim(item, in);
+  *start = end + 1;
+  return 1;
 }
 
 int mh_profile_add_impl(mh_profile *p, const char *alg, const char *path) {
@@ -183,19 +201,13 @@ static int parse_new_alg(const char *file, size_t line, const char *k,
     return fail(err, errlen, file, line, "key too long");
   memcpy(alg, k, kn);
   alg[kn] = '\0';
-  size_t start = 0;
-  while (start <= vn) {
-    size_t end = start;
-    while (end < vn && v[end] != ',')
-      end++;
-    const char *item = v + start;
-    size_t in = end - start;
-    trim(&item, &in);
+  size_t start = 0, in;
+  const char *item;
+  while (next_item(v, vn, &start, &item, &in)) {
     if (!(in >= 5 && memcmp(item, "impl:", 5) == 0))
       return -2; /* not only folders: an unknown key after all */
     if (add_impl(file, line, alg, item + 5, in - 5, p, err, errlen) != 0)
       return -1;
-    start = end + 1;
   }
   return 0;
 }
@@ -210,23 +222,15 @@ static int parse_route(const char *file, size_t line, size_t a, const char *v,
     return fail(err, errlen, file, line, "%s: no backend given; valid: %s", alg,
                 valid);
   }
-  size_t start = 0;
-  for (;;) {
-    size_t end = start;
-    while (end < vn && v[end] != ',')
-      end++;
-    const char *item = v + start;
-    size_t in = end - start;
-    trim(&item, &in);
+  size_t start = 0, in;
+  const char *item;
+  while (next_item(v, vn, &start, &item, &in)) {
     if (in == 0)
       return fail(err, errlen, file, line, "%s: empty backend name in the list",
                   alg);
     if (in >= 5 && memcmp(item, "impl:", 5) == 0) {
       if (add_impl(file, line, alg, item + 5, in - 5, p, err, errlen) != 0)
         return -1;
-      if (end == vn)
-        break;
-      start = end + 1;
       continue;
     }
     int b = -1;
@@ -250,9 +254,6 @@ static int parse_route(const char *file, size_t line, size_t a, const char *v,
         return fail(err, errlen, file, line, "%s: backend '%s' listed twice",
                     alg, mh_backends[b].name);
     p->routes[a][p->n_routes[a]++] = (unsigned char)b;
-    if (end == vn)
-      break;
-    start = end + 1;
   }
   return 0;
 }

@@ -249,27 +249,16 @@ static int check_sample(const instance *in, mops_ctx *c, uint32_t id,
     return MCORE_OK;
   }
   size_t at = 0;
-  const char *head = sample == MOPS_FIRST_CALL ? "first call" : "sample ";
-  for (const char *p = "output check failed: "; *p; p++)
-    msg[at++] = *p;
-  for (const char *p = head; *p; p++)
-    msg[at++] = *p;
-  if (sample != MOPS_FIRST_CALL) {
-    char digits[12];
-    size_t n = 0;
-    uint32_t v = sample;
-    do {
-      digits[n++] = (char)('0' + v % 10u);
-      v /= 10u;
-    } while (v);
-    while (n)
-      msg[at++] = digits[--n];
+  msg[0] = '\0';
+  mops_put_str(msg, sizeof msg, &at, "output check failed: ");
+  if (sample == MOPS_FIRST_CALL) {
+    mops_put_str(msg, sizeof msg, &at, "first call");
+  } else {
+    mops_put_str(msg, sizeof msg, &at, "sample ");
+    mops_put_num(msg, sizeof msg, &at, sample);
   }
-  msg[at++] = ':';
-  msg[at++] = ' ';
-  for (const char *p = detail; *p && at + 1 < sizeof msg;)
-    msg[at++] = *p++;
-  msg[at] = '\0';
+  mops_put_str(msg, sizeof msg, &at, ": ");
+  mops_put_str(msg, sizeof msg, &at, detail);
   emit_error(id, msg);
   return MCORE_ERR;
 }
@@ -404,22 +393,11 @@ static int own_call_run(void *arg) {
   return k->impl->kat(k->impl, k->record, k->rlen, k->detail, k->dn);
 }
 
-/* ",stack=N" after the records (room permitting). */
+/* ",stack=N" after the records. */
 static void append_stack(char *record, size_t cap, size_t used) {
-  char digits[24];
-  size_t n = 0, at = strlen(record);
-  do {
-    digits[n++] = (char)('0' + used % 10u);
-    used /= 10u;
-  } while (used);
-  static const char key[] = ",stack=";
-  if (at + sizeof key + n >= cap)
-    return;
-  memcpy(record + at, key, sizeof key - 1);
-  at += sizeof key - 1;
-  while (n)
-    record[at++] = digits[--n];
-  record[at] = '\0';
+  size_t at = strlen(record);
+  mops_put_str(record, cap, &at, ",stack=");
+  mops_put_num(record, cap, &at, used);
 }
 
 static int own_kat(run_state *st, const instance *in, uint32_t id) {

@@ -159,6 +159,10 @@ int mops_check_sizes(const mcore_impl *impl, char *detail, size_t detail_len);
 /* "pk:800,sk:1632,ct:768,ss:32": the sizes the standard fixes, as declared
  * (empty for XOF and KDF). */
 void mops_object_sizes(const mcore_impl *impl, char *buf, size_t len);
+/* Append s, or v in decimal, to buf (len bytes) at *at, bounded and
+ * NUL-terminated: the harness's messages are built with these. */
+void mops_put_str(char *buf, size_t len, size_t *at, const char *s);
+void mops_put_num(char *buf, size_t len, size_t *at, size_t v);
 /* Write "<vector>: <reason>" into detail and return MCORE_ERR. */
 int mops_kat_fail(const char *vector, const char *reason, char *detail,
                   size_t detail_len);

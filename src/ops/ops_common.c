@@ -362,13 +362,13 @@ static size_t declared_sizes(const mcore_impl *impl, size_t v[4],
   return 0;
 }
 
-static void put_str(char *buf, size_t len, size_t *at, const char *s) {
+void mops_put_str(char *buf, size_t len, size_t *at, const char *s) {
   while (*s && *at + 1 < len)
     buf[(*at)++] = *s++;
   buf[*at] = '\0';
 }
 
-static void put_num(char *buf, size_t len, size_t *at, size_t v) {
+void mops_put_num(char *buf, size_t len, size_t *at, size_t v) {
   char digits[24];
   size_t n = 0;
   do {
@@ -389,13 +389,13 @@ int mops_check_sizes(const mcore_impl *impl, char *detail, size_t dn) {
     if (want == 0 || v[i] == want)
       continue;
     size_t at = 0;
-    put_str(detail, dn, &at, "object sizes: the backend declares ");
-    put_str(detail, dn, &at, name[i]);
-    put_str(detail, dn, &at, " = ");
-    put_num(detail, dn, &at, v[i]);
-    put_str(detail, dn, &at, " bytes, the standard's is ");
-    put_num(detail, dn, &at, want);
-    put_str(detail, dn, &at, " (src/ops/sizes.def)");
+    mops_put_str(detail, dn, &at, "object sizes: the backend declares ");
+    mops_put_str(detail, dn, &at, name[i]);
+    mops_put_str(detail, dn, &at, " = ");
+    mops_put_num(detail, dn, &at, v[i]);
+    mops_put_str(detail, dn, &at, " bytes, the standard's is ");
+    mops_put_num(detail, dn, &at, want);
+    mops_put_str(detail, dn, &at, " (src/ops/sizes.def)");
     return MCORE_ERR;
   }
   return MCORE_OK;
@@ -410,9 +410,9 @@ void mops_object_sizes(const mcore_impl *impl, char *buf, size_t len) {
     if (std_sizes[impl->alg][i] == 0)
       continue; /* not fixed by the standard (an RSA private key's DER) */
     if (at)
-      put_str(buf, len, &at, ",");
-    put_str(buf, len, &at, name[i]);
-    put_str(buf, len, &at, ":");
-    put_num(buf, len, &at, v[i]);
+      mops_put_str(buf, len, &at, ",");
+    mops_put_str(buf, len, &at, name[i]);
+    mops_put_str(buf, len, &at, ":");
+    mops_put_num(buf, len, &at, v[i]);
   }
 }

@@ -91,6 +91,18 @@ static void inc_squeeze(uint8_t *out, size_t n, uint64_t *s, size_t r) {
   }
 }
 
+static uint64_t *inc_new(void) {
+  uint64_t *s = alloc_words(INC_WORDS);
+  inc_init(s);
+  return s;
+}
+
+static uint64_t *words_clone(const uint64_t *src, size_t n) {
+  uint64_t *s = alloc_words(n);
+  memcpy(s, src, n * sizeof *s);
+  return s;
+}
+
 /* The whole message into a fresh state, padded. */
 static void absorb_all(uint64_t *s, size_t r, const uint8_t *m, size_t n,
                        uint8_t suffix) {
@@ -134,13 +146,9 @@ static void squeeze_blocks(uint8_t *out, size_t nblocks, uint64_t *s,
   }                                                                            \
   void mbe_kt2_##name##_ctx_release(ctxT *st) { mcore_free(st->ctx); }         \
   void mbe_kt2_##name##_ctx_clone(ctxT *dest, const ctxT *src) {               \
-    dest->ctx = alloc_words(LANES);                                            \
-    memcpy(dest->ctx, src->ctx, LANES * sizeof(uint64_t));                     \
+    dest->ctx = words_clone(src->ctx, LANES);                                  \
   }                                                                            \
-  void mbe_kt2_##name##_inc_init(incT *st) {                                   \
-    st->ctx = alloc_words(INC_WORDS);                                          \
-    inc_init(st->ctx);                                                         \
-  }                                                                            \
+  void mbe_kt2_##name##_inc_init(incT *st) { st->ctx = inc_new(); }            \
   void mbe_kt2_##name##_inc_absorb(incT *st, const uint8_t *in,                \
                                    size_t inlen) {                             \
     inc_absorb(st->ctx, RATE, in, inlen);                                      \
@@ -152,8 +160,7 @@ static void squeeze_blocks(uint8_t *out, size_t nblocks, uint64_t *s,
     inc_squeeze(out, outlen, st->ctx, RATE);                                   \
   }                                                                            \
   void mbe_kt2_##name##_inc_ctx_clone(incT *dest, const incT *src) {           \
-    dest->ctx = alloc_words(INC_WORDS);                                        \
-    memcpy(dest->ctx, src->ctx, INC_WORDS * sizeof(uint64_t));                 \
+    dest->ctx = words_clone(src->ctx, INC_WORDS);                              \
   }                                                                            \
   void mbe_kt2_##name##_inc_ctx_release(incT *st) { mcore_free(st->ctx); }     \
   void mbe_kt2_##name(uint8_t *out, size_t outlen, const uint8_t *in,          \
@@ -181,13 +188,9 @@ XOF(shake256, SHAKE256_RATE, shake256ctx, shake256incctx)
   void mbe_kt2_##name##_inc_absorb(incT *st, const uint8_t *in, size_t inlen); \
   void mbe_kt2_##name##_inc_finalize(uint8_t *out, incT *st);                  \
   void mbe_kt2_##name(uint8_t *out, const uint8_t *in, size_t inlen);          \
-  void mbe_kt2_##name##_inc_init(incT *st) {                                   \
-    st->ctx = alloc_words(INC_WORDS);                                          \
-    inc_init(st->ctx);                                                         \
-  }                                                                            \
+  void mbe_kt2_##name##_inc_init(incT *st) { st->ctx = inc_new(); }            \
   void mbe_kt2_##name##_inc_ctx_clone(incT *dest, const incT *src) {           \
-    dest->ctx = alloc_words(INC_WORDS);                                        \
-    memcpy(dest->ctx, src->ctx, INC_WORDS * sizeof(uint64_t));                 \
+    dest->ctx = words_clone(src->ctx, INC_WORDS);                              \
   }                                                                            \
   void mbe_kt2_##name##_inc_ctx_release(incT *st) { mcore_free(st->ctx); }     \
   void mbe_kt2_##name##_inc_absorb(incT *st, const uint8_t *in,                \

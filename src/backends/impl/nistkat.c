@@ -166,19 +166,12 @@ static void finish(records *r) {
 }
 
 static void text_num(records *r, const char *label, size_t v) {
-  char digits[24];
-  size_t n = 0;
-  do {
-    digits[n++] = (char)('0' + v % 10u);
-    v /= 10u;
-  } while (v && n < sizeof digits);
-  text(r, label);
-  char one[2] = {0};
-  while (n) {
-    one[0] = digits[--n];
-    text(r, one);
-  }
-  text(r, "\n");
+  char line[48];
+  size_t at = 0;
+  mops_put_str(line, sizeof line, &at, label);
+  mops_put_num(line, sizeof line, &at, v);
+  mops_put_str(line, sizeof line, &at, "\n");
+  text(r, line);
 }
 
 /* ---- output sizes ----------------------------------------------------- */

@@ -323,7 +323,7 @@ static const char MAP[] =
     ".data           0x00002000        0xc load address 0x00001180\n"
     "                0x00002000                __data_start = .\n"
     " *(.data .data.*)\n"
-    " .data.x        0x00002000        0x8 libpqclean_lib.a(fips202.c.obj)\n"
+    " .data.x        0x00002000        0x8 libmerlin_impl_lib_3.a(isolated.o)\n"
     " .data          0x00002008        0x4 "
     "/usr/lib/gcc/arm-none-eabi/12.2.1/thumb/libgcc.a(_udivmoddi4.o)\n"
     "\n"
@@ -400,7 +400,8 @@ static void test_map(void) {
   CHECK((l = lib(&s, "mbedtls")) && l->flash_bytes == 0x40);
   CHECK((l = lib(&s, "adapter")) && l->flash_bytes == 0x1c);
   CHECK((l = lib(&s, "libc")) && l->flash_bytes == 0x20);
-  CHECK((l = lib(&s, "pqclean")) && l->flash_bytes == 8 && l->ram_bytes == 8);
+  CHECK((l = lib(&s, "impl-folder")) && l->flash_bytes == 8 &&
+        l->ram_bytes == 8);
   CHECK((l = lib(&s, "libgcc")) && l->flash_bytes == 4 && l->ram_bytes == 4);
   CHECK((l = lib(&s, "(padding)")) && l->flash_bytes == 4);
   CHECK(lib(&s, "crt") == NULL); /* its output section is not in the image */
@@ -434,7 +435,8 @@ static void test_labels(void) {
   label(".text.x", "libwolfssl_lib.a(aes.c.obj)", "wolfcrypt");
   label(".text.x", "/b/libmbedtls_lib_sz12.a(ecp.c.obj)", "mbedtls");
   label(".text.x", "libmbedtls_libfoo.a(x.o)", "mbedtls_libfoo");
-  label(".text.x", "libpqclean_lib.a(poly.c.obj)", "pqclean");
+  label(".text.x", "libmerlin_impl_lib_12.a(isolated.o)", "impl-folder");
+  label(".text.x", "libmerlin_impl_common.a(fips202.c.obj)", "impl-common");
   label(".text.x", "libmlkem_native_lib.a(m.c.obj)", "mlkem-native");
   label(".text.x", "libmldsa_native_lib.a(m.c.obj)", "mldsa-native");
   label(".text.x", "libmerlin_awslc_fips202.a(sha3.c.obj)", "aws-lc-fips202");

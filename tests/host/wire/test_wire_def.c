@@ -135,6 +135,10 @@ static void op_records(void) {
   START(overhead);
   U64(overhead, ticks, 10);
   END(overhead);
+  START(nistkat);
+  U64(nistkat, id, 0);
+  STR(nistkat, records, "seed=0011223344556677,sha256=00,stack=8");
+  END(nistkat);
   START(kat);
   U64(kat, id, 0);
   STR(kat, result, "pass");
