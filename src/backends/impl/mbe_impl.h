@@ -55,8 +55,9 @@ typedef struct {
  * sha256=<64 hex>": the first 8 bytes of SHA-256 of each field's bytes,
  * then SHA-256 of the whole .rsp text, the value PQClean's META.yml calls
  * nistkat-sha256). It also checks what the records cannot: the outputs fill
- * exactly the sizes api.h declares (guard bytes after them, and a second
- * key pair from the same seed over differently filled buffers), the KEM's
+ * exactly the sizes api.h declares (guard bytes after them, and, when an
+ * output ends in the byte its buffer was filled with, a second key pair
+ * from the same seed over differently filled buffers), the KEM's
  * two secrets agree and the signed message opens. MCORE_OK, or MCORE_ERR
  * with the first problem in detail. */
 int mbe_impl_nistkat(const mbe_impl_api *api, char *record, size_t rlen,

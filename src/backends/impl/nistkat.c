@@ -207,9 +207,9 @@ static size_t written(const uint8_t *buf, size_t len, uint8_t fill) {
   return len;
 }
 
-/* The two runs of one output, over buffers filled with 0x00 and then with
- * 0xff: the bytes the function wrote reach to the declared size, and are
- * the same (the same DRBG seed). */
+/* The runs of one output, over buffers filled with 0x00 and (when needed,
+ * short_output) with 0xff: the bytes the function wrote reach to the
+ * declared size, and are the same (the same DRBG seed). */
 typedef struct {
   size_t reach;
   uint8_t digest[32];
@@ -232,6 +232,17 @@ static int same_runs(const out_run *a, const out_run *b, size_t len,
     return fail(detail, dn, what,
                 "differs between two runs from the same DRBG seed");
   return MCORE_OK;
+}
+
+/* Whether an output of the first run (buffers filled with 0x00) ends in
+ * that fill: only then is a second run, over buffers filled with 0xff,
+ * needed to tell a 0 the scheme wrote from bytes it never wrote (a slow
+ * scheme's key generation is not run twice for nothing). */
+static int short_output(const out_run *a, const size_t *lens, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (a[i].reach < lens[i])
+      return 1;
+  return 0;
 }
 
 /* ---- the procedure ---------------------------------------------------- */
@@ -283,8 +294,12 @@ static int kem(const mbe_impl_api *api, mops_ctx *c, records *r,
   static const uint8_t fills[2] = {0x00, 0xff};
   const size_t lens[4] = {api->pk_len, api->sk_len, api->ct_len, api->ss_len};
   field(r, "seed", seed, 48);
-  if (kem_records(api, c, r, seed, a, fills[0], detail, dn) ||
-      kem_records(api, c, NULL, seed, b, fills[1], detail, dn))
+  if (kem_records(api, c, r, seed, a, fills[0], detail, dn))
+    return MCORE_ERR;
+  if (!short_output(a, lens, 4))
+    return MCORE_OK;
+  /* An output whose last byte is the fill: written as 0, or never? */
+  if (kem_records(api, c, NULL, seed, b, fills[1], detail, dn))
     return MCORE_ERR;
   for (size_t i = 0; i < 4; i++)
     if (same_runs(&a[i], &b[i], lens[i], names[i], detail, dn))
@@ -323,10 +338,11 @@ static int sig(const mbe_impl_api *api, mops_ctx *c, records *r,
                const uint8_t seed[48], const uint8_t m[KAT_MLEN], char *detail,
                size_t dn) {
   out_run a[2] = {0}, b[2] = {0};
+  int second = 0;
   field(r, "seed", seed, 48);
   text(r, "mlen = 33\n");
   field(r, "msg", m, KAT_MLEN);
-  for (int pass = 0; pass < 2; pass++) {
+  for (int pass = 0; pass < 1 + second; pass++) {
     uint8_t fill = pass ? 0xff : 0x00;
     drbg_instantiate(seed);
     prime(c->pk, api->pk_len, fill);
@@ -340,6 +356,8 @@ static int sig(const mbe_impl_api *api, mops_ctx *c, records *r,
     note_run(pass ? &b[1] : &a[1], c->sk, api->sk_len, fill);
     if (pass)
       break;
+    const size_t lens[2] = {api->pk_len, api->sk_len};
+    second = short_output(a, lens, 2);
     field(r, "pk", c->pk, api->pk_len);
     field(r, "sk", c->sk, api->sk_len);
     size_t smlen = 0, cap = api->ct_len + KAT_MLEN;
@@ -362,8 +380,9 @@ static int sig(const mbe_impl_api *api, mops_ctx *c, records *r,
       return fail(detail, dn, "crypto_sign_open",
                   "did not return the signed message");
   }
-  if (same_runs(&a[0], &b[0], api->pk_len, "public key", detail, dn) ||
-      same_runs(&a[1], &b[1], api->sk_len, "secret key", detail, dn))
+  if (second &&
+      (same_runs(&a[0], &b[0], api->pk_len, "public key", detail, dn) ||
+       same_runs(&a[1], &b[1], api->sk_len, "secret key", detail, dn)))
     return MCORE_ERR;
   return MCORE_OK;
 }
