@@ -10,8 +10,9 @@
 #       each folder, and `report --format pqm4` prints its tables
 #   impl.sh MERLIN OUTDIR notbuilt  on qemu-m0plus the Thumb-2 folder is
 #       left out as "not built", the rest is measured and written
-#   impl.sh MERLIN OUTDIR bad       every bad folder of tests/impl/bad gives
-#       its message and writes nothing, alone or among good folders; the
+#   impl.sh MERLIN OUTDIR bad       every bad folder (made here from the toy
+#       KEM, one fault each) gives its message and writes nothing, alone or
+#       among good folders; the
 #       folder whose decapsulation is wrong once in 64 calls is caught by
 #       the per-sample check, naming the operation and the sample
 set -euo pipefail
@@ -24,7 +25,7 @@ rm -rf "$out"
 mkdir -p "$out"
 pq=third_party/pqclean/deps/PQClean
 toy=tests/impl/crypto_kem
-bad=tests/impl/bad/crypto_kem
+bad=$out/bad/crypto_kem
 fail() { echo "FAIL: $*"; exit 1; }
 # The controls alone, and ML-KEM-512 on the built-in pqclean backend.
 cat >"$out/impl.profile" <<'EOF'
@@ -93,6 +94,20 @@ console.log('ok: qemu-m0plus leaves the Thumb-2 folder out, not built, and measu
 JS
   ;;
 bad)
+  # One folder per fault, each the toy KEM with one thing wrong.
+  mkbad() { # name: a copy of toy-kem/ref in $bad/name/ref
+    mkdir -p "$bad/$1"
+    cp -r "$toy/toy-kem/ref" "$bad/$1/ref"
+  }
+  mkbad no-api && rm "$bad/no-api/ref/api.h"
+  mkbad no-dec && sed -i '/crypto_kem_dec/d' "$bad/no-dec/ref/api.h"
+  mkbad short-ct && sed -i 's/CIPHERTEXTBYTES 32/CIPHERTEXTBYTES 40/' "$bad/short-ct/ref/api.h"
+  mkbad long-ct && sed -i 's/CIPHERTEXTBYTES 32/CIPHERTEXTBYTES 24/' "$bad/long-ct/ref/api.h"
+  mkbad broken && echo 'this is not C;' >>"$bad/broken/ref/kem.c"
+  grep -q 'CIPHERTEXTBYTES 40' "$bad/short-ct/ref/api.h" &&
+    grep -q 'CIPHERTEXTBYTES 24' "$bad/long-ct/ref/api.h" &&
+    ! grep -q crypto_kem_dec "$bad/no-dec/ref/api.h" ||
+    fail "the bad folders were not made (has toy-kem/ref/api.h changed?)"
   expect() { # name exit-status pattern args...
     local name=$1 status=$2 pat=$3
     shift 3
