@@ -354,11 +354,13 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
   char *img = bdir ? mh_path_join(bdir, spec->target->image) : NULL;
   mh_sb def_dir = {0}, def_kat = {0}, def_fault = {0}, def_cc = {0},
         def_opt = {0};
-  int rc = -1, logfd = -1, changed = 0;
+  int rc = -1, logfd = -1, changed = 0, lockfd = -1;
   if (!bdir || !pdir || !log || !stamp || !img) {
     snprintf(err, errlen, "out of memory");
     goto out;
   }
+  if ((lockfd = mh_dir_lock(bdir, err, errlen)) < 0)
+    goto out;
   if (write_profile_files(spec, pdir, &changed, err, errlen) != 0)
     goto out;
   int configure = changed || spec->kat_corrupt || spec->inject_fault ||
@@ -430,6 +432,7 @@ fail:
 out:
   if (logfd >= 0)
     close(logfd);
+  mh_dir_unlock(lockfd);
   mh_sb_free(&def_dir);
   mh_sb_free(&def_kat);
   mh_sb_free(&def_fault);

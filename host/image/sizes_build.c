@@ -248,11 +248,13 @@ static int sizes_run(const mh_build_spec *spec, const char *bdir, int configure,
   char *hp = pdir ? mh_path_join(pdir, "merlin_profile.h") : NULL;
   char *cp = pdir ? mh_path_join(pdir, "merlin_profile.cmake") : NULL;
   mh_sb def_dir = {0};
-  int rc = -1, logfd = -1, ch1 = 0, ch2 = 0;
+  int rc = -1, logfd = -1, ch1 = 0, ch2 = 0, lockfd = -1;
   if (!pdir || !log || !stamp || !hdr || !cml || !hp || !cp) {
     snprintf(err, errlen, "out of memory");
     goto out;
   }
+  if ((lockfd = mh_dir_lock(bdir, err, errlen)) < 0)
+    goto out;
   out->target = strdup(t->id);
   out->profile = strdup(profile_name);
   out->build_dir = strdup(bdir);
@@ -264,8 +266,6 @@ static int sizes_run(const mh_build_spec *spec, const char *bdir, int configure,
       (mh_mkdir_p(pdir, err, errlen) != 0 ||
        mh_write_if_changed(hp, hdr, strlen(hdr), &ch1, err, errlen) != 0 ||
        mh_write_if_changed(cp, cml, strlen(cml), &ch2, err, errlen) != 0))
-    goto out;
-  if (!configure && mh_mkdir_p(bdir, err, errlen) != 0)
     goto out;
   logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (logfd < 0) {
@@ -313,6 +313,7 @@ fail:
 out:
   if (logfd >= 0)
     close(logfd);
+  mh_dir_unlock(lockfd);
   if (rc != 0)
     mh_sizes_free(out);
   mh_sb_free(&def_dir);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -193,6 +194,44 @@ int mh_mkdir_p(const char *path, char *err, size_t errlen) {
   }
   free(p);
   return ok ? 0 : -1;
+}
+
+int mh_dir_lock(const char *dir, char *err, size_t errlen) {
+  if (mh_mkdir_p(dir, err, errlen) != 0)
+    return -1;
+  char *path = mh_path_join(dir, ".merlin-lock");
+  if (!path) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  char brief[MH_PATH_BRIEF];
+  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    snprintf(err, errlen, "cannot open %s: %s",
+             mh_path_brief(path, brief, sizeof brief), strerror(errno));
+    free(path);
+    return -1;
+  }
+  int rc = flock(fd, LOCK_EX | LOCK_NB);
+  if (rc != 0 && errno == EWOULDBLOCK) {
+    fprintf(stderr,
+            "merlin: waiting for another merlin, which is building in %s\n",
+            mh_path_brief(dir, brief, sizeof brief));
+    rc = flock(fd, LOCK_EX); /* an interrupt (EINTR) ends the wait */
+  }
+  if (rc != 0) {
+    snprintf(err, errlen, "cannot lock %s: %s",
+             mh_path_brief(path, brief, sizeof brief), strerror(errno));
+    close(fd);
+    fd = -1;
+  }
+  free(path);
+  return fd;
+}
+
+void mh_dir_unlock(int fd) {
+  if (fd >= 0)
+    close(fd); /* closing the last descriptor releases the flock */
 }
 
 char *mh_path_join(const char *a, const char *b) {

@@ -23,6 +23,15 @@ int mh_write_if_changed(const char *path, const char *data, size_t len,
 
 int mh_mkdir_p(const char *path, char *err, size_t errlen);
 
+/* Hold dir (made if missing) for this process alone: an exclusive flock on
+ * dir/.merlin-lock, waited for with a line on stderr naming the directory
+ * when another merlin holds it (two runs sharing a build directory would
+ * otherwise configure and build it at once). Returns the descriptor to
+ * pass to mh_dir_unlock, or -1 with a message in err. The kernel drops the
+ * lock when the process exits. */
+int mh_dir_lock(const char *dir, char *err, size_t errlen);
+void mh_dir_unlock(int fd);
+
 /* malloc'd "a/b"; NULL on allocation failure. */
 char *mh_path_join(const char *a, const char *b);
 
