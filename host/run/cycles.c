@@ -120,6 +120,7 @@ typedef struct {
 typedef struct {
   uint64_t insns, cycles, cls[MH_CYC_CLASSES], exc;
   uint64_t ic_miss, dc_miss, mispredict; /* "mem" record (--board, M7) */
+  uint64_t stall; /* cycles of those events, included in cycles */
   fn_rec *fn;
   size_t n_fn;
 } region;
@@ -232,7 +233,7 @@ static int side_parse(char *buf, size_t len, side_file *s, char *err,
       for (size_t i = 1; i < nt && used < sizeof s->memsys; i++)
         used += (size_t)snprintf(s->memsys + used, sizeof s->memsys - used,
                                  "%s%s", i > 1 ? " " : "", tok[i]);
-    } else if (strcmp(tok[0], "mem") == 0 && nt == 4 && s->n > 0 &&
+    } else if (strcmp(tok[0], "mem") == 0 && nt == 5 && s->n > 0 &&
                s->memsys[0]) {
       region *r = &s->r[s->n - 1];
       if (strncmp(tok[1], "ic_miss=", 8) != 0 ||
@@ -240,7 +241,9 @@ static int side_parse(char *buf, size_t len, side_file *s, char *err,
           strncmp(tok[2], "dc_miss=", 8) != 0 ||
           parse_u64(tok[2] + 8, &r->dc_miss) != 0 ||
           strncmp(tok[3], "mispredict=", 11) != 0 ||
-          parse_u64(tok[3] + 11, &r->mispredict) != 0)
+          parse_u64(tok[3] + 11, &r->mispredict) != 0 ||
+          strncmp(tok[4], "stall=", 6) != 0 ||
+          parse_u64(tok[4] + 6, &r->stall) != 0 || r->stall > r->cycles)
         goto bad;
     } else if (strcmp(tok[0], "fn") == 0 && (nt == 4 || nt == 5) && s->n > 0) {
       fn_rec *f = &s->fns[s->n_fns];
@@ -345,10 +348,13 @@ static int attach_op(mh_op *op, const region *r, const region *cal,
     c->est_samples = malloc(n * sizeof *c->est_samples);
     if (!c->est_samples)
       goto oom;
+    /* The calibration region runs first, with cold caches and predictor:
+     * only its table cycles are the counter reads' share of a sample. */
+    uint64_t cal_cycles = cal->cycles - cal->stall;
     for (size_t i = 0; i < n; i++)
       c->est_samples[i] =
-          (r[i].cycles > cal->cycles ? (double)(r[i].cycles - cal->cycles)
-                                     : 0.0) /
+          (r[i].cycles > cal_cycles ? (double)(r[i].cycles - cal_cycles)
+                                    : 0.0) /
           b;
     c->n_est = n;
     if (mh_stats_compute(c->est_samples, n, &c->est) != 0)

@@ -78,7 +78,7 @@ static int cmp_touched(const void *a, const void *b) {
 }
 
 static void region_end(void) {
-  uint64_t insns = 0, cycles = 0, cls[MC_N_CLASSES] = {0}, exc = 0;
+  uint64_t insns = 0, cycles = 0, cls[MC_N_CLASSES] = {0}, exc = 0, stall = 0;
   active = 0;
   n_touched = 0;
   for (size_t i = 0; i < n_ran; i++) {
@@ -87,6 +87,7 @@ static void region_end(void) {
                  t->n_not_taken * t->not_taken_cost + t->extra;
     insns += t->execs * t->n_insns;
     cycles += c;
+    stall += t->extra;
     for (int k = 0; k < MC_N_CLASSES; k++)
       cls[k] += t->execs * t->classes[k];
     cls[MC_BR_TAKEN] += t->n_taken;
@@ -110,8 +111,9 @@ static void region_end(void) {
   if (mc_dyn_enabled())
     fprintf(out,
             "mem ic_miss=%" PRIu64 " dc_miss=%" PRIu64 " mispredict=%" PRIu64
-            "\n",
-            mc_dyn_now.ic_miss, mc_dyn_now.dc_miss, mc_dyn_now.mispredict);
+            " stall=%" PRIu64 "\n",
+            mc_dyn_now.ic_miss, mc_dyn_now.dc_miss, mc_dyn_now.mispredict,
+            model ? stall : 0);
   memset(&mc_dyn_now, 0, sizeof mc_dyn_now);
   last = NULL;
   qsort(touched, n_touched, sizeof *touched, cmp_touched);
