@@ -152,6 +152,33 @@ static int parse_u64(const char *s, uint64_t *out) {
   return 0;
 }
 
+/* The memory-system records: "memsys ..." once after the model, "mem
+ * ic_miss=N dc_miss=N mispredict=N stall=N" after each sample. */
+static int parse_mem(char **tok, size_t nt, side_file *s) {
+  if (strcmp(tok[0], "memsys") == 0) {
+    if (s->n != 0 || s->memsys[0] || nt < 2)
+      return -1;
+    size_t used = 0; /* the tokens again, one space apart */
+    for (size_t i = 1; i < nt && used < sizeof s->memsys; i++)
+      used += (size_t)snprintf(s->memsys + used, sizeof s->memsys - used,
+                               "%s%s", i > 1 ? " " : "", tok[i]);
+    return 0;
+  }
+  if (nt != 5 || s->n == 0 || !s->memsys[0])
+    return -1;
+  region *r = &s->r[s->n - 1];
+  static const char *const keys[] = {
+      "ic_miss=", "dc_miss=", "mispredict=", "stall="};
+  uint64_t *vals[] = {&r->ic_miss, &r->dc_miss, &r->mispredict, &r->stall};
+  for (size_t i = 0; i < 4; i++) {
+    size_t kl = strlen(keys[i]);
+    if (strncmp(tok[1 + i], keys[i], kl) != 0 ||
+        parse_u64(tok[1 + i] + kl, vals[i]) != 0)
+      return -1;
+  }
+  return r->stall > r->cycles ? -1 : 0;
+}
+
 /* Split buf (modified) into lines and parse. */
 static int side_parse(char *buf, size_t len, side_file *s, char *err,
                       size_t errlen) {
@@ -227,23 +254,9 @@ static int side_parse(char *buf, size_t len, side_file *s, char *err,
         goto bad;
       r->fn = s->fns + s->n_fns;
       s->n++;
-    } else if (strcmp(tok[0], "memsys") == 0 && have_model && s->n == 0 &&
-               !s->memsys[0] && nt >= 2) {
-      size_t used = 0; /* the tokens again, one space apart */
-      for (size_t i = 1; i < nt && used < sizeof s->memsys; i++)
-        used += (size_t)snprintf(s->memsys + used, sizeof s->memsys - used,
-                                 "%s%s", i > 1 ? " " : "", tok[i]);
-    } else if (strcmp(tok[0], "mem") == 0 && nt == 5 && s->n > 0 &&
-               s->memsys[0]) {
-      region *r = &s->r[s->n - 1];
-      if (strncmp(tok[1], "ic_miss=", 8) != 0 ||
-          parse_u64(tok[1] + 8, &r->ic_miss) != 0 ||
-          strncmp(tok[2], "dc_miss=", 8) != 0 ||
-          parse_u64(tok[2] + 8, &r->dc_miss) != 0 ||
-          strncmp(tok[3], "mispredict=", 11) != 0 ||
-          parse_u64(tok[3] + 11, &r->mispredict) != 0 ||
-          strncmp(tok[4], "stall=", 6) != 0 ||
-          parse_u64(tok[4] + 6, &r->stall) != 0 || r->stall > r->cycles)
+    } else if ((strcmp(tok[0], "memsys") == 0 || strcmp(tok[0], "mem") == 0) &&
+               have_model) {
+      if (parse_mem(tok, nt, s) != 0)
         goto bad;
     } else if (strcmp(tok[0], "fn") == 0 && (nt == 4 || nt == 5) && s->n > 0) {
       fn_rec *f = &s->fns[s->n_fns];
@@ -424,6 +437,25 @@ oom:
   return -1;
 }
 
+/* The run's record of the side file's model, or NULL (out of memory). */
+static mh_cyc_run *new_cyc_run(const side_file *s, int has_model,
+                               const char *why_absent) {
+  mh_cyc_run *cr = calloc(1, sizeof *cr);
+  if (!cr || !(cr->model = strdup(has_model ? s->model : "none")) ||
+      !(cr->version = strdup(s->version)) ||
+      (!has_model &&
+       !(cr->absent = strdup(why_absent ? why_absent : "no model chosen"))) ||
+      (s->memsys[0] && !(cr->memsys = strdup(s->memsys)))) {
+    mh_cyc_run_free(cr);
+    free(cr);
+    return NULL;
+  }
+  cr->wait_states = s->ws;
+  for (int g = 0; g < MH_ACC_GROUPS; g++)
+    cr->accel[g] = -1;
+  return cr;
+}
+
 /* The region of the first timed sample of ops[i] (region 0 is the
  * calibration). */
 static size_t sample_index(const mh_run *run, size_t i) {
@@ -470,22 +502,8 @@ int mh_cycles_attach(mh_run *run, const char *side, const char *why_absent,
     goto out;
   }
   int has_model = strcmp(s.model, "none") != 0;
-  mh_cyc_run *cr = calloc(1, sizeof *cr);
-  if (!cr || !(cr->model = strdup(has_model ? s.model : "none")) ||
-      !(cr->version = strdup(s.version)) ||
-      (!has_model &&
-       !(cr->absent = strdup(why_absent ? why_absent : "no model chosen")))) {
-    mh_cyc_run_free(cr);
-    free(cr);
-    snprintf(err, errlen, "out of memory");
-    goto out;
-  }
-  cr->wait_states = s.ws;
-  for (int g = 0; g < MH_ACC_GROUPS; g++)
-    cr->accel[g] = -1;
-  if (s.memsys[0] && !(cr->memsys = strdup(s.memsys))) {
-    mh_cyc_run_free(cr);
-    free(cr);
+  mh_cyc_run *cr = new_cyc_run(&s, has_model, why_absent);
+  if (!cr) {
     snprintf(err, errlen, "out of memory");
     goto out;
   }
