@@ -215,8 +215,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     mc_decode(hw1, hw2, (int)sz, &in);
     mc_cost k = mc_cost_of(model, &in, &st, wait_states);
     t->fallthrough = qemu_plugin_insn_vaddr(insn) + sz;
-    if (mc_mem_loads() && in.regs.dst && in.cls != MC_ALU && in.cls != MC_MUL &&
-        in.cls != MC_MAC && in.cls != MC_DIV)
+    /* loads only, and not from the stack (SP never points to flash) */
+    if (mc_mem_loads() && in.regs.dst && in.regs.addr != 1u << 13 &&
+        in.cls != MC_ALU && in.cls != MC_MUL && in.cls != MC_MAC &&
+        in.cls != MC_DIV)
       qemu_plugin_register_vcpu_mem_cb(insn, mem_load, QEMU_PLUGIN_CB_NO_REGS,
                                        QEMU_PLUGIN_MEM_RW, t);
     last_br = in.branch == MC_BR_NONE               ? MC_DYN_BR_NONE
