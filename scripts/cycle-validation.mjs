@@ -4,9 +4,10 @@
 // next to pqm4's published silicon figures of the same schemes
 // (tests/cycles/pqm4-reference.json, with its source).
 //
-//   cycle-validation.mjs extract RESULTS_JSON > tests/cycles/validation-run.json
-//       keep what the table needs from a `merlin run --target qemu-m4
-//       --profile default` (PQClean ML-KEM-768 and ML-DSA-44)
+//   cycle-validation.mjs extract RESULTS_JSON "COMMAND" > tests/cycles/validation-run.json
+//       keep what the table needs from the results of COMMAND, a `merlin
+//       run --target qemu-m4` of PQClean ML-KEM-768 and ML-DSA-44 (for
+//       example --profile tests/cycles/validation.profile --opt O3)
 //   cycle-validation.mjs render [RUN_JSON]
 //       print the table (default: tests/cycles/validation-run.json);
 //       tests/cycles/validation.sh checks docs/cycle-model.md holds it
@@ -15,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const [mode, file] = process.argv.slice(2);
+const [mode, file, command] = process.argv.slice(2);
 
 if (mode === 'extract') {
   const res = JSON.parse(readFileSync(file, 'utf8'));
@@ -30,13 +31,13 @@ if (mode === 'extract') {
                    est_cycles: o.est_cycles.median, hash_share: o.profile.hash_share }));
   const p = run.provenance;
   console.log(JSON.stringify({
-    command: 'merlin run --target qemu-m4 --profile default',
+    command: command || 'merlin run --target qemu-m4',
     model: `${p.cycle_model.name} ${p.cycle_model.version}`,
     compiler: p.compiler, cflags: p.cflags, source: p.source, ops }, null, 2));
   process.exit(0);
 }
 if (mode !== 'render') {
-  console.error('usage: cycle-validation.mjs extract RESULTS_JSON | render [RUN_JSON]');
+  console.error('usage: cycle-validation.mjs extract RESULTS_JSON COMMAND | render [RUN_JSON]');
   process.exit(2);
 }
 const run = JSON.parse(readFileSync(file || join(root, 'tests/cycles/validation-run.json'), 'utf8'));

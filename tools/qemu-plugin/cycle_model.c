@@ -347,6 +347,10 @@ void mc_decode(uint16_t hw1, uint16_t hw2, int size, mc_insn *out) {
     decode32(hw1, hw2, out);
   out->size = size;
   mc_regs_of(hw1, hw2, size, &out->regs);
+  out->load =
+      out->kind == K_LD || out->kind == K_LDM || out->kind == K_LD_PC ||
+      out->kind == K_TB || (out->kind == K_LDRD && out->cls == MC_LOAD) ||
+      ((out->kind == K_FP_LS || out->kind == K_FP_LSM) && (hw1 & 0x0010));
 }
 
 void mc_state_init(mc_state *st) { memset(st, 0, sizeof *st); }

@@ -73,6 +73,7 @@ typedef struct {
   int pc_in_list;    /* LDM/POP loads the PC */
   unsigned it_count; /* IT: instructions in its block */
   int size;          /* 2 or 4 bytes */
+  int load;          /* reads memory (a load of any kind, TBB/TBH, POP) */
   mc_regs regs;      /* registers read and written (regs.h) */
 } mc_insn;
 

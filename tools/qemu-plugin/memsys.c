@@ -20,7 +20,7 @@
 
 typedef struct {
   uint32_t bytes, line, ways;
-  uint32_t sets, shift;
+  uint32_t sets, shift, set_mask; /* sets: a power of two */
   uint32_t *tag;  /* sets * ways: line index + 1, 0 when empty */
   uint32_t *next; /* per set: the way replaced next */
   uint8_t *in;    /* per flash line: resident */
@@ -41,11 +41,12 @@ static int parse_cache(const char *v, cache *c, char *err, size_t errlen) {
     l = strtoul(end + 1, &end, 10);
   if (*end == '/')
     w = strtoul(end + 1, &end, 10);
+  unsigned long sets = l && w ? b / l / w : 0;
   if (*end || !b || !l || !w || (l & (l - 1)) || b % (l * w) ||
-      b > (1ul << 24)) {
+      (sets & (sets - 1)) || b > (1ul << 24)) {
     snprintf(err, errlen,
-             "cache '%s': expected BYTES/LINE/WAYS, LINE a power "
-             "of two dividing BYTES/WAYS",
+             "cache '%s': expected BYTES/LINE/WAYS, LINE a power of two "
+             "dividing BYTES/WAYS, and a power-of-two number of sets",
              v);
     return -1;
   }
@@ -87,6 +88,7 @@ static int cache_init(cache *c, char *err, size_t errlen) {
   if (!c->bytes)
     return 0;
   c->sets = c->bytes / c->line / c->ways;
+  c->set_mask = c->sets - 1;
   while ((1u << c->shift) < c->line)
     c->shift++;
   size_t nlines = (size_t)((flash_hi - flash_lo) >> c->shift) + 1;
@@ -130,7 +132,7 @@ void mc_mem_describe(char *buf, size_t len) {
 static int cache_access(cache *c, uint32_t line) {
   if (c->in[line])
     return 1;
-  uint32_t set = line % c->sets;
+  uint32_t set = line & c->set_mask;
   uint32_t *slot = &c->tag[(size_t)set * c->ways + c->next[set]];
   if (*slot) {
     c->in[*slot - 1] = 0;
@@ -138,15 +140,14 @@ static int cache_access(cache *c, uint32_t line) {
   }
   *slot = line + 1;
   c->in[line] = 1;
-  c->next[set] = (c->next[set] + 1) % c->ways;
+  if (++c->next[set] == c->ways)
+    c->next[set] = 0;
   return 0;
 }
 
-mc_dyn *mc_dyn_new(uint64_t pc, uint64_t end, int br) {
-  mc_dyn *d = calloc(1, sizeof *d);
-  if (!d)
-    return NULL;
-  d->br = (uint8_t)br;
+void mc_dyn_init(mc_dyn *d, uint64_t pc, uint64_t end, int br) {
+  memset(d, 0, sizeof *d);
+  d->br = mispredict ? (uint8_t)br : MC_DYN_BR_NONE;
   d->ctr = 1; /* weakly not taken */
   d->fallthrough = end;
   if (ic.bytes && pc >= flash_lo && end <= flash_hi && end > pc) {
@@ -155,7 +156,6 @@ mc_dyn *mc_dyn_new(uint64_t pc, uint64_t end, int br) {
     d->n_lines = (uint32_t)(((end - 1 - flash_lo) >> ic.shift) - d->line0 + 1);
     d->gen = UINT32_MAX;
   }
-  return d;
 }
 
 uint64_t mc_dyn_fetch(mc_dyn *d) {

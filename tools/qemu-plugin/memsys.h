@@ -46,8 +46,10 @@ int mc_mem_loads(void);
 /* The side file's description of the memory system ("memsys ..."). */
 void mc_mem_describe(char *buf, size_t len);
 
-/* A new block [pc, end) whose last instruction branches as br. */
-mc_dyn *mc_dyn_new(uint64_t pc, uint64_t end, int br);
+/* The state of a new block [pc, end) whose last instruction branches as
+ * br (kept inside the plugin's block record: one memory access less per
+ * executed block). */
+void mc_dyn_init(mc_dyn *d, uint64_t pc, uint64_t end, int br);
 /* Cycles its fetch adds at one execution (instruction cache misses). */
 uint64_t mc_dyn_fetch(mc_dyn *d);
 /* Cycles the branch ending block d adds, now that the next block starts

@@ -45,7 +45,8 @@ typedef struct {
   uint8_t taken_cost;
   uint8_t not_taken_cost;
   uint8_t fn_entry; /* starts at its function's address: a call */
-  mc_dyn *dyn;      /* memory system and branch predictor, or NULL */
+  uint8_t has_dyn;  /* dyn is in use: a memory system or a predictor */
+  mc_dyn dyn;       /* their state (memsys.h) */
   uint64_t extra;   /* their cycles in the current region */
 } tb_info;
 
@@ -149,10 +150,11 @@ static void tb_exec(unsigned int vcpu, void *udata) {
   }
   if (!active)
     return;
-  if (t->dyn) { /* memsys.c: the branch that led here, this fetch */
-    if (last && last->dyn)
-      last->extra += mc_dyn_branch(last->dyn, t->pc);
-    t->extra += mc_dyn_fetch(t->dyn);
+  if (t->has_dyn) { /* memsys.c: the branch that led here, this fetch */
+    if (last && last->dyn.br)
+      last->extra += mc_dyn_branch(&last->dyn, t->pc);
+    if (t->dyn.in_flash)
+      t->extra += mc_dyn_fetch(&t->dyn);
     last = t;
   }
   if (t->execs++ == 0) {
@@ -171,11 +173,13 @@ static void tb_exec(unsigned int vcpu, void *udata) {
 }
 
 /* A load, when the board has a data side to model (memsys.c). Registered
- * for reads and writes: QEMU 7.2 calls no read-only memory callback. */
+ * on load instructions only, for reads and writes: QEMU 7.2 calls no
+ * read-only memory callback. */
 static void mem_load(unsigned int vcpu, qemu_plugin_meminfo_t info,
                      uint64_t vaddr, void *udata) {
   (void)vcpu;
-  if (active && !qemu_plugin_mem_is_store(info))
+  (void)info;
+  if (active)
     ((tb_info *)udata)->extra += mc_mem_load(vaddr);
 }
 
@@ -216,9 +220,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     mc_cost k = mc_cost_of(model, &in, &st, wait_states);
     t->fallthrough = qemu_plugin_insn_vaddr(insn) + sz;
     /* loads only, and not from the stack (SP never points to flash) */
-    if (mc_mem_loads() && in.regs.dst && in.regs.addr != 1u << 13 &&
-        in.cls != MC_ALU && in.cls != MC_MUL && in.cls != MC_MAC &&
-        in.cls != MC_DIV)
+    if (mc_mem_loads() && in.load && in.regs.addr != 1u << 13)
       qemu_plugin_register_vcpu_mem_cb(insn, mem_load, QEMU_PLUGIN_CB_NO_REGS,
                                        QEMU_PLUGIN_MEM_RW, t);
     last_br = in.branch == MC_BR_NONE               ? MC_DYN_BR_NONE
@@ -236,10 +238,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     t->classes[cls]++;
     t->cycles += in.branch == MC_BR_COND ? k.not_taken : k.taken;
   }
-  if (mc_dyn_enabled() &&
-      !(t->dyn = mc_dyn_new(t->pc, t->fallthrough, last_br))) {
-    fprintf(stderr, "merlin_cycles: out of memory\n");
-    abort();
+  if (mc_dyn_enabled()) {
+    t->has_dyn = 1;
+    mc_dyn_init(&t->dyn, t->pc, t->fallthrough, last_br);
   }
   qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
 }
