@@ -669,6 +669,12 @@ static int check_run(const parse_state *s, run_args *a) {
   double costs[MH_ACC_GROUPS];
   if (a->accel && mh_accel_parse(a->accel, costs, err, sizeof err) != 0)
     return usage_error(s, "%s", err);
+  for (size_t i = 0; (a->board || a->accel) && i < o->n_targets; i++)
+    if (mh_target_find(o->targets[i])->kind != MH_EXEC_QEMU)
+      return usage_error(s,
+                         "%s needs the cycle plugin, which runs on QEMU "
+                         "targets; %s is not one",
+                         a->board ? "--board" : "--accel", o->targets[i]);
   if (a->board && a->cmodel && strcmp(a->cmodel, "off") == 0)
     return usage_error(s,
                        "--board %s needs the cycle model: drop "

@@ -56,6 +56,11 @@ for bad in "qemu-m4 rp2040-pico another core" "qemu-m4 qemu-m3 no memory system"
     { echo "FAIL: no message for --board $2: $(cat "$out/x.err")"; exit 1; }
   echo "ok: --board $2 on $1: $(head -n1 "$out/x.err")"
 done
+if "$merlin" run --target host --board nrf52832 --out "$out/x" 2>"$out/x.err"; then
+  echo "FAIL: --board on the host accepted"; exit 1
+fi
+grep -q 'QEMU targets' "$out/x.err" || { echo "FAIL: $(cat "$out/x.err")"; exit 1; }
+echo "ok: --board on the host refused (usage)"
 if "$merlin" run --target qemu-m4 --accel keccak --out "$out/x" 2>"$out/x.err"; then
   echo "FAIL: --accel keccak accepted"; exit 1
 fi
