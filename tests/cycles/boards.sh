@@ -45,7 +45,7 @@ head -n1 "$out/f439/latest/results.csv" | grep -q ',est_cycles,est_energy_uj$' |
 echo "ok: report.md and results.csv of the board run"
 
 # Failure paths: a part of another core, a part without a memory system.
-for bad in "qemu-m4 rp2040-pico another core" "qemu-m4 qemu-m3 no memory system"; do
+for bad in "qemu-m4 rp2040-pico another core" "qemu-m4 qemu-m4 no memory system"; do
   set -- $bad
   if "$merlin" run --target "$1" --profile tests/cycles/cycles.profile \
        --runs 1 --warmup 0 --quiet --board "$2" --out "$out/x" \
