@@ -2,14 +2,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The validation table of docs/cycle-model.md: Merlin's Cortex-M4 estimate
 // next to pqm4's published silicon figures of the same schemes
-// (tests/cycles/pqm4-reference.json, with its source).
+// (pqm4-reference.json in tests/cycles, with its source).
 //
-//   cycle-validation.mjs extract RESULTS_JSON "COMMAND" > tests/cycles/validation-run.json
+//   cycle-validation.mjs extract RESULTS_JSON "COMMAND" > OUT
 //       keep what the table needs from the results of COMMAND, a `merlin
 //       run --target qemu-m4` of PQClean ML-KEM-768 and ML-DSA-44 (for
 //       example --profile tests/cycles/validation.profile --opt O3)
 //   cycle-validation.mjs render [RUN_JSON]
-//       print the table (default: tests/cycles/validation-run.json);
+//       print the table (default: validation-run.json in tests/cycles);
 //       tests/cycles/validation.sh checks docs/cycle-model.md holds it
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -40,8 +40,8 @@ if (mode !== 'render') {
   console.error('usage: cycle-validation.mjs extract RESULTS_JSON COMMAND | render [RUN_JSON]');
   process.exit(2);
 }
-const run = JSON.parse(readFileSync(file || join(root, 'tests/cycles/validation-run.json'), 'utf8'));
-const ref = JSON.parse(readFileSync(join(root, 'tests/cycles/pqm4-reference.json'), 'utf8'));
+const run = JSON.parse(readFileSync(file || join(root, 'tests', 'cycles', 'validation-run.json'), 'utf8'));
+const ref = JSON.parse(readFileSync(join(root, 'tests', 'cycles', 'pqm4-reference.json'), 'utf8'));
 const fmt = (v) => Math.round(v).toLocaleString('en-US');
 const o2 = /-O[^3]/.test(run.cflags);
 const why = (r, rn, op) => {

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # docs/cycle-model.md's validation table is what scripts/cycle-validation.mjs
-# renders from tests/cycles/validation-run.json (docs/cycle-model.md,
-# "Validation against silicon"). To regenerate after a new run:
-#   node scripts/cycle-validation.mjs extract results/latest/results.json \
-#     > tests/cycles/validation-run.json
-#   and paste `node scripts/cycle-validation.mjs render` between the markers.
+# renders from the extract of a run kept here, validation-run.json
+# (docs/cycle-model.md, "Validation against silicon"). To regenerate after
+# a new run: `node scripts/cycle-validation.mjs extract RESULTS "COMMAND"`
+# into validation-run.json, then paste `node scripts/cycle-validation.mjs
+# render` between the markers.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 want=$(node "$root/scripts/cycle-validation.mjs" render)
