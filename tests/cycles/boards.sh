@@ -40,7 +40,7 @@ grep -q '#### energy (estimate, datasheet model)' \
   "$out/f439/latest/report.md" || { echo "FAIL: no energy section"; exit 1; }
 grep -q 'What an accelerator would take away (projection)' \
   "$out/f439/latest/report.md" || { echo "FAIL: no projection"; exit 1; }
-head -n1 "$out/f439/latest/results.csv" | grep -q ',est_cycles,est_energy_uj$' ||
+head -n1 "$out/f439/latest/results.csv" | grep -q ',est_cycles,est_energy_uj,ct_status,' ||
   { echo "FAIL: results.csv has no est_energy_uj"; exit 1; }
 echo "ok: report.md and results.csv of the board run"
 
