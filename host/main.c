@@ -82,7 +82,8 @@ typedef struct {
 typedef struct {
   mh_run_opts o;
   const char *profile, *runs, *warmup, *out, *timeout, *from, *kat, *fault,
-      *repeat, *port, *baud, *cmodel, *fws, *cc, *opt, *jobs, *stall;
+      *repeat, *port, *baud, *cmodel, *fws, *cc, *opt, *jobs, *stall, *board,
+      *accel;
   int quiet, kat_only, ct;
 } run_args;
 
@@ -147,14 +148,22 @@ static const opt_def RUN_OPTS[] = {
      RA(kat_only), 0, 0, 0, 0, NULL},
     {"--cycle-model", NULL, "M",
      "QEMU targets: estimated cycles from the TCG plugin\n"
-     "(docs/cycle-model.md): auto (the target's core; none\nfor M7, M33, "
-     "M55), off (no plugin), m0plus,\nm0plus-smallmul, m3 or m4 (default: "
+     "(docs/cycle-model.md): auto (the target's core; none\nfor M55), off "
+     "(no plugin), m0plus,\nm0plus-smallmul, m3, m4, m33 or m7 (default: "
      "auto)",
      RA(cmodel), 0, 0, 0, 0, MH_CYC_CHOICES},
     {"--flash-ws", NULL, "N",
      "flash wait states the cycle model adds to every\npipeline refill, %R "
      "(default: 0)",
      RA(fws), 0, RN(flash_ws, 0, 15), NULL},
+    {"--board", NULL, "B",
+     "QEMU targets: estimate for part B of boards/ (same\ncore): its flash, "
+     "caches and clock, and its datasheet\nenergy (docs/cycle-model.md)",
+     RA(board), 0, 0, 0, 0, NULL},
+    {"--accel", NULL, "G=N[,...]",
+     "accelerator projection: cycles per call of keccak,\nntt, sha256, aes "
+     "(default: docs/cycle-model.md), or\nnone",
+     RA(accel), 0, 0, 0, 0, NULL},
     {"--cc", NULL, "C[,C...]",
      "compilers of the image and its libraries: gcc, clang\n(one image per "
      "compiler x --opt level; default: gcc)",
@@ -322,6 +331,14 @@ static const conflict RUN_CONFLICTS[] = {
     {"--flash-ws",
      {"--from", "--kat-only", "--port", NULL},
      "--cycle-model/--flash-ws apply to timed QEMU runs: not with --from, "
+     "--port or --kat-only"},
+    {"--board",
+     {"--from", "--kat-only", "--port", "--flash-ws", NULL},
+     "--board models a part on timed QEMU runs: not with --from, --port or "
+     "--kat-only, and its flash replaces --flash-ws"},
+    {"--accel",
+     {"--from", "--kat-only", "--port", NULL},
+     "--accel projects from the cycle plugin's profile: not with --from, "
      "--port or --kat-only"},
     {"--cc",
      {"--from", "--port", NULL},
@@ -704,6 +721,20 @@ static int check_run(const parse_state *s, run_args *a) {
                          "%s is a real board: read it on its own, with "
                          "--port DEV (or --from FILE)",
                          o->targets[i]);
+  double costs[MH_ACC_GROUPS];
+  if (a->accel && mh_accel_parse(a->accel, costs, err, sizeof err) != 0)
+    return usage_error(s, "%s", err);
+  for (size_t i = 0; (a->board || a->accel) && i < o->n_targets; i++)
+    if (mh_target_find(o->targets[i])->kind != MH_EXEC_QEMU)
+      return usage_error(s,
+                         "%s needs the cycle plugin, which runs on QEMU "
+                         "targets; %s is not one",
+                         a->board ? "--board" : "--accel", o->targets[i]);
+  if (a->board && a->cmodel && strcmp(a->cmodel, "off") == 0)
+    return usage_error(s,
+                       "--board %s needs the cycle model: drop "
+                       "--cycle-model off",
+                       a->board);
   const char *lists[2][2] = {{"--cc", a->cc}, {"--opt", a->opt}};
   for (size_t k = 0; k < 2; k++) {
     char **vals = NULL;
@@ -733,6 +764,8 @@ static int cmd_run(const cmd_def *cmd, int argc, char **argv) {
     rc = check_run(&s, &a);
   if (rc == 0) {
     o->cycle_model = a.cmodel ? a.cmodel : "auto";
+    o->part = a.board;
+    o->accel = a.accel;
     if (a.kat_only)
       o->runs = o->warmup = 0;
     o->kat_only = a.kat_only;

@@ -49,6 +49,8 @@ typedef struct {
   int board;
   const char *cycle_model; /* --cycle-model: auto, off or a model */
   unsigned flash_ws;       /* --flash-ws: wait states of the cycle model */
+  const char *part;        /* --board: model this part (board_model.h) */
+  const char *accel;       /* --accel: accelerator costs (cycles.h) */
   /* --cc / --opt comma lists (checked by main.c); NULL both: no matrix,
    * the tree's compiler and optimisation (docs/cli.md). */
   const char *cc, *opt;

@@ -15,6 +15,7 @@
 #include "report/report_html.h"
 #include "report/report_md.h"
 #include "report/results_csv.h"
+#include "run/board_model.h"
 #include "run/ct.h"
 #include "run/impl_culprit.h"
 #include "run/impl_ref.h"
@@ -72,6 +73,8 @@ typedef struct {
   unsigned char *impl_off;
   char **impl_why;
   char build_err[2048]; /* a failed build's message, when deferred */
+  mh_board board;      /* --board: the part modelled (board_model.h) */
+  int has_board;
 } target_run;
 
 /* The build of target run tr: the one place a run turns its options into
@@ -168,10 +171,53 @@ static int plugin_args(run_ctx *c, target_run *tr, const mh_build_spec *bs,
   unlink(tr->side); /* never read a stale one */
   const char *model =
       mh_cycles_model_arg(tr->t->id, o->cycle_model, &tr->cyc_why);
-  char **with = mh_cycles_argv(*argv, so, image, tr->side, model, o->flash_ws);
+  char *mem = NULL;
+  if (o->part && !tr->has_board) {
+    if (need_root(c) != 0 ||
+        mh_board_model_load(c->root, o->part, tr->t->id, &tr->board, err,
+                            sizeof err) != 0) {
+      fprintf(stderr, "merlin: %s: %s\n", tr->t->id, err);
+      free(so);
+      return 1;
+    }
+    tr->has_board = 1;
+  }
+  if (tr->has_board &&
+      !(mem = mh_board_model_args(&tr->board, image, err, sizeof err))) {
+    fprintf(stderr, "merlin: %s: --board %s: %s\n", tr->t->id, o->part, err);
+    free(so);
+    return 1;
+  }
+  char **with =
+      mh_cycles_argv(*argv, so, image, tr->side, model, o->flash_ws, mem);
+  free(mem);
   free(so);
   *argv = with; /* mh_cycles_argv freed the old one when it failed */
   if (!with) {
+    fprintf(stderr, "merlin: out of memory\n");
+    return 1;
+  }
+  return 0;
+}
+
+/* After the side file: the --board part (clock, energy) and the
+ * accelerator costs of the projection (--accel, or the defaults). */
+static int cycles_extras(run_ctx *c, target_run *tr) {
+  mh_cyc_run *cy = tr->res.run.cyc;
+  char err[512];
+  if (!cy)
+    return 0;
+  for (int g = 0; g < MH_ACC_GROUPS; g++)
+    cy->accel[g] = mh_accel_default[g];
+  if (c->o->accel &&
+      mh_accel_parse(c->o->accel, cy->accel, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s\n", err); /* checked by main.c already */
+    return 1;
+  }
+  cy->accel_source = strdup(c->o->accel ? "--accel (the user's figures)"
+                                        : mh_accel_default_source);
+  if (!cy->accel_source ||
+      (tr->has_board && mh_board_model_attach(&tr->res.run, &tr->board))) {
     fprintf(stderr, "merlin: out of memory\n");
     return 1;
   }
@@ -608,7 +654,7 @@ static int run_target_inner(run_ctx *c, target_run *tr) {
     fprintf(stderr, "merlin: %s: %s\n", id, err);
     return 1;
   }
-  return 0;
+  return cycles_extras(c, tr);
 }
 
 /* The algorithm entry of res for (alg, backend), writable. */
@@ -861,6 +907,7 @@ static int repeat_runs(run_ctx *c, target_run *tr) {
     free(rep.console);
     free(rep.console_copy);
     free(rep.side);
+    mh_board_free(&rep.board);
     mh_result_free(&rep.res);
     if (rc != 0)
       return rc;
@@ -1333,6 +1380,7 @@ static void plan_free(run_plan *pl) {
     free(pl->trs[i].console);
     free(pl->trs[i].console_copy);
     free(pl->trs[i].side);
+    mh_board_free(&pl->trs[i].board);
     mh_result_free(&pl->trs[i].res);
     for (size_t k = 0; pl->trs[i].impl_why && k < pl->trs[i].ctx->impls.n; k++)
       free(pl->trs[i].impl_why[k]);

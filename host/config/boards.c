@@ -54,6 +54,18 @@ static const struct field {
     S(cycle_model, W_TARGET, W_TARGET),
     S(flash_hint, W_BOARD, W_BOARD),
     S(memory, 0, W_CM),
+    N(flash_wait_states, 0, W_PARTS),
+    N(flash_miss_cycles, 0, W_PARTS),
+    S(icache, 0, W_PARTS),
+    S(dcache, 0, W_PARTS),
+    S(prefetch, 0, W_PARTS),
+    S(unified_cache, 0, W_PARTS),
+    S(runs_from, 0, W_PARTS),
+    S(zero_wait, 0, W_PARTS),
+    S(memory_source, 0, W_PARTS),
+    N(run_current_ua, 0, W_PARTS),
+    N(supply_mv, 0, W_PARTS),
+    S(power_source, 0, W_PARTS),
 #undef S
 #undef N
 };
@@ -178,7 +190,7 @@ int mh_board_parse(const char *file, const char *id, const char *buf,
                             memcmp(FIELDS[k].key, s, (size_t)(ke - s)) == 0))
       k++;
     if (k == K_COUNT) {
-      char valid[600] = "";
+      char valid[1000] = "";
       size_t used = 0;
       for (int j = 0; j < K_COUNT && used < sizeof valid; j++)
         used += (size_t)snprintf(valid + used, sizeof valid - used, "%s%s",

@@ -20,6 +20,12 @@ typedef struct {
   char *port_sources, *port_includes, *port_defines, *link_dirs;
   char *linker_script, *cmake_include, *cycle_model, *flash_hint, *memory;
   uint64_t icount_shift; /* qemu only */
+  /* The part's memory system and power, for the cycle model's --board
+   * (docs/boards.md "Memory system and power"); optional, 0/NULL absent. */
+  char *icache, *dcache; /* "BYTES/LINE/WAYS" */
+  char *prefetch, *unified_cache, *runs_from, *zero_wait, *memory_source;
+  char *power_source;
+  uint64_t flash_wait_states, flash_miss_cycles, run_current_ua, supply_mv;
 } mh_board;
 
 /* Parse one board file held in buf. file names it in messages

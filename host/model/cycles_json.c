@@ -14,6 +14,45 @@ static int set(json_t *o, const char *k, json_t *v) {
   return v && json_object_set_new(o, k, v) == 0 ? 0 : -1;
 }
 
+/* The weakness written next to every energy figure (docs/cycle-model.md,
+ * "Energy (estimate, datasheet model)"). */
+const char *const mh_energy_weakness =
+    "one datasheet run current for all code: average current differs by "
+    "primitive (measured power traces of PQC on Cortex-M vary by more than "
+    "50% between primitives)";
+
+/* --board and --accel parts of provenance.cycle_model. */
+static int board_json(json_t *m, const mh_cyc_run *c) {
+  int rc = 0;
+  json_t *a = json_object();
+  rc |= a ? 0 : -1;
+  for (int g = 0; a && g < MH_ACC_GROUPS; g++)
+    rc |= set(a, mh_acc_names[g], json_real(c->accel[g]));
+  if (c->accel_source)
+    rc |= set(a, "source", json_string(c->accel_source));
+  rc |= set(m, "accel", a);
+  if (!c->board)
+    return rc;
+  json_t *b = json_object();
+  rc |= b ? 0 : -1;
+  rc |= set(b, "id", json_string(c->board));
+  rc |= set(b, "name", json_string(c->board_name));
+  rc |= set(b, "clock_hz", json_real(c->board_hz));
+  rc |= set(b, "memsys", json_string(c->memsys ? c->memsys : ""));
+  rc |= set(b, "memory_source", json_string(c->memory_source));
+  if (c->run_current_ua > 0) {
+    json_t *p = json_object();
+    rc |= p ? 0 : -1;
+    rc |= set(p, "label", json_string("energy (estimate, datasheet model)"));
+    rc |= set(p, "run_current_ua", json_real(c->run_current_ua));
+    rc |= set(p, "supply_mv", json_real(c->supply_mv));
+    rc |= set(p, "source", json_string(c->power_source));
+    rc |= set(p, "weakness", json_string(mh_energy_weakness));
+    rc |= set(b, "power", p);
+  }
+  return rc | set(m, "board", b);
+}
+
 int mh_cycles_prov_json(json_t *prov, const mh_run *run) {
   const mh_cyc_run *c = run->cyc;
   if (!c)
@@ -29,6 +68,7 @@ int mh_cycles_prov_json(json_t *prov, const mh_run *run) {
     rc |= set(m, "plugin_wrap_insns", json_integer(c->wrap_insns));
   if (c->absent)
     rc |= set(m, "reason", json_string(c->absent));
+  rc |= board_json(m, c);
   if (rc) {
     json_decref(m);
     return -1;
@@ -78,7 +118,26 @@ int mh_cycles_op_json(json_t *o, const mh_run *run, const mh_op *op) {
     rc |= f && json_array_append_new(top, f) == 0 ? 0 : -1;
   }
   rc |= set(p, "top", top);
+  if (c->has_acc) {
+    json_t *acc = json_object();
+    for (int g = 0; acc && g < MH_ACC_GROUPS; g++) {
+      json_t *e = json_object();
+      rc |= set(e, "cycles", json_real(c->acc[g].cycles));
+      rc |= set(e, "calls", json_real(c->acc[g].calls));
+      rc |= set(acc, mh_acc_names[g], e);
+    }
+    rc |= set(p, "accel", acc);
+  }
   rc |= set(o, "profile", p);
+  if (c->has_mem) {
+    json_t *mm = json_object();
+    rc |= set(mm, "ic_miss", json_real(c->ic_miss));
+    rc |= set(mm, "dc_miss", json_real(c->dc_miss));
+    rc |= set(mm, "mispredict", json_real(c->mispredict));
+    rc |= set(o, "memsys_events", mm);
+  }
+  if (c->est_energy_uj > 0)
+    rc |= set(o, "est_energy_uj", json_real(c->est_energy_uj));
   return rc ? -1 : 0;
 }
 
@@ -90,6 +149,44 @@ static int num(json_t *o, const char *k, double *out) {
     return -1;
   *out = json_number_value(v);
   return 0;
+}
+
+static int dup_str(json_t *o, const char *k, char **out) {
+  json_t *v = json_object_get(o, k);
+  if (!v)
+    return 0;
+  if (!json_is_string(v) || !(*out = strdup(json_string_value(v))))
+    return -1;
+  return 0;
+}
+
+/* provenance.cycle_model.accel and .board (optional). */
+static int read_board(json_t *m, mh_cyc_run *c, char *err, size_t errlen) {
+  json_t *a = json_object_get(m, "accel"), *b = json_object_get(m, "board");
+  int bad = 0;
+  for (int g = 0; g < MH_ACC_GROUPS; g++) {
+    c->accel[g] = -1;
+    if (a && json_object_get(a, mh_acc_names[g]))
+      bad |= num(a, mh_acc_names[g], &c->accel[g]);
+  }
+  if (a)
+    bad |= dup_str(a, "source", &c->accel_source);
+  if (b) {
+    json_t *p = json_object_get(b, "power");
+    bad |= dup_str(b, "id", &c->board) || dup_str(b, "name", &c->board_name) ||
+           dup_str(b, "memsys", &c->memsys) ||
+           dup_str(b, "memory_source", &c->memory_source) ||
+           num(b, "clock_hz", &c->board_hz) || !c->board;
+    if (p)
+      bad |= num(p, "run_current_ua", &c->run_current_ua) ||
+             num(p, "supply_mv", &c->supply_mv) ||
+             dup_str(p, "source", &c->power_source);
+  }
+  if (bad)
+    snprintf(err, errlen,
+             "\"provenance\".\"cycle_model\": malformed board "
+             "or accel");
+  return bad ? -1 : 0;
 }
 
 int mh_cycles_read_prov(json_t *prov, mh_run *run, char *err, size_t errlen) {
@@ -125,12 +222,41 @@ int mh_cycles_read_prov(json_t *prov, mh_run *run, char *err, size_t errlen) {
   }
   c->wait_states = (unsigned)json_integer_value(ws);
   c->offset = json_integer_value(off);
+  if (read_board(m, c, err, errlen) != 0) {
+    mh_cyc_run_free(c);
+    free(c);
+    return -1;
+  }
   c->wrap_samples = wrap ? (unsigned long)json_integer_value(wrap) : 0;
   c->wrap_insns = wrapi ? json_integer_value(wrapi) : -1;
   mh_cyc_run_free(run->cyc);
   free(run->cyc);
   run->cyc = c;
   return 0;
+}
+
+/* profile.accel, memsys_events, est_energy_uj (optional). Returns the
+ * malformed field's name, or NULL. */
+static const char *read_op_extras(json_t *o, json_t *prof, mh_cyc_op *c) {
+  json_t *acc = prof ? json_object_get(prof, "accel") : NULL;
+  json_t *mm = json_object_get(o, "memsys_events");
+  for (int g = 0; acc && g < MH_ACC_GROUPS; g++) {
+    json_t *e = json_object_get(acc, mh_acc_names[g]);
+    if (!e || num(e, "cycles", &c->acc[g].cycles) ||
+        num(e, "calls", &c->acc[g].calls))
+      return "profile.accel";
+    c->has_acc = 1;
+  }
+  if (mm) {
+    if (num(mm, "ic_miss", &c->ic_miss) || num(mm, "dc_miss", &c->dc_miss) ||
+        num(mm, "mispredict", &c->mispredict))
+      return "memsys_events";
+    c->has_mem = 1;
+  }
+  if (json_object_get(o, "est_energy_uj") &&
+      (num(o, "est_energy_uj", &c->est_energy_uj) || c->est_energy_uj < 0))
+    return "est_energy_uj";
+  return NULL;
 }
 
 int mh_cycles_read_op(json_t *o, mh_op *op, char *err, size_t errlen) {
@@ -175,6 +301,8 @@ int mh_cycles_read_op(json_t *o, mh_op *op, char *err, size_t errlen) {
         c->n_top = i + 1;
     }
   }
+  if (!bad)
+    bad = read_op_extras(o, prof, c);
   if (bad) {
     snprintf(err, errlen, "\"%s\": malformed", bad);
     mh_cyc_op_free(c);

@@ -10,6 +10,9 @@
 #include <stddef.h>
 
 /* Add provenance "cycle_model" (when the run has one). 0, or -1. */
+/* What the energy estimate cannot see, written next to every figure. */
+extern const char *const mh_energy_weakness;
+
 int mh_cycles_prov_json(json_t *prov, const mh_run *run);
 /* Add est_cycles, cycle_model, insn_classes and profile to an op object
  * (when the op has them). 0, or -1. */

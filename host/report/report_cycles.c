@@ -1,10 +1,92 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report/report_cycles.h"
+#include "model/cycles_json.h"
 #include "report/format.h"
 #include "run/cycles.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* "energy (estimate, datasheet model)": estimated time x supply x run
+ * current, with the source and the model's weakness next to it. */
+static void energy_section(mh_sb *b, const mh_run *run, double hz) {
+  const mh_cyc_run *c = run->cyc;
+  if (!c->board || c->run_current_ua <= 0)
+    return;
+  mh_sb_puts(b, "#### energy (estimate, datasheet model)\n\nEstimated "
+                "time at ");
+  mh_fmt_num(b, hz / 1e6);
+  mh_sb_puts(b, " MHz x ");
+  mh_fmt_num(b, c->supply_mv / 1e3);
+  mh_sb_puts(b, " V x ");
+  mh_fmt_num(b, c->run_current_ua / 1e3);
+  mh_sb_puts(b, " mA. Source: ");
+  mh_fmt_md_cell(b, c->power_source);
+  mh_sb_puts(b, ". Weakness: ");
+  mh_fmt_md_cell(b, mh_energy_weakness);
+  mh_sb_puts(b, ".\n\n| operation | backend | est. cycles (median) | "
+                "est. time (µs) | energy (µJ, estimate) |\n|---|---|---:|---:|"
+                "---:|\n");
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_op *o = &run->ops[i];
+    const mh_cyc_op *e = o->cyc;
+    if (!e || !e->has_est || e->est_energy_uj <= 0)
+      continue;
+    mh_fmt_md_op_cells(b, o);
+    const double v[] = {e->est.median, e->est.median / hz * 1e6,
+                        e->est_energy_uj};
+    mh_fmt_nums(b, " | ", v, sizeof v / sizeof v[0]);
+    mh_sb_puts(b, " |\n");
+  }
+  mh_sb_puts(b, "\n");
+}
+
+/* "What an accelerator would take away (projection)": Amdahl on the
+ * per-function profile, calls counted by the plugin. */
+static void accel_section(mh_sb *b, const mh_run *run) {
+  const mh_cyc_run *c = run->cyc;
+  int any = 0;
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_cyc_op *e = run->ops[i].cyc;
+    any |= e && e->has_est && e->has_acc &&
+           (e->acc[MH_ACC_KECCAK].cycles > 0 || e->acc[MH_ACC_NTT].cycles > 0);
+  }
+  if (!any)
+    return;
+  mh_sb_puts(b, "#### What an accelerator would take away (projection)\n\n"
+                "A projection, not a measurement: the estimated cycles in "
+                "Keccak-f[1600] and in the NTT / inverse NTT functions are "
+                "replaced by calls x cycles per call (Keccak ");
+  mh_fmt_num(b, c->accel[MH_ACC_KECCAK]);
+  mh_sb_puts(b, " per permutation, NTT ");
+  mh_fmt_num(b, c->accel[MH_ACC_NTT]);
+  mh_sb_puts(b, " per call; ");
+  mh_fmt_md_cell(b, c->accel_source ? c->accel_source : "");
+  mh_sb_puts(b, "). Data transfer set-up and contention are not modelled.\n\n"
+                "| operation | backend | est. cycles | Keccak share | "
+                "Keccak calls | NTT share | NTT calls | projected cycles | "
+                "saved |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (size_t i = 0; i < run->n_ops; i++) {
+    const mh_op *o = &run->ops[i];
+    const mh_cyc_op *e = o->cyc;
+    if (!e || !e->has_est || !e->has_acc)
+      continue;
+    double cost[MH_ACC_GROUPS] = {c->accel[MH_ACC_KECCAK], c->accel[MH_ACC_NTT],
+                                  -1, -1};
+    double est = e->est.median, p = mh_accel_project(est, e->acc, cost);
+    mh_fmt_md_op_cells(b, o);
+    mh_sb_puts(b, " | ");
+    mh_fmt_num(b, est);
+    mh_sb_printf(b, " | %.1f%% | ", 100 * e->acc[MH_ACC_KECCAK].cycles / est);
+    mh_fmt_num(b, e->acc[MH_ACC_KECCAK].calls);
+    mh_sb_printf(b, " | %.1f%% | ", 100 * e->acc[MH_ACC_NTT].cycles / est);
+    mh_fmt_num(b, e->acc[MH_ACC_NTT].calls);
+    mh_sb_puts(b, " | ");
+    mh_fmt_num(b, p);
+    mh_sb_printf(b, " | %.1f%% |\n", 100 * (est - p) / est);
+  }
+  mh_sb_puts(b, "\n");
+}
 
 static void run_section(mh_sb *b, const mh_result *x) {
   const mh_run *run = &x->run;
@@ -23,6 +105,18 @@ static void run_section(mh_sb *b, const mh_result *x) {
   }
   const char *hz_s = mh_run_prov(run, "clock_hz");
   double hz = hz_s ? strtod(hz_s, NULL) : 0;
+  if (c->board) {
+    hz = c->board_hz;
+    mh_sb_puts(b, "**Estimated cycles on ");
+    mh_fmt_md_cell(b, c->board_name);
+    mh_sb_puts(b, " at ");
+    mh_fmt_num(b, hz / 1e6);
+    mh_sb_puts(b, " MHz (model)**, with its memory system: ");
+    mh_fmt_md_cell(b, c->memsys ? c->memsys : "");
+    mh_sb_puts(b, " (source: ");
+    mh_fmt_md_cell(b, c->memory_source);
+    mh_sb_puts(b, "). ");
+  }
   mh_sb_puts(b, "Cycle model ");
   mh_fmt_md_cell(b, c->model);
   mh_sb_printf(b,
@@ -32,7 +126,9 @@ static void run_section(mh_sb *b, const mh_result *x) {
                "(QEMU).",
                c->version, c->wait_states);
   if (hz > 0) {
-    mh_sb_puts(b, " Time is the estimate at the target's board clock, ");
+    mh_sb_puts(b, c->board ? " Time is the estimate at the part's clock, "
+                           : " Time is the estimate at the target's board "
+                             "clock, ");
     mh_fmt_num(b, hz / 1e6);
     mh_sb_puts(b, " MHz.");
   }
@@ -69,6 +165,8 @@ static void run_section(mh_sb *b, const mh_result *x) {
     mh_sb_puts(b, " |\n");
   }
   mh_sb_puts(b, "\n");
+  energy_section(b, run, hz);
+  accel_section(b, run);
 }
 
 void mh_report_cycles_md(mh_sb *b, const mh_results *r) {

@@ -2,6 +2,7 @@
 #include "report/results_csv.h"
 
 #include "run/ct.h"
+#include "run/cycles.h"
 #include "run/matrix.h"
 
 #include "util/strbuf.h"
@@ -35,7 +36,7 @@ char *mh_results_to_csv(const mh_results *r) {
   mh_sb b = {0};
   mh_sb_puts(&b, "target,profile,alg,op,bytes,backend,variant,unit,n,batch,"
                  "median,p99,iqr,min,max,mean,stddev,cv,stack_bytes,heap_bytes,"
-                 "heap_allocs,ct_status,cc,opt\n");
+                 "heap_allocs,est_cycles,est_energy_uj,ct_status,cc,opt\n");
   for (size_t i = 0; i < r->n_runs; i++) {
     const mh_result *x = &r->runs[i];
     for (size_t k = 0; k < x->run.n_ops; k++) {
@@ -64,6 +65,17 @@ char *mh_results_to_csv(const mh_results *r) {
                      (unsigned long long)op->heap_allocs);
       else
         mh_sb_puts(&b, ",,,");
+      /* The cycle model's estimate and the board's energy estimate
+       * (docs/cycle-model.md), empty when there is none. */
+      const struct mh_cyc_op *e = op->cyc;
+      if (e && e->has_est)
+        num(&b, e->est.median);
+      else
+        mh_sb_putc(&b, ',');
+      if (e && e->est_energy_uj > 0)
+        num(&b, e->est_energy_uj);
+      else
+        mh_sb_putc(&b, ',');
       mh_sb_putc(&b, ',');
       if (op->has_ct_verdict)
         mh_sb_puts(&b, mh_ct_status_name(op->ct_status));

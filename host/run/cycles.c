@@ -28,7 +28,7 @@ const char *const mh_cyc_class_names[MH_CYC_CLASSES] = {
 
 int mh_cycles_choice_valid(const char *c) {
   static const char *const ok[] = {"auto", "off", "m0plus", "m0plus-smallmul",
-                                   "m3",   "m4"};
+                                   "m3",   "m4",  "m33",    "m7"};
   for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
     if (strcmp(c, ok[i]) == 0)
       return 1;
@@ -85,13 +85,14 @@ char *mh_cycles_plugin_path(char *err, size_t errlen) {
 }
 
 char **mh_cycles_argv(char **argv, const char *plugin, const char *image,
-                      const char *side, const char *model_arg, unsigned ws) {
+                      const char *side, const char *model_arg, unsigned ws,
+                      const char *mem_args) {
   size_t n = 0;
   while (argv[n])
     n++;
   mh_sb b = {0};
-  mh_sb_printf(&b, "%s,elf=%s,out=%s,model=%s,ws=%u", plugin, image, side,
-               model_arg, ws);
+  mh_sb_printf(&b, "%s,elf=%s,out=%s,model=%s,ws=%u%s%s", plugin, image, side,
+               model_arg, ws, mem_args ? "," : "", mem_args ? mem_args : "");
   char **a = realloc(argv, (n + 3) * sizeof *a);
   if (!a || b.failed) {
     mh_sb_free(&b);
@@ -113,17 +114,20 @@ char **mh_cycles_argv(char **argv, const char *plugin, const char *image,
 
 typedef struct {
   const char *name; /* into the file buffer, NUL-terminated */
-  uint64_t insns, cycles;
+  uint64_t insns, cycles, calls;
 } fn_rec;
 
 typedef struct {
   uint64_t insns, cycles, cls[MH_CYC_CLASSES], exc;
+  uint64_t ic_miss, dc_miss, mispredict; /* "mem" record (--board, M7) */
+  uint64_t stall; /* cycles of those events, included in cycles */
   fn_rec *fn;
   size_t n_fn;
 } region;
 
 typedef struct {
   char model[64], version[16];
+  char memsys[256]; /* the "memsys" record, or empty */
   unsigned ws;
   region *r;
   size_t n;
@@ -146,6 +150,33 @@ static int parse_u64(const char *s, uint64_t *out) {
     return -1;
   *out = v;
   return 0;
+}
+
+/* The memory-system records: "memsys ..." once after the model, "mem
+ * ic_miss=N dc_miss=N mispredict=N stall=N" after each sample. */
+static int parse_mem(char **tok, size_t nt, side_file *s) {
+  if (strcmp(tok[0], "memsys") == 0) {
+    if (s->n != 0 || s->memsys[0] || nt < 2)
+      return -1;
+    size_t used = 0; /* the tokens again, one space apart */
+    for (size_t i = 1; i < nt && used < sizeof s->memsys; i++)
+      used += (size_t)snprintf(s->memsys + used, sizeof s->memsys - used,
+                               "%s%s", i > 1 ? " " : "", tok[i]);
+    return 0;
+  }
+  if (nt != 5 || s->n == 0 || !s->memsys[0])
+    return -1;
+  region *r = &s->r[s->n - 1];
+  static const char *const keys[] = {
+      "ic_miss=", "dc_miss=", "mispredict=", "stall="};
+  uint64_t *vals[] = {&r->ic_miss, &r->dc_miss, &r->mispredict, &r->stall};
+  for (size_t i = 0; i < 4; i++) {
+    size_t kl = strlen(keys[i]);
+    if (strncmp(tok[1 + i], keys[i], kl) != 0 ||
+        parse_u64(tok[1 + i] + kl, vals[i]) != 0)
+      return -1;
+  }
+  return r->stall > r->cycles ? -1 : 0;
 }
 
 /* Split buf (modified) into lines and parse. */
@@ -223,11 +254,16 @@ static int side_parse(char *buf, size_t len, side_file *s, char *err,
         goto bad;
       r->fn = s->fns + s->n_fns;
       s->n++;
-    } else if (strcmp(tok[0], "fn") == 0 && nt == 4 && s->n > 0) {
+    } else if ((strcmp(tok[0], "memsys") == 0 || strcmp(tok[0], "mem") == 0) &&
+               have_model) {
+      if (parse_mem(tok, nt, s) != 0)
+        goto bad;
+    } else if (strcmp(tok[0], "fn") == 0 && (nt == 4 || nt == 5) && s->n > 0) {
       fn_rec *f = &s->fns[s->n_fns];
       f->name = tok[1];
       if (parse_u64(tok[2], &f->insns) != 0 ||
-          parse_u64(tok[3], &f->cycles) != 0)
+          parse_u64(tok[3], &f->cycles) != 0 ||
+          (nt == 5 && parse_u64(tok[4], &f->calls) != 0))
         goto bad;
       s->n_fns++;
       s->r[s->n - 1].n_fn++;
@@ -313,7 +349,7 @@ static uint64_t cal_fn(const region *cal, const char *name, int cycles) {
 }
 
 static int attach_op(mh_op *op, const region *r, const region *cal,
-                     int has_model, char *err, size_t errlen) {
+                     int has_model, int mem, char *err, size_t errlen) {
   mh_cyc_op *c = calloc(1, sizeof *c);
   size_t n = op->n_raw;
   size_t *idx = malloc(n * sizeof *idx);
@@ -325,10 +361,13 @@ static int attach_op(mh_op *op, const region *r, const region *cal,
     c->est_samples = malloc(n * sizeof *c->est_samples);
     if (!c->est_samples)
       goto oom;
+    /* The calibration region runs first, with cold caches and predictor:
+     * only its table cycles are the counter reads' share of a sample. */
+    uint64_t cal_cycles = cal->cycles - cal->stall;
     for (size_t i = 0; i < n; i++)
       c->est_samples[i] =
-          (r[i].cycles > cal->cycles ? (double)(r[i].cycles - cal->cycles)
-                                     : 0.0) /
+          (r[i].cycles > cal_cycles ? (double)(r[i].cycles - cal_cycles)
+                                    : 0.0) /
           b;
     c->n_est = n;
     if (mh_stats_compute(c->est_samples, n, &c->est) != 0)
@@ -347,7 +386,7 @@ static int attach_op(mh_op *op, const region *r, const region *cal,
   fv = calloc(med->n_fn ? med->n_fn : 1, sizeof *fv);
   if (!fv)
     goto oom;
-  double total = 0, hash = 0;
+  double total = 0, hash = 0, calls[MH_ACC_GROUPS][2] = {{0}};
   for (size_t i = 0; i < med->n_fn; i++) {
     uint64_t v = has_model ? med->fn[i].cycles : med->fn[i].insns;
     uint64_t cv = cal_fn(cal, med->fn[i].name, has_model);
@@ -356,6 +395,21 @@ static int attach_op(mh_op *op, const region *r, const region *cal,
     total += fv[i].v;
     if (mh_cycles_is_hash_fn(fv[i].name))
       hash += fv[i].v;
+    int inv = 0, g = mh_cycles_acc_group(fv[i].name, &inv);
+    if (g >= 0) { /* wrappers nest: the outermost function's calls count */
+      c->acc[g].cycles += fv[i].v / b;
+      if ((double)med->fn[i].calls > calls[g][inv])
+        calls[g][inv] = (double)med->fn[i].calls;
+    }
+  }
+  for (int g = 0; g < MH_ACC_GROUPS; g++)
+    c->acc[g].calls = (calls[g][0] + calls[g][1]) / b;
+  c->has_acc = 1;
+  if (mem) {
+    c->has_mem = 1;
+    c->ic_miss = (double)med->ic_miss / b;
+    c->dc_miss = (double)med->dc_miss / b;
+    c->mispredict = (double)med->mispredict / b;
   }
   qsort(fv, med->n_fn, sizeof *fv, cmp_fn_val);
   c->hash_share = total > 0 ? hash / total : 0;
@@ -381,6 +435,25 @@ oom:
   free(c);
   snprintf(err, errlen, "out of memory");
   return -1;
+}
+
+/* The run's record of the side file's model, or NULL (out of memory). */
+static mh_cyc_run *new_cyc_run(const side_file *s, int has_model,
+                               const char *why_absent) {
+  mh_cyc_run *cr = calloc(1, sizeof *cr);
+  if (!cr || !(cr->model = strdup(has_model ? s->model : "none")) ||
+      !(cr->version = strdup(s->version)) ||
+      (!has_model &&
+       !(cr->absent = strdup(why_absent ? why_absent : "no model chosen"))) ||
+      (s->memsys[0] && !(cr->memsys = strdup(s->memsys)))) {
+    mh_cyc_run_free(cr);
+    free(cr);
+    return NULL;
+  }
+  cr->wait_states = s->ws;
+  for (int g = 0; g < MH_ACC_GROUPS; g++)
+    cr->accel[g] = -1;
+  return cr;
 }
 
 /* The region of the first timed sample of ops[i] (region 0 is the
@@ -429,17 +502,11 @@ int mh_cycles_attach(mh_run *run, const char *side, const char *why_absent,
     goto out;
   }
   int has_model = strcmp(s.model, "none") != 0;
-  mh_cyc_run *cr = calloc(1, sizeof *cr);
-  if (!cr || !(cr->model = strdup(has_model ? s.model : "none")) ||
-      !(cr->version = strdup(s.version)) ||
-      (!has_model &&
-       !(cr->absent = strdup(why_absent ? why_absent : "no model chosen")))) {
-    mh_cyc_run_free(cr);
-    free(cr);
+  mh_cyc_run *cr = new_cyc_run(&s, has_model, why_absent);
+  if (!cr) {
     snprintf(err, errlen, "out of memory");
     goto out;
   }
-  cr->wait_states = s.ws;
   mh_cyc_run_free(run->cyc);
   free(run->cyc);
   run->cyc = cr;
@@ -499,7 +566,8 @@ int mh_cycles_attach(mh_run *run, const char *side, const char *why_absent,
         goto out;
       }
     }
-    if (attach_op(op, &s.r[at], &s.r[0], has_model, err, errlen) != 0)
+    if (attach_op(op, &s.r[at], &s.r[0], has_model, s.memsys[0] != 0, err,
+                  errlen) != 0)
       goto out;
     at += op->n_raw;
   }
@@ -532,5 +600,96 @@ void mh_cyc_run_free(mh_cyc_run *c) {
   free(c->model);
   free(c->version);
   free(c->absent);
+  free(c->board);
+  free(c->board_name);
+  free(c->memsys);
+  free(c->memory_source);
+  free(c->power_source);
+  free(c->accel_source);
   memset(c, 0, sizeof *c);
+}
+
+/* ---- accelerator projection -------------------------------------------- */
+
+const char *const mh_acc_names[MH_ACC_GROUPS] = {"keccak", "ntt", "sha256",
+                                                 "aes"};
+
+/* Cycles per call of an assumed accelerator (docs/cycle-model.md, "What an
+ * accelerator would take away"): one round or butterfly per cycle, and the
+ * operands moved one 32-bit word per cycle each way. Keccak-f[1600]: 24
+ * rounds (FIPS 202) + 50 words in and out = 124. NTT: 8 layers x 128
+ * butterflies (FIPS 204; FIPS 203 has 7) + 256 words in and out = 1536.
+ * SHA-256: 64 rounds (FIPS 180-4) + 16 words in, 8 out = 88. AES-128: 10
+ * rounds (FIPS 197) + 4 words in, 4 out = 18. */
+const double mh_accel_default[MH_ACC_GROUPS] = {124, 1536, 88, 18};
+const char *const mh_accel_default_source =
+    "assumed accelerator: one round (NTT: butterfly) per cycle, operands "
+    "moved one 32-bit word per cycle; FIPS 202/203/204/180-4/197 round "
+    "counts (docs/cycle-model.md)";
+
+int mh_cycles_acc_group(const char *name, int *inverse) {
+  char low[256];
+  size_t i = 0;
+  for (; name[i] && i + 1 < sizeof low; i++)
+    low[i] = (char)tolower((unsigned char)name[i]);
+  low[i] = '\0';
+  *inverse = 0;
+  if (mh_cycles_is_hash_fn(low)) {
+    if (strstr(low, "keccak") || strstr(low, "sha3"))
+      return MH_ACC_KECCAK;
+    if (strstr(low, "sha256") || strstr(low, "sha2small"))
+      return MH_ACC_SHA256;
+    return -1;
+  }
+  if (strstr(low, "ntt")) {
+    *inverse = strstr(low, "invntt") || strstr(low, "inv_ntt") ||
+               strstr(low, "intt") != NULL;
+    return MH_ACC_NTT;
+  }
+  if (strstr(low, "aes") && !strstr(low, "gcm") && !strstr(low, "ccm") &&
+      !strstr(low, "key") &&
+      (strstr(low, "encrypt") || strstr(low, "decrypt") ||
+       strstr(low, "round")))
+    return MH_ACC_AES;
+  return -1;
+}
+
+int mh_accel_parse(const char *spec, double *cost, char *err, size_t errlen) {
+  if (strcmp(spec, "none") == 0) {
+    for (int g = 0; g < MH_ACC_GROUPS; g++)
+      cost[g] = -1;
+    return 0;
+  }
+  const char *p = spec;
+  while (*p) {
+    size_t len = strcspn(p, ",");
+    const char *eq = memchr(p, '=', len);
+    int g = 0;
+    while (eq && g < MH_ACC_GROUPS &&
+           !(strlen(mh_acc_names[g]) == (size_t)(eq - p) &&
+             strncmp(p, mh_acc_names[g], (size_t)(eq - p)) == 0))
+      g++;
+    char *end = NULL;
+    double v = eq ? strtod(eq + 1, &end) : -1;
+    if (!eq || g == MH_ACC_GROUPS || end != p + len || eq + 1 == end ||
+        !(v >= 0) || v > 1e9) {
+      snprintf(err, errlen,
+               "--accel: '%.*s' is not NAME=CYCLES (names: keccak, ntt, "
+               "sha256, aes; cycles per call, 0 to 1e9)",
+               (int)len, p);
+      return -1;
+    }
+    cost[g] = v;
+    p += len;
+    p += *p == ',';
+  }
+  return 0;
+}
+
+double mh_accel_project(double est, const mh_acc_group *g, const double *cost) {
+  double v = est;
+  for (int k = 0; k < MH_ACC_GROUPS; k++)
+    if (cost[k] >= 0)
+      v += g[k].calls * cost[k] - g[k].cycles;
+  return v;
 }

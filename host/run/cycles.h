@@ -22,6 +22,22 @@ typedef struct {
                    there is no model) */
 } mh_cyc_fn;
 
+/* The parts of an operation an accelerator could take over (docs/
+ * cycle-model.md "What an accelerator would take away"): estimated cycles
+ * per operation in the group's functions, and calls (per operation) of its
+ * outermost function. */
+enum {
+  MH_ACC_KECCAK, /* Keccak-f[1600] permutation */
+  MH_ACC_NTT,    /* NTT and inverse NTT (ML-KEM, ML-DSA) */
+  MH_ACC_SHA256, /* SHA-256 compression */
+  MH_ACC_AES,    /* AES block */
+  MH_ACC_GROUPS
+};
+extern const char *const mh_acc_names[MH_ACC_GROUPS];
+typedef struct {
+  double cycles, calls;
+} mh_acc_group;
+
 typedef struct mh_cyc_op {
   int has_est;  /* est_cycles present (a model exists for the core) */
   mh_stats est; /* per-operation estimated cycles */
@@ -33,6 +49,13 @@ typedef struct mh_cyc_op {
   double hash_share;
   mh_cyc_fn top[MH_CYC_TOP];
   size_t n_top;
+  mh_acc_group acc[MH_ACC_GROUPS]; /* of the median sample */
+  int has_acc;
+  /* --board: the memory system's events per operation (median sample) and
+   * the energy estimate; has_mem 0 without a board. */
+  int has_mem;
+  double ic_miss, dc_miss, mispredict;
+  double est_energy_uj; /* 0: no power model */
 } mh_cyc_op;
 
 typedef struct mh_cyc_run {
@@ -47,6 +70,18 @@ typedef struct mh_cyc_run {
    * wrap_samples (docs/cycle-model.md, "Exactness"). */
   long long wrap_insns;
   unsigned long wrap_samples;
+  /* --board: the part modelled (docs/cycle-model.md "Memory system of a
+   * board"), NULL without one. memsys is the plugin's own description of
+   * the memory system it modelled. */
+  char *board, *board_name, *memsys, *memory_source;
+  double board_hz;
+  /* Its datasheet power model (0: none): run current, supply, source. */
+  double run_current_ua, supply_mv;
+  char *power_source;
+  /* --accel: cycles per call of each accelerator (< 0: not offloaded) and
+   * where the figures come from. */
+  double accel[MH_ACC_GROUPS];
+  char *accel_source;
 } mh_cyc_run;
 
 /* Largest per-exception difference accepted, and the once-per-sample
@@ -55,7 +90,7 @@ typedef struct mh_cyc_run {
 #define MH_CYC_WRAP_SLACK 16
 
 /* --cycle-model values: auto (the target's core), off, or a model. */
-#define MH_CYC_CHOICES "auto, off, m0plus, m0plus-smallmul, m3, m4"
+#define MH_CYC_CHOICES "auto, off, m0plus, m0plus-smallmul, m3, m4, m33, m7"
 int mh_cycles_choice_valid(const char *choice);
 
 /* The plugin's model= argument for a target ("none" with *why set when no
@@ -71,7 +106,8 @@ char *mh_cycles_plugin_path(char *err, size_t errlen);
 /* argv with "-plugin SO,elf=IMAGE,out=SIDE,model=M,ws=N" appended (argv is
  * consumed); NULL when out of memory. */
 char **mh_cycles_argv(char **argv, const char *plugin, const char *image,
-                      const char *side, const char *model_arg, unsigned ws);
+                      const char *side, const char *model_arg, unsigned ws,
+                      const char *mem_args);
 
 /* Read the side file of a finished run and attach est_cycles, classes and
  * profile to every timed op of run (in order). Returns 0, or -1 with a
@@ -86,5 +122,19 @@ void mh_cyc_run_free(mh_cyc_run *c);
 /* Whether a function name is a hash or XOF core (SHA-2 compression,
  * Keccak-f[1600]); the list is in docs/cycle-model.md. */
 int mh_cycles_is_hash_fn(const char *name);
+/* The accelerator group of a function name (MH_ACC_*), or -1. *inverse:
+ * an inverse NTT (counted apart: its calls add to the forward ones). */
+int mh_cycles_acc_group(const char *name, int *inverse);
+
+/* --accel: the default cycles per call of each group, and their source. */
+extern const double mh_accel_default[MH_ACC_GROUPS];
+extern const char *const mh_accel_default_source;
+/* Parse "keccak=N,ntt=N,sha256=N,aes=N" (any subset; "none" offloads
+ * nothing) into cost (the defaults for groups not named stay). Returns 0,
+ * or -1 with a message. */
+int mh_accel_parse(const char *spec, double *cost, char *err, size_t errlen);
+/* Amdahl: the operation's estimated cycles with each group whose cost is
+ * >= 0 replaced by calls x cost. */
+double mh_accel_project(double est, const mh_acc_group *g, const double *cost);
 
 #endif

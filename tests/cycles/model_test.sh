@@ -20,13 +20,13 @@ build() {  # build SRC CPU ELF
     -Wl,-Ttext=0 -Wl,-e,reset "$here/$1" -o "$3"
 }
 
-run() {  # run ELF MACHINE CPU MODEL WS -> prints the sample lines
-  local side="$out/$4-ws$5.side"
+run() {  # run ELF MACHINE CPU MODEL WS [MEM] -> prints the sample lines
+  local side="$out/$4-ws$5${6:+-mem}.side"
   rm -f "$side"
   qemu-system-arm -M "$2" -cpu "$3" -display none -monitor none -serial null \
     -semihosting-config enable=on,target=native \
     -icount shift=7,align=off,sleep=off -kernel "$1" \
-    -plugin "$plugin,elf=$1,out=$side,model=$4,ws=$5"
+    -plugin "$plugin,elf=$1,out=$side,model=$4,ws=$5${6:+,$6}"
   grep -q '^end ' "$side" || { echo "FAIL: $side has no end record"; return 1; }
   awk '/^sample /{ $1 = ""; $2 = ""; sub(/^  /, ""); print }' "$side"
 }
@@ -50,6 +50,7 @@ row() {  # row INSNS CYCLES alu mul mac div load store ldm_stm bt bnt fp
 
 build snippets_v7m.S cortex-m4 "$out/v7m.elf"
 build snippets_v6m.S cortex-m0plus "$out/v6m.elf"
+build snippets_m33m7.S cortex-m4 "$out/m33m7.elf"
 
 # ---- Cortex-M4 (TRM r0p1 3.3.1 Table 3-1; P = 1) ----------------------
 m4=$(
@@ -111,13 +112,90 @@ m0s=$(printf '%s\n' "$m0" | sed -n 1,3p
 check "cortex-m0plus-smallmul model" "$m0s" \
   "$(run "$out/v6m.elf" mps2-an385 cortex-m3 m0plus-smallmul 0)"
 
+# ---- Cortex-M33 (docs/cycle-model.md "Cortex-M33") --------------------
+# Single load/store 1 (address in stage 2), its data a cycle late; MUL/MAC
+# result a cycle late (stage 3); a 16-bit ALU instruction pairs with the
+# 16-bit ALU instruction before it, or a 16-bit B/B<cond> with one, when
+# independent; BL 1+P = 2, taken B<cond> 1+P (1 when paired), not taken 1
+# (0 when paired). Rows 1 to 9 of snippets_m33m7.S.
+m33=$(
+  row 3 5 1 0 0 0 1 0 0 1 0 0   # LDR 1, ADDS uses it: 1 + stall 1, BL 2
+  row 3 4 1 0 0 0 1 0 0 1 0 0   # LDR 1, independent ADDS 1, BL 2
+  row 5 4 4 0 0 0 0 0 0 1 0 0   # 4 independent ADDS: two pairs 1+1, BL 2
+  row 5 6 4 0 0 0 0 0 0 1 0 0   # 4 dependent ADDS: 4, BL 2
+  row 3 5 1 0 1 0 0 0 0 1 0 0   # MLA 1, ADDS uses it: 1 + stall 1, BL 2
+  row 3 4 0 0 0 0 0 2 0 1 0 0   # STR 1 + STR 1 (no pairing of stores), BL 2
+  row 3 4 0 2 0 0 0 0 0 1 0 0   # MUL 1 + independent MUL 1, BL 2
+  row 3 5 1 0 0 0 1 0 0 1 0 0   # LDRB, ADDS uses it: as row 1
+  # loop: MOVS 1, SUBS 1 (uses r0: no pair), BNE paired 1 | SUBS 1 + BNE
+  # paired 1, twice | SUBS 1 + BNE not taken paired 0 | BL 2 = 10
+  row 10 10 5 0 0 0 0 0 0 4 1 0
+)
+check "cortex-m33 model (load-use, MAC latency, 16-bit pairs)" "$m33" \
+  "$(run "$out/m33m7.elf" mps2-an386 cortex-m4 m33 0 | sed -n 1,9p)"
+
+# ---- Cortex-M7 (docs/cycle-model.md "Cortex-M7") ----------------------
+# Two instructions issue together unless: the second reads or writes what
+# the first writes, both need the one store port, the one MAC or the one
+# branch unit, either is single-issue, or the second reads flags the
+# first sets. Byte/halfword loads and multiplies: result latency 2 (a
+# stall when used at once). A branch pairs as the second instruction (the
+# BL into the end marker, cost 0, when the instruction before allows it).
+# A mispredicted branch costs 6 more (2-bit counter + last target).
+m7=$(
+  row 3 2 1 0 0 0 1 0 0 1 0 0   # LDR 1, dependent ADDS 1, BL paired 0
+  row 3 2 1 0 0 0 1 0 0 1 0 0   # LDR + ADDS paired 1, BL 1
+  row 5 3 4 0 0 0 0 0 0 1 0 0   # two pairs 1 + 1, BL 1
+  row 5 4 4 0 0 0 0 0 0 1 0 0   # 4 dependent ADDS 4, BL paired 0
+  row 3 3 1 0 1 0 0 0 0 1 0 0   # MLA 1, ADDS 1 + stall 1, BL paired 0
+  row 3 2 0 0 0 0 0 2 0 1 0 0   # STR 1, STR 1 (one store port), BL paired 0
+  row 3 2 0 2 0 0 0 0 0 1 0 0   # MUL 1, MUL 1 (one MAC), BL paired 0
+  row 3 3 1 0 0 0 1 0 0 1 0 0   # LDRB 1, ADDS 1 + stall 1, BL paired 0
+  # loop: MOVS 1, SUBS 1, BNE 1 (reads SUBS's flags: no pair) | 3 x
+  # (SUBS 1 + BNE 1) | BL 1 = 10; mispredicted: the first BNE (counter
+  # weakly not taken), the loop's first taken BNE, its last (not taken):
+  # 3 x 6 = 18
+  row 10 28 5 0 0 0 0 0 0 4 1 0
+)
+check "cortex-m7 model (dual issue, latencies, branch prediction)" "$m7" \
+  "$(run "$out/m33m7.elf" mps2-an386 cortex-m4 m7 0 | sed -n 1,9p)"
+
+# ---- memory system of a board (memsys.c), on the M4 model ---------------
+# A 64-byte direct-mapped instruction cache of 16-byte lines (4 sets), a
+# miss costs 5 cycles (flash wait states), no prefetch.
+# Row 10 (hit): MOVS 1 + B 2 (line A, miss: 5), loop SUBS+BNE 3 + 3 + 2
+# (line A+1, a miss the first time: 5, then hits), BL 2 (line A+1: hit)
+# = 13 + 10 = 23.
+# Row 11 (miss): MOVS 1 + B 2 (line A: 5), loop of 38 NOP + SUBS + BNE
+# over lines A+1..A+5 (A+1 and A+5 share a set): 41 + 41 + 40 cycles;
+# misses: 5 the first time, then A+1 and A+5 every time (2 x 2), BL 2
+# (line A+6: miss) = 127 + 5 x (1 + 5 + 4 + 1) = 182.
+mem="ic=64/16/1,miss=5,flash=0x0-0x400000,prefetch=0"
+check "board memory system: a loop that hits, one that misses" \
+  "$(row 9 23 4 0 0 0 0 0 0 4 1 0; row 123 182 118 0 0 0 0 0 0 4 1 0)" \
+  "$(run "$out/m33m7.elf" mps2-an386 cortex-m4 m4 0 "$mem" | sed -n 10,11p)"
+# With the prefetch buffer a miss on the line after the last one fetched
+# costs nothing: row 11 pays line A (5) and A+1 in iterations 2 and 3
+# (after A+5: not sequential), 127 + 15 = 142.
+check "board memory system: prefetch hides sequential misses" \
+  "$(row 123 142 118 0 0 0 0 0 0 4 1 0)" \
+  "$(run "$out/m33m7.elf" mps2-an386 cortex-m4 m4 0 \
+       "${mem%,prefetch=0},prefetch=1" | sed -n 11p)"
+# Row 12: a 32-byte direct-mapped data cache (2 lines): five loads from a
+# table in flash: lines T (miss), T (hit), T+1 (miss), T+2 (miss, evicts
+# T), T (miss): 4 x 5; LDR 2 + 4 pipelined x 1 + BL 2 = 8; 28.
+check "board memory system: loads from flash through the data cache" \
+  "$(row 6 28 0 0 0 0 5 0 0 1 0 0)" \
+  "$(run "$out/m33m7.elf" mps2-an386 cortex-m4 m4 0 \
+       "dc=32/16/1,miss=5,flash=0x0-0x400000" | sed -n 12p)"
+
 # ---- without a model: exact counts, zero cycles ------------------------
 none=$(run "$out/v7m.elf" mps2-an386 cortex-m4 none 0 | awk '{ print $1, $2 }' | head -n 2)
 check "no model: instructions only" \
   "$(printf 'insns=5 cycles=0\ninsns=10 cycles=0')" "$none"
 
 # ---- failure paths: the plugin refuses bad arguments, QEMU stops -------
-for bad in "model=m9" "bogus=1" ""; do
+for bad in "model=m9" "bogus=1" "ic=100/16/1" "ic=64/16/1" ""; do
   args="$plugin,elf=$out/v7m.elf,out=$out/bad.side${bad:+,$bad}"
   [ -n "$bad" ] || args="$plugin,out=$out/bad.side"
   if qemu-system-arm -M mps2-an386 -cpu cortex-m4 -display none -monitor none \

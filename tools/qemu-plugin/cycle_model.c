@@ -96,14 +96,74 @@ static const mc_model model_m0plus_smallmul = {
     .ls_pipeline = 0,
 };
 
+/* Cortex-M33 (docs/cycle-model.md "Cortex-M33"): Arm publishes no
+ * per-instruction table (TRM 100230). What differs from the M4 comes from
+ * the pipeline Arm described at the core's launch: address generation in
+ * the second stage, so a single load or store issues in one cycle and its
+ * data is there a cycle later; multiply, MAC, divide and SIMD in a third
+ * stage (result a cycle later); branches resolved in the second stage; dual
+ * issue of 16-bit Thumb and branch instructions (pipeline.c). Everything
+ * else as the M4 table (an assumption, labelled so). */
+static const mc_model model_m33 = {
+    .name = "cortex-m33",
+    .version = "1",
+    .source = "Arm Cortex-M33 pipeline description (elektroniknet.de, "
+              "Cortex-M23 und M33, 2016, p. 3); M4 TRM table otherwise",
+    .cost =
+        {
+            [K_ALU] = 1,     [K_ALU_PC] = 2,  [K_MUL] = 1,   [K_MLA] = 1,
+            [K_MULL] = 1,    [K_MLAL] = 1,    [K_DIV] = 12,  [K_LD] = 1,
+            [K_ST] = 1,      [K_LD_PC] = 3,   [K_LDRD] = 3,  [K_LDM] = 1,
+            [K_STM] = 1,     [K_B] = 2,       [K_BCOND] = 2, [K_CBZ] = 2,
+            [K_BL] = 2,      [K_BX] = 2,      [K_TB] = 3,    [K_MSR] = 1,
+            [K_MRS] = 1,     [K_BARRIER] = 1, [K_ISB] = 2,   [K_FP] = 1,
+            [K_FP_MAC] = 3,  [K_FP_DIV] = 14, [K_FP_LS] = 2, [K_FP_LSM] = 1,
+            [K_FP_MOV2] = 2,
+        },
+    .refill = 1,
+    .ldm_pc_extra = 1,
+    .ls_pipeline = 0,
+    .pipe = MC_PIPE_M33,
+};
+
+/* Cortex-M7 (docs/cycle-model.md "Cortex-M7"): no Arm table either. Issue
+ * costs, units and latencies from Arm's scheduling model of the core in
+ * LLVM (llvm/lib/Target/ARM/ARMScheduleM7.td): dual issue (pipeline.c),
+ * divide 7, TBB/TBH 2, system instructions 3 single-issue, VDIV/VSQRT 16,
+ * a mispredicted branch 6 (memsys.c). LDM/STM move two registers a cycle
+ * (64-bit data path). Memory: TCM or cache hits (no board), or the board's
+ * memory system (memsys.c). */
+static const mc_model model_m7 = {
+    .name = "cortex-m7",
+    .version = "1",
+    .source = "LLVM ARMScheduleM7.td (Arm's Cortex-M7 scheduling model), "
+              "docs/cycle-model.md",
+    .cost =
+        {
+            [K_ALU] = 1,     [K_ALU_PC] = 1,  [K_MUL] = 1,   [K_MLA] = 1,
+            [K_MULL] = 1,    [K_MLAL] = 1,    [K_DIV] = 7,   [K_LD] = 1,
+            [K_ST] = 1,      [K_LD_PC] = 1,   [K_LDRD] = 1,  [K_LDM] = 0,
+            [K_STM] = 0,     [K_B] = 1,       [K_BCOND] = 1, [K_CBZ] = 1,
+            [K_BL] = 1,      [K_BX] = 1,      [K_TB] = 2,    [K_MSR] = 3,
+            [K_MRS] = 3,     [K_BARRIER] = 3, [K_ISB] = 3,   [K_FP] = 1,
+            [K_FP_MAC] = 1,  [K_FP_DIV] = 16, [K_FP_LS] = 1, [K_FP_LSM] = 0,
+            [K_FP_MOV2] = 1,
+        },
+    .refill = 0,
+    .ldm_pc_extra = 0,
+    .ls_pipeline = 0,
+    .pipe = MC_PIPE_M7,
+    .mispredict = 6,
+};
+
 const mc_model *mc_model_find(const char *name) {
   static const struct {
     const char *arg;
     const mc_model *m;
-  } t[] = {{"m0plus", &model_m0plus},
-           {"m0plus-smallmul", &model_m0plus_smallmul},
-           {"m3", &model_m3},
-           {"m4", &model_m4}};
+  } t[] = {
+      {"m0plus", &model_m0plus}, {"m0plus-smallmul", &model_m0plus_smallmul},
+      {"m3", &model_m3},         {"m4", &model_m4},
+      {"m33", &model_m33},       {"m7", &model_m7}};
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
     if (strcmp(name, t[i].arg) == 0)
       return t[i].m;
@@ -285,6 +345,12 @@ void mc_decode(uint16_t hw1, uint16_t hw2, int size, mc_insn *out) {
     decode16(hw1, out);
   else
     decode32(hw1, hw2, out);
+  out->size = size;
+  mc_regs_of(hw1, hw2, size, &out->regs);
+  out->load =
+      out->kind == K_LD || out->kind == K_LDM || out->kind == K_LD_PC ||
+      out->kind == K_TB || (out->kind == K_LDRD && out->cls == MC_LOAD) ||
+      ((out->kind == K_FP_LS || out->kind == K_FP_LSM) && (hw1 & 0x0010));
 }
 
 void mc_state_init(mc_state *st) { memset(st, 0, sizeof *st); }
@@ -303,14 +369,16 @@ mc_cost mc_cost_of(const mc_model *m, mc_insn *in, mc_state *st,
     return c;
   unsigned k = m->cost[in->kind];
   if (in->kind == K_LDM || in->kind == K_STM || in->kind == K_FP_LSM)
-    k += in->n;
+    k += m->pipe == MC_PIPE_M7 ? (in->n + 1) / 2 + (in->n == 0) : in->n;
   if (in->pc_in_list)
     k += m->ldm_pc_extra;
   if (in->ls && m->ls_pipeline && st->prev_ls)
     k = 1; /* pipelined with the load/store before it */
   st->prev_ls = in->ls;
-  if (in->cls == MC_BR_TAKEN)
-    k += wait_states; /* the refill fetches from flash */
   c.taken = k;
+  if (m->pipe != MC_PIPE_SCALAR)
+    mc_pipe_cost(m, in, st, in_it, &c);
+  if (in->cls == MC_BR_TAKEN)
+    c.taken += wait_states; /* the refill fetches from flash */
   return c;
 }

@@ -7,6 +7,8 @@
 #ifndef MERLIN_CYCLE_MODEL_H
 #define MERLIN_CYCLE_MODEL_H
 
+#include "regs.h"
+
 #include <stdint.h>
 
 /* Classes reported per sample (docs/cycle-model.md, "Classes"). */
@@ -70,7 +72,15 @@ typedef struct {
   unsigned n;        /* registers transferred (K_LDM, K_STM, K_FP_LSM) */
   int pc_in_list;    /* LDM/POP loads the PC */
   unsigned it_count; /* IT: instructions in its block */
+  int size;          /* 2 or 4 bytes */
+  int load;          /* reads memory (a load of any kind, TBB/TBH, POP) */
+  mc_regs regs;      /* registers read and written (regs.h) */
 } mc_insn;
+
+/* How a model treats neighbouring instructions: one at a time (the TRM
+ * tables of M0+, M3, M4), or with the pairing and result-latency rules of
+ * the Cortex-M33 and Cortex-M7 models (docs/cycle-model.md). */
+enum { MC_PIPE_SCALAR, MC_PIPE_M33, MC_PIPE_M7 };
 
 typedef struct {
   const char *name;
@@ -80,12 +90,21 @@ typedef struct {
   uint8_t refill;        /* P: pipeline refill cycles */
   uint8_t ldm_pc_extra;  /* extra cycles of an LDM/POP that loads the PC */
   uint8_t ls_pipeline;   /* adjacent load/store singles: the second costs 1 */
+  uint8_t pipe;          /* MC_PIPE_* */
+  uint8_t mispredict;    /* M7: cycles of a mispredicted branch (memsys.c) */
 } mc_model;
 
 /* Decoder state within one translation block. */
 typedef struct {
   int prev_ls;
   unsigned it_left;
+  /* The M33 and M7 rules look at the instruction before (same block). */
+  int prev_valid;
+  int prev_pair_ok; /* it may be the first of a dual-issued pair */
+  mc_kind prev_kind;
+  mc_regs prev;
+  uint16_t late;     /* registers whose result comes a cycle late */
+  uint16_t agu_late; /* registers not yet ready as an address (M7) */
 } mc_state;
 
 typedef struct {
@@ -100,5 +119,9 @@ void mc_state_init(mc_state *st);
  * inside an IT block that writes the PC becomes conditional. */
 mc_cost mc_cost_of(const mc_model *m, mc_insn *in, mc_state *st,
                    unsigned wait_states);
+/* The M33 and M7 rules on top of the table cost in *c (pipeline.c):
+ * dual issue with the instruction before, result-latency stalls. */
+void mc_pipe_cost(const mc_model *m, const mc_insn *in, mc_state *st, int in_it,
+                  mc_cost *c);
 
 #endif

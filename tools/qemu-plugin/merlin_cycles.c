@@ -11,10 +11,13 @@
  *   out=PATH    the side file to write
  *   model=NAME  m0plus, m0plus-smallmul, m3, m4 or none (count only)
  *   ws=N        flash wait states added to every pipeline refill (default 0)
+ *   ic=, dc=, miss=, flash=, prefetch=, unified=
+ *               the memory system of a board (memsys.c, --board)
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cycle_model.h"
 #include "elfsyms.h"
+#include "memsys.h"
 
 #include <qemu-plugin.h>
 
@@ -41,6 +44,10 @@ typedef struct {
   uint8_t branch;  /* the last instruction: MC_BR_* */
   uint8_t taken_cost;
   uint8_t not_taken_cost;
+  uint8_t fn_entry; /* starts at its function's address: a call */
+  uint8_t has_dyn;  /* dyn is in use: a memory system or a predictor */
+  mc_dyn dyn;       /* their state (memsys.h) */
+  uint64_t extra;   /* their cycles in the current region */
 } tb_info;
 
 static const mc_model *model;
@@ -54,13 +61,15 @@ static uint64_t mark_begin, mark_end;
 static int active;
 static tb_info **ran;
 static size_t n_ran, cap_ran;
-static uint64_t *f_insns, *f_cycles;
+static uint64_t *f_insns, *f_cycles, *f_calls;
 static uint32_t *touched;
 static size_t n_touched;
 static uint64_t n_regions;
 /* The previous block ended with a conditional branch: its outcome is known
  * when the next block starts. */
 static tb_info *pending;
+/* The block before, whose last branch the next block settles (memsys.h). */
+static tb_info *last;
 
 static int cmp_touched(const void *a, const void *b) {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -70,15 +79,16 @@ static int cmp_touched(const void *a, const void *b) {
 }
 
 static void region_end(void) {
-  uint64_t insns = 0, cycles = 0, cls[MC_N_CLASSES] = {0}, exc = 0;
+  uint64_t insns = 0, cycles = 0, cls[MC_N_CLASSES] = {0}, exc = 0, stall = 0;
   active = 0;
   n_touched = 0;
   for (size_t i = 0; i < n_ran; i++) {
     tb_info *t = ran[i];
     uint64_t c = t->execs * t->cycles + t->n_taken * t->taken_cost +
-                 t->n_not_taken * t->not_taken_cost;
+                 t->n_not_taken * t->not_taken_cost + t->extra;
     insns += t->execs * t->n_insns;
     cycles += c;
+    stall += t->extra;
     for (int k = 0; k < MC_N_CLASSES; k++)
       cls[k] += t->execs * t->classes[k];
     cls[MC_BR_TAKEN] += t->n_taken;
@@ -89,8 +99,9 @@ static void region_end(void) {
         touched[n_touched++] = (uint32_t)t->func;
       f_insns[t->func] += t->execs * t->n_insns;
       f_cycles[t->func] += c;
+      f_calls[t->func] += t->fn_entry ? t->execs : 0;
     }
-    t->execs = t->n_taken = t->n_not_taken = 0;
+    t->execs = t->n_taken = t->n_not_taken = t->extra = 0;
   }
   n_ran = 0;
   fprintf(out, "sample %" PRIu64 " insns=%" PRIu64 " cycles=%" PRIu64,
@@ -98,12 +109,20 @@ static void region_end(void) {
   for (int c = 0; c < MC_N_CLASSES; c++)
     fprintf(out, " %s=%" PRIu64, mc_class_names[c], cls[c]);
   fprintf(out, " exc=%" PRIu64 "\n", exc);
+  if (mc_dyn_enabled())
+    fprintf(out,
+            "mem ic_miss=%" PRIu64 " dc_miss=%" PRIu64 " mispredict=%" PRIu64
+            " stall=%" PRIu64 "\n",
+            mc_dyn_now.ic_miss, mc_dyn_now.dc_miss, mc_dyn_now.mispredict,
+            model ? stall : 0);
+  memset(&mc_dyn_now, 0, sizeof mc_dyn_now);
+  last = NULL;
   qsort(touched, n_touched, sizeof *touched, cmp_touched);
   for (size_t i = 0; i < n_touched; i++) {
     uint32_t f = touched[i];
-    fprintf(out, "fn %s %" PRIu64 " %" PRIu64 "\n", syms.sym[f].name,
-            f_insns[f], model ? f_cycles[f] : 0);
-    f_insns[f] = f_cycles[f] = 0;
+    fprintf(out, "fn %s %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+            syms.sym[f].name, f_insns[f], model ? f_cycles[f] : 0, f_calls[f]);
+    f_insns[f] = f_cycles[f] = f_calls[f] = 0;
   }
   n_regions++;
 }
@@ -121,14 +140,23 @@ static void tb_exec(unsigned int vcpu, void *udata) {
     pending = NULL;
   }
   if (t->marker) {
-    if (t->marker == 1)
+    if (t->marker == 1) {
       active = 1; /* the marker itself is not counted */
-    else if (active)
+      memset(&mc_dyn_now, 0, sizeof mc_dyn_now);
+      last = NULL;
+    } else if (active)
       region_end();
     return;
   }
   if (!active)
     return;
+  if (t->has_dyn) { /* memsys.c: the branch that led here, this fetch */
+    if (last && last->dyn.br)
+      last->extra += mc_dyn_branch(&last->dyn, t->pc);
+    if (t->dyn.in_flash)
+      t->extra += mc_dyn_fetch(&t->dyn);
+    last = t;
+  }
   if (t->execs++ == 0) {
     if (n_ran == cap_ran) {
       cap_ran = cap_ran ? 2 * cap_ran : 4096;
@@ -144,6 +172,17 @@ static void tb_exec(unsigned int vcpu, void *udata) {
     pending = t;
 }
 
+/* A load, when the board has a data side to model (memsys.c). Registered
+ * on load instructions only, for reads and writes: QEMU 7.2 calls no
+ * read-only memory callback. */
+static void mem_load(unsigned int vcpu, qemu_plugin_meminfo_t info,
+                     uint64_t vaddr, void *udata) {
+  (void)vcpu;
+  (void)info;
+  if (active)
+    ((tb_info *)udata)->extra += mc_mem_load(vaddr);
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   (void)id;
   tb_info *t = calloc(1, sizeof *t); /* lives as long as QEMU may run it */
@@ -155,7 +194,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   t->pc = qemu_plugin_tb_vaddr(tb);
   t->n_insns = (uint32_t)n;
   t->func = es_find(&syms, t->pc);
-  if (t->func >= 0 && syms.sym[t->func].addr == t->pc) {
+  t->fn_entry = t->func >= 0 && syms.sym[t->func].addr == t->pc;
+  if (t->fn_entry) {
     /* CMSIS handler names: an exception was taken (Reset aside) */
     const char *nm = syms.sym[t->func].name;
     size_t l = strlen(nm);
@@ -168,6 +208,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     t->marker = 2;
   mc_state st;
   mc_state_init(&st);
+  int last_br = MC_DYN_BR_NONE;
   for (size_t i = 0; i < n; i++) {
     struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
     const uint8_t *d = qemu_plugin_insn_data(insn);
@@ -178,6 +219,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     mc_decode(hw1, hw2, (int)sz, &in);
     mc_cost k = mc_cost_of(model, &in, &st, wait_states);
     t->fallthrough = qemu_plugin_insn_vaddr(insn) + sz;
+    /* loads only, and not from the stack (SP never points to flash) */
+    if (mc_mem_loads() && in.load && in.regs.addr != 1u << 13)
+      qemu_plugin_register_vcpu_mem_cb(insn, mem_load, QEMU_PLUGIN_CB_NO_REGS,
+                                       QEMU_PLUGIN_MEM_RW, t);
+    last_br = in.branch == MC_BR_NONE               ? MC_DYN_BR_NONE
+              : in.branch == MC_BR_COND             ? MC_DYN_BR_COND
+              : (in.kind == K_B || in.kind == K_BL) ? MC_DYN_BR_DIRECT
+                                                    : MC_DYN_BR_INDIRECT;
     if (i + 1 == n && in.branch == MC_BR_COND) {
       t->branch = MC_BR_COND;
       t->taken_cost = (uint8_t)k.taken;
@@ -188,6 +237,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     int cls = in.branch == MC_BR_COND ? MC_BR_NOT_TAKEN : in.cls;
     t->classes[cls]++;
     t->cycles += in.branch == MC_BR_COND ? k.not_taken : k.taken;
+  }
+  if (mc_dyn_enabled()) {
+    t->has_dyn = 1;
+    mc_dyn_init(&t->dyn, t->pc, t->fallthrough, last_br);
   }
   qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
 }
@@ -211,6 +264,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
                                            char **argv) {
   (void)info;
   const char *elf = NULL, *model_name = "none";
+  char err[256];
+  int rc;
   for (int i = 0; i < argc; i++) {
     char *a = argv[i];
     if (strncmp(a, "elf=", 4) == 0)
@@ -221,18 +276,25 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
       model_name = a + 6;
     else if (strncmp(a, "ws=", 3) == 0)
       wait_states = (unsigned)strtoul(a + 3, NULL, 10);
-    else
-      return fail("unknown argument (elf=, out=, model=, ws=)", a);
+    else if ((rc = mc_mem_arg(a, err, sizeof err)) != 0) {
+      if (rc < 0)
+        return fail(err, NULL);
+    } else
+      return fail("unknown argument (elf=, out=, model=, ws=, ic=, dc=, "
+                  "miss=, flash=, prefetch=, unified=)",
+                  a);
   }
   if (!elf || !out_path)
     return fail("elf=PATH and out=PATH are required", NULL);
   if (strcmp(model_name, "none") != 0) {
     model = mc_model_find(model_name);
     if (!model)
-      return fail("unknown model (m0plus, m0plus-smallmul, m3, m4, none)",
+      return fail("unknown model (m0plus, m0plus-smallmul, m3, m4, m33, m7, "
+                  "none)",
                   model_name);
   }
-  char err[256];
+  if (mc_mem_finish(model ? model->mispredict : 0, err, sizeof err) != 0)
+    return fail(err, NULL);
   if (es_load(elf, &syms, err, sizeof err) != 0)
     return fail("cannot read the image's symbols", err);
   int b = es_lookup(&syms, "mcore_mark_sample_begin");
@@ -243,8 +305,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
   mark_end = syms.sym[e].addr;
   f_insns = calloc(syms.n ? syms.n : 1, sizeof *f_insns);
   f_cycles = calloc(syms.n ? syms.n : 1, sizeof *f_cycles);
+  f_calls = calloc(syms.n ? syms.n : 1, sizeof *f_calls);
   touched = calloc(syms.n ? syms.n : 1, sizeof *touched);
-  if (!f_insns || !f_cycles || !touched)
+  if (!f_insns || !f_cycles || !f_calls || !touched)
     return fail("out of memory", NULL);
   out = fopen(out_path, "w");
   if (!out)
@@ -252,6 +315,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
   fprintf(out, "merlin-cycles 1\nmodel %s %s ws=%u\n",
           model ? model->name : "none", model ? model->version : "-",
           wait_states);
+  if (mc_dyn_enabled()) {
+    char desc[256];
+    mc_mem_describe(desc, sizeof desc);
+    fprintf(out, "memsys %s\n", desc);
+  }
   qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
   qemu_plugin_register_atexit_cb(id, at_exit, NULL);
   return 0;

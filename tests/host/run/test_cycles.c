@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "model/cycles_json.h"
+#include "run/board_model.h"
 #include "run/cycles.h"
 
 #include <stdint.h>
@@ -227,15 +228,136 @@ static void test_models(void) {
   const char *why;
   CHECK(strcmp(mh_cycles_model_arg("qemu-m4", "auto", &why), "m4") == 0);
   CHECK(why == NULL);
-  CHECK(strcmp(mh_cycles_model_arg("qemu-m33", "auto", &why), "none") == 0);
-  CHECK_CONTAINS(why, "Cortex-M33");
-  CHECK(strcmp(mh_cycles_model_arg("qemu-m7", "auto", &why), "none") == 0);
+  CHECK(strcmp(mh_cycles_model_arg("qemu-m33", "auto", &why), "m33") == 0);
+  CHECK(strcmp(mh_cycles_model_arg("qemu-m7", "auto", &why), "m7") == 0);
+  CHECK(strcmp(mh_cycles_model_arg("qemu-m55", "auto", &why), "none") == 0);
+  CHECK_CONTAINS(why, "Cortex-M55");
   CHECK(strcmp(mh_cycles_model_arg("qemu-m3", "m4", &why), "m4") == 0);
-  CHECK(mh_cycles_choice_valid("off") && !mh_cycles_choice_valid("m7"));
+  CHECK(mh_cycles_choice_valid("off") && mh_cycles_choice_valid("m7") &&
+        mh_cycles_choice_valid("m33") && !mh_cycles_choice_valid("m55"));
   CHECK(mh_cycles_is_hash_fn("KeccakF1600_StatePermute"));
   CHECK(mh_cycles_is_hash_fn("Transform_Sha256"));
   CHECK(mh_cycles_is_hash_fn("BlockSha3"));
   CHECK(!mh_cycles_is_hash_fn("mlkem_ntt"));
+}
+
+/* A board run's side file: memory-system record per sample, calls per
+ * function. The calibration's stall cycles (cold caches) are not
+ * subtracted from the samples. */
+static const char with_mem[] =
+    "merlin-cycles 1\n"
+    "model cortex-m4 1 ws=0\n"
+    "memsys flash=0x0-0x1000 ic=1024/16/64 dc=0/0/0 miss=5 prefetch=1 "
+    "unified=0 mispredict=0\n"
+    "sample 0 insns=60 cycles=180 " CLASSES(
+        "10") "\n"
+              "mem ic_miss=20 dc_miss=0 mispredict=0 stall=100\n"
+              "fn mport_counter_read 56 174 2\n"
+              "sample 1 insns=1049 cycles=1080 " CLASSES(
+                  "100") "\n"
+                         "mem ic_miss=4 dc_miss=2 mispredict=0 stall=30\n"
+                         "fn KeccakF1600_StatePermute 600 700 6\n"
+                         "fn PQCLEAN_MLKEM768_CLEAN_poly_ntt 100 106 2\n"
+                         "fn PQCLEAN_MLKEM768_CLEAN_ntt 200 200 2\n"
+                         "fn PQCLEAN_MLKEM768_CLEAN_invntt 50 60 2\n"
+                         "sample 2 insns=2049 cycles=2080 " CLASSES(
+                             "210") "\n"
+                                    "mem ic_miss=0 dc_miss=0 mispredict=0 "
+                                    "stall=0\n"
+                                    "sample 3 insns=3049 cycles=3080 " CLASSES(
+                                        "300") "\n"
+                                               "mem ic_miss=0 dc_miss=0 "
+                                               "mispredict=0 stall=0\n"
+                                               "end 4\n";
+
+static void test_board_and_accel(void) {
+  mh_run run;
+  uint64_t raw[3] = {1000 * 128 / 40, 2000 * 128 / 40, 3000 * 128 / 40};
+  char err[512];
+  make_run(&run, raw);
+  write_side(with_mem);
+  CHECK(mh_cycles_attach(&run, side, NULL, err, sizeof err) == 0);
+  const mh_cyc_op *c = run.ops[0].cyc;
+  CHECK(c && c->has_est && c->has_mem && c->has_acc);
+  /* calibration: 180 - 100 stall = 80 table cycles; batch 2 */
+  CHECK_EQ_DBL(c->est.min, (1080 - 80) / 2.0, 1e-9);
+  CHECK_EQ_DBL(c->est.median, (2080 - 80) / 2.0, 1e-9);
+  CHECK(run.cyc && run.cyc->memsys && strstr(run.cyc->memsys, "miss=5"));
+  /* median sample (by instructions) is sample 2: no events, no profile;
+   * sample 1 is the min. The profile is of the median sample. */
+  CHECK_EQ_DBL(c->ic_miss, 0, 1e-12);
+  clear_run(&run);
+
+  /* The projection on a synthetic profile (Amdahl): 10 000 cycles, 6 000
+   * in 40 Keccak calls, 2 000 in 4 NTT calls; at 124 and 1 536 cycles a
+   * call: 10 000 - 6 000 - 2 000 + 40 x 124 + 4 x 1 536 = 13 104. */
+  mh_acc_group g[MH_ACC_GROUPS] = {{6000, 40}, {2000, 4}, {500, 3}, {0, 0}};
+  double cost[MH_ACC_GROUPS] = {124, 1536, -1, -1};
+  CHECK_EQ_DBL(mh_accel_project(10000, g, cost), 13104, 1e-9);
+  cost[MH_ACC_NTT] = 100; /* 10 000 - 8 000 + 4 960 + 400 */
+  CHECK_EQ_DBL(mh_accel_project(10000, g, cost), 7360, 1e-9);
+  cost[MH_ACC_SHA256] = 10; /* and SHA-256: - 500 + 30 */
+  CHECK_EQ_DBL(mh_accel_project(10000, g, cost), 6890, 1e-9);
+  double d[MH_ACC_GROUPS];
+  memcpy(d, mh_accel_default, sizeof d);
+  CHECK(mh_accel_parse("keccak=50,ntt=900", d, err, sizeof err) == 0);
+  CHECK(d[MH_ACC_KECCAK] == 50 && d[MH_ACC_NTT] == 900 &&
+        d[MH_ACC_SHA256] == mh_accel_default[MH_ACC_SHA256]);
+  CHECK(mh_accel_parse("none", d, err, sizeof err) == 0 && d[0] < 0);
+  CHECK(mh_accel_parse("keccak", d, err, sizeof err) == -1);
+  CHECK_CONTAINS(err, "NAME=CYCLES");
+  CHECK(mh_accel_parse("sha1=5", d, err, sizeof err) == -1);
+  CHECK(mh_accel_parse("ntt=-1", d, err, sizeof err) == -1);
+  int inv;
+  CHECK(mh_cycles_acc_group("KeccakF1600_StatePermute", &inv) == MH_ACC_KECCAK);
+  CHECK(mh_cycles_acc_group("BlockSha3", &inv) == MH_ACC_KECCAK);
+  CHECK(mh_cycles_acc_group("PQCLEAN_MLDSA44_CLEAN_invntt_tomont", &inv) ==
+            MH_ACC_NTT &&
+        inv);
+  CHECK(mh_cycles_acc_group("mlkem_ntt", &inv) == MH_ACC_NTT && !inv);
+  CHECK(mh_cycles_acc_group("Transform_Sha256", &inv) == MH_ACC_SHA256);
+  CHECK(mh_cycles_acc_group("mlkem_keygen", &inv) == -1);
+  /* Energy: 168e6 cycles at 168 MHz = 1 s, x 3.3 V x 46 mA = 151.8 mJ. */
+  CHECK_EQ_DBL(mh_energy_uj(168e6, 168e6, 46000, 3300), 151800, 1e-6);
+  CHECK_EQ_DBL(mh_energy_uj(1, 0, 46000, 3300), 0, 1e-12);
+}
+
+/* The accelerator groups and calls of the median sample. */
+static void test_acc_profile(void) {
+  mh_run run;
+  uint64_t raw[3] = {1000 * 128 / 40, 1000 * 128 / 40, 1000 * 128 / 40};
+  char err[512];
+  static const char text[] =
+      "merlin-cycles 1\n"
+      "model cortex-m4 1 ws=0\n"
+      "sample 0 insns=60 cycles=80 " CLASSES(
+          "10") "\n"
+                "sample 1 insns=1049 cycles=1080 " CLASSES(
+                    "100") "\n"
+                           "sample 2 insns=1049 cycles=1080 " CLASSES(
+                               "100") "\n"
+                                      "fn KeccakF1600_StatePermute 600 700 6\n"
+                                      "fn PQCLEAN_MLKEM768_CLEAN_poly_ntt 100 "
+                                      "106 2\n"
+                                      "fn PQCLEAN_MLKEM768_CLEAN_ntt 200 200 "
+                                      "2\n"
+                                      "fn PQCLEAN_MLKEM768_CLEAN_invntt 50 60 "
+                                      "4\n"
+                                      "sample 3 insns=1049 "
+                                      "cycles=1080 " CLASSES("100") "\n"
+                                                                    "end 4\n";
+  make_run(&run, raw);
+  write_side(text);
+  CHECK(mh_cycles_attach(&run, side, NULL, err, sizeof err) == 0);
+  const mh_cyc_op *c = run.ops[0].cyc;
+  /* median: the second of three equal samples; batch 2 */
+  CHECK(c && c->has_acc);
+  CHECK_EQ_DBL(c->acc[MH_ACC_KECCAK].cycles, 350, 1e-9);
+  CHECK_EQ_DBL(c->acc[MH_ACC_KECCAK].calls, 3, 1e-9);
+  /* NTT: 106 + 200 + 60 cycles; calls: forward max(2, 2) + inverse 4 */
+  CHECK_EQ_DBL(c->acc[MH_ACC_NTT].cycles, 366 / 2.0, 1e-9);
+  CHECK_EQ_DBL(c->acc[MH_ACC_NTT].calls, 3, 1e-9);
+  clear_run(&run);
 }
 
 int main(void) {
@@ -248,6 +370,8 @@ int main(void) {
   test_wrap();
   test_many_wraps();
   test_models();
+  test_board_and_accel();
+  test_acc_profile();
   unlink(side);
   return check_report();
 }

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The memory system of a named part (memsys.h; docs/cycle-model.md,
+ * "Memory system of a board"): flash behind an instruction cache (ART,
+ * ICACHE, XIP cache), optionally a data cache or one cache for both, and
+ * a prefetch buffer that hides the miss of the next sequential line. A
+ * line missing from the cache costs `miss` cycles (the board's flash wait
+ * states, or its XIP line fill); SRAM is zero-wait. The caches are
+ * set-associative with the size, line and ways of the board file; the
+ * manuals do not give the replacement policy, so the model replaces
+ * round-robin within a set (which lets a block that found all its lines
+ * resident skip the lookup until the next eviction: exact for this
+ * policy, and cheap).
+ */
+#include "memsys.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  uint32_t bytes, line, ways;
+  uint32_t sets, shift, set_mask; /* sets: a power of two */
+  uint32_t *tag;  /* sets * ways: line index + 1, 0 when empty */
+  uint32_t *next; /* per set: the way replaced next */
+  uint8_t *in;    /* per flash line: resident */
+  uint32_t gen;   /* bumped at every eviction */
+} cache;
+
+static cache ic, dc;
+static uint64_t flash_lo, flash_hi; /* the image's code region = flash */
+static unsigned miss, prefetch, unified, mispredict;
+static int have_flash;
+static uint32_t last_line = UINT32_MAX; /* last fetched line (prefetch) */
+mc_dyn_counts mc_dyn_now;
+
+static int parse_cache(const char *v, cache *c, char *err, size_t errlen) {
+  char *end;
+  unsigned long b = strtoul(v, &end, 10), l = 0, w = 0;
+  if (*end == '/')
+    l = strtoul(end + 1, &end, 10);
+  if (*end == '/')
+    w = strtoul(end + 1, &end, 10);
+  unsigned long sets = l && w ? b / l / w : 0;
+  if (*end || !b || !l || !w || (l & (l - 1)) || b % (l * w) ||
+      (sets & (sets - 1)) || b > (1ul << 24)) {
+    snprintf(err, errlen,
+             "cache '%s': expected BYTES/LINE/WAYS, LINE a power of two "
+             "dividing BYTES/WAYS, and a power-of-two number of sets",
+             v);
+    return -1;
+  }
+  c->bytes = (uint32_t)b;
+  c->line = (uint32_t)l;
+  c->ways = (uint32_t)w;
+  return 0;
+}
+
+int mc_mem_arg(const char *a, char *err, size_t errlen) {
+  char *end;
+  if (strncmp(a, "ic=", 3) == 0)
+    return parse_cache(a + 3, &ic, err, errlen) ? -1 : 1;
+  if (strncmp(a, "dc=", 3) == 0)
+    return parse_cache(a + 3, &dc, err, errlen) ? -1 : 1;
+  if (strncmp(a, "miss=", 5) == 0) {
+    miss = (unsigned)strtoul(a + 5, &end, 10);
+    return *end || miss > 1000 ? (snprintf(err, errlen, "bad %s", a), -1) : 1;
+  }
+  if (strncmp(a, "prefetch=", 9) == 0 || strncmp(a, "unified=", 8) == 0) {
+    unsigned *v = a[0] == 'p' ? &prefetch : &unified;
+    const char *s = strchr(a, '=') + 1;
+    *v = (unsigned)strtoul(s, &end, 10);
+    return *end || *v > 1 ? (snprintf(err, errlen, "bad %s", a), -1) : 1;
+  }
+  if (strncmp(a, "flash=", 6) == 0) {
+    flash_lo = strtoull(a + 6, &end, 0);
+    if (*end == '-')
+      flash_hi = strtoull(end + 1, &end, 0);
+    if (*end || flash_hi <= flash_lo || flash_hi - flash_lo > (1ull << 28))
+      return snprintf(err, errlen, "flash=LO-HI expected, not %s", a), -1;
+    have_flash = 1;
+    return 1;
+  }
+  return 0;
+}
+
+static int cache_init(cache *c, char *err, size_t errlen) {
+  if (!c->bytes)
+    return 0;
+  c->sets = c->bytes / c->line / c->ways;
+  c->set_mask = c->sets - 1;
+  while ((1u << c->shift) < c->line)
+    c->shift++;
+  size_t nlines = (size_t)((flash_hi - flash_lo) >> c->shift) + 1;
+  c->tag = calloc((size_t)c->sets * c->ways, sizeof *c->tag);
+  c->next = calloc(c->sets, sizeof *c->next);
+  c->in = calloc(nlines, 1);
+  if (!c->tag || !c->next || !c->in) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
+int mc_mem_finish(unsigned mp, char *err, size_t errlen) {
+  mispredict = mp;
+  if ((ic.bytes || dc.bytes) && !have_flash) {
+    snprintf(err, errlen, "a cache needs flash=LO-HI (where the image runs)");
+    return -1;
+  }
+  if (unified && dc.bytes) {
+    snprintf(err, errlen, "unified=1 is one cache: give ic= only");
+    return -1;
+  }
+  return cache_init(&ic, err, errlen) || cache_init(&dc, err, errlen) ? -1 : 0;
+}
+
+int mc_dyn_enabled(void) { return ic.bytes || dc.bytes || mispredict; }
+int mc_mem_loads(void) { return dc.bytes || (unified && ic.bytes); }
+
+void mc_mem_describe(char *buf, size_t len) {
+  snprintf(buf, len,
+           "flash=0x%llx-0x%llx ic=%u/%u/%u dc=%u/%u/%u miss=%u "
+           "prefetch=%u unified=%u mispredict=%u",
+           (unsigned long long)flash_lo, (unsigned long long)flash_hi, ic.bytes,
+           ic.line, ic.ways, dc.bytes, dc.line, dc.ways, miss, prefetch,
+           unified, mispredict);
+}
+
+/* Look line (index from the start of flash) up; on a miss bring it in.
+ * Returns 1 on a hit. */
+static int cache_access(cache *c, uint32_t line) {
+  if (c->in[line])
+    return 1;
+  uint32_t set = line & c->set_mask;
+  uint32_t *slot = &c->tag[(size_t)set * c->ways + c->next[set]];
+  if (*slot) {
+    c->in[*slot - 1] = 0;
+    c->gen++;
+  }
+  *slot = line + 1;
+  c->in[line] = 1;
+  if (++c->next[set] == c->ways)
+    c->next[set] = 0;
+  return 0;
+}
+
+void mc_dyn_init(mc_dyn *d, uint64_t pc, uint64_t end, int br) {
+  memset(d, 0, sizeof *d);
+  d->br = mispredict ? (uint8_t)br : MC_DYN_BR_NONE;
+  d->ctr = 1; /* weakly not taken */
+  d->fallthrough = end;
+  if (ic.bytes && pc >= flash_lo && end <= flash_hi && end > pc) {
+    d->in_flash = 1;
+    d->line0 = (uint32_t)((pc - flash_lo) >> ic.shift);
+    d->n_lines = (uint32_t)(((end - 1 - flash_lo) >> ic.shift) - d->line0 + 1);
+    d->gen = UINT32_MAX;
+  }
+}
+
+uint64_t mc_dyn_fetch(mc_dyn *d) {
+  if (!d->in_flash)
+    return 0;
+  uint32_t last = d->line0 + d->n_lines - 1;
+  if (d->gen == ic.gen) { /* all its lines still resident */
+    last_line = last;
+    return 0;
+  }
+  uint64_t cycles = 0;
+  uint32_t g0 = ic.gen;
+  for (uint32_t l = d->line0; l <= last; l++) {
+    if (!cache_access(&ic, l)) {
+      mc_dyn_now.ic_miss++;
+      /* the prefetch buffer has fetched the next sequential line */
+      if (!(prefetch && l == last_line + 1))
+        cycles += miss;
+    }
+    last_line = l;
+  }
+  /* an eviction during its own fetch may have removed one of its lines */
+  d->gen = ic.gen == g0 ? g0 : UINT32_MAX;
+  return cycles;
+}
+
+uint64_t mc_mem_load(uint64_t vaddr) {
+  if (vaddr < flash_lo || vaddr >= flash_hi)
+    return 0; /* SRAM, CCM, TCM: zero-wait */
+  cache *c = unified ? &ic : &dc;
+  if (!c->bytes)
+    return miss; /* no data cache: every flash load waits */
+  if (cache_access(c, (uint32_t)((vaddr - flash_lo) >> c->shift)))
+    return 0;
+  mc_dyn_now.dc_miss++;
+  return miss;
+}
+
+/* The Cortex-M7 predictor (docs/cycle-model.md "Cortex-M7"): per branch a
+ * 2-bit counter for its direction and the last target for where it goes
+ * (a branch target address cache without capacity limit). */
+uint64_t mc_dyn_branch(mc_dyn *d, uint64_t next_pc) {
+  if (!mispredict || d->br == MC_DYN_BR_NONE)
+    return 0;
+  int taken = next_pc != d->fallthrough;
+  int guess = d->br == MC_DYN_BR_COND ? d->ctr >= 2 : 1;
+  int right = taken == guess && (!taken || d->target == next_pc);
+  if (d->br == MC_DYN_BR_COND) {
+    if (taken && d->ctr < 3)
+      d->ctr++;
+    else if (!taken && d->ctr > 0)
+      d->ctr--;
+  }
+  if (taken)
+    d->target = next_pc;
+  if (right)
+    return 0;
+  mc_dyn_now.mispredict++;
+  return mispredict;
+}

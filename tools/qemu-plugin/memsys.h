@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What the memory system of a named part and the Cortex-M7 branch
+ * predictor add to the table cycles, at run time (docs/cycle-model.md,
+ * "Memory system of a board" and "Cortex-M7"). The plugin keeps one mc_dyn
+ * per translation block; memsys.c follows the instruction fetches (every
+ * executed block's lines) and the loads from flash through the board's
+ * caches, and the outcome of every block's last branch.
+ */
+#ifndef MERLIN_MEMSYS_H
+#define MERLIN_MEMSYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How a block ends, for the branch predictor. */
+enum { MC_DYN_BR_NONE, MC_DYN_BR_COND, MC_DYN_BR_DIRECT, MC_DYN_BR_INDIRECT };
+
+typedef struct mc_dyn {
+  /* instruction fetch: the cache lines the block spans, when in flash */
+  uint32_t line0, n_lines;
+  uint32_t gen; /* cache generation when they were last all resident */
+  uint8_t in_flash;
+  /* branch predictor state of the block's last branch */
+  uint8_t br, ctr;
+  uint64_t target, fallthrough;
+} mc_dyn;
+
+/* Counts of the running region, reported per sample ("mem" record). */
+typedef struct {
+  uint64_t ic_miss, dc_miss, mispredict;
+} mc_dyn_counts;
+extern mc_dyn_counts mc_dyn_now;
+
+/* One plugin argument of the memory system (ic=, dc=, miss=, flash=,
+ * prefetch=, unified=). Returns 1 when it was one (0: not ours), -1 when
+ * malformed (message in err). */
+int mc_mem_arg(const char *arg, char *err, size_t errlen);
+/* After the arguments: 0, or -1 with a message (e.g. a cache without
+ * flash=). mispredict: cycles of a mispredicted branch (0: no predictor). */
+int mc_mem_finish(unsigned mispredict, char *err, size_t errlen);
+/* Whether blocks need an mc_dyn (a memory system or a predictor), and
+ * whether loads need the memory callback (a data side to model). */
+int mc_dyn_enabled(void);
+int mc_mem_loads(void);
+/* The side file's description of the memory system ("memsys ..."). */
+void mc_mem_describe(char *buf, size_t len);
+
+/* The state of a new block [pc, end) whose last instruction branches as
+ * br (kept inside the plugin's block record: one memory access less per
+ * executed block). */
+void mc_dyn_init(mc_dyn *d, uint64_t pc, uint64_t end, int br);
+/* Cycles its fetch adds at one execution (instruction cache misses). */
+uint64_t mc_dyn_fetch(mc_dyn *d);
+/* Cycles the branch ending block d adds, now that the next block starts
+ * at next_pc (a misprediction). */
+uint64_t mc_dyn_branch(mc_dyn *d, uint64_t next_pc);
+/* A load of vaddr: cycles it adds (data-side miss in flash). */
+uint64_t mc_mem_load(uint64_t vaddr);
+
+#endif
