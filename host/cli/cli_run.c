@@ -73,7 +73,7 @@ typedef struct {
   unsigned char *impl_off;
   char **impl_why;
   char build_err[2048]; /* a failed build's message, when deferred */
-  mh_board board;      /* --board: the part modelled (board_model.h) */
+  mh_board board;       /* --board: the part modelled (board_model.h) */
   int has_board;
 } target_run;
 
