@@ -45,6 +45,7 @@ static mport_part part = {
 };
 
 static void install_fault_handlers(void);
+static void probe_insn_count(void);
 
 static char cpu_model[128] = "unknown";
 static char cycle_note[160];
@@ -202,13 +203,43 @@ void mport_init(int *argc, char ***argv) {
   read_cpu_model();
   probe_cycle_counter();
   probe_tsc();
+  probe_insn_count();
   part.notes = host_notes;
   install_fault_handlers();
 }
 
 const mport_part *mport_describe(void) { return &part; }
 
+/* Exact host counts (target host-insn, docs/host.md): under qemu-x86_64
+ * with the merlin_insn plugin (tools/hostcount), a system call QEMU does
+ * not implement asks the plugin for the count of executed instructions,
+ * which it writes into v. Natively the call fails with ENOSYS and v stays
+ * 0, so the port keeps its clock. */
+#define MERLIN_INSN_SYSCALL 0x4d52
+#define MERLIN_INSN_MAGIC 0x4d65726c696e4943ull
+static int count_insns;
+
+static uint64_t insn_count(void) {
+  volatile uint64_t v = 0;
+  syscall(MERLIN_INSN_SYSCALL, &v, MERLIN_INSN_MAGIC);
+  return v;
+}
+
+static void probe_insn_count(void) {
+  if (!insn_count())
+    return;
+  count_insns = 1;
+  part.target = "host-insn";
+  part.counter = "merlin_insn plugin under qemu-x86_64 (instruction count)";
+  part.unit = "ticks"; /* one per instruction: the target says so */
+  part.counter_hz = 1; /* one tick per instruction; no time */
+  part.min_sample_ticks = 1000;
+  part.budget_ticks = (uint64_t)1 << 34; /* as under qemu-system-arm */
+}
+
 uint64_t mport_counter_read(void) {
+  if (count_insns)
+    return insn_count();
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
