@@ -289,7 +289,7 @@ static int ag_run_merlin(ag_ctx *c, unsigned k, char *err, size_t errlen) {
     rc = -1;
   }
   mh_exec_result_free(&res);
-  char *latest = dir ? mh_path_join(dir, "latest") : NULL;
+  char *latest = dir ? mh_path_join(dir, "latest/results.json") : NULL;
   mh_results r = {0};
   if (rc == 0)
     rc = latest ? mh_results_load(latest, &r, err, errlen) : -1;
