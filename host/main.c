@@ -995,7 +995,7 @@ static int dispatch(int argc, char **argv) {
   }
   fprintf(stderr,
           "merlin: unknown command '%s'; valid: run, build, report, compare, "
-          "sizes, list, help (see merlin --help)\n",
+          "sizes, agree, list, help (see merlin --help)\n",
           cmd);
   return USAGE_EXIT;
 }

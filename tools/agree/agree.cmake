@@ -55,6 +55,14 @@ add_dependencies(merlin-agree merlin_source_rev)
 if(MERLIN_AGREE STREQUAL "wolfcrypt")
   set(bench "${WOLFSSL_DIR}/wolfcrypt/benchmark/benchmark.c")
   target_sources(merlin-agree PRIVATE ${bench})
+  # benchmark.c refers to everything user_settings.h enables; the files of
+  # algorithms the agree profile leaves out (Ascon, SLH-DSA) are compiled
+  # here with the same settings.
+  foreach(file ascon.c wc_slhdsa.c)
+    if(NOT "${WC}/${file}" IN_LIST WOLFSSL_SOURCES)
+      target_sources(merlin-agree PRIVATE "${WC}/${file}")
+    endif()
+  endforeach()
   target_link_libraries(merlin-agree PRIVATE wolfssl_lib)
   # Benchmark-only settings (benchmark.c reads them; the library does
   # not): no main() of its own, the RSA and ECC
