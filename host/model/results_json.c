@@ -311,7 +311,7 @@ char *mh_results_to_json(const mh_results *r, char *err, size_t errlen) {
     }
     put(&w, run, "ops", ops);
     put(&w, run, "workflows", mh_wf_json(&x->run)); /* host/model/workflow.c */
-    json_t *ctl = mh_noise_json(&x->run); /* host/analysis/noise.c */
+    json_t *ctl = mh_noise_json(&x->run);           /* host/analysis/noise.c */
     if (ctl)
       put(&w, run, "control", ctl);
     put(&w, run, "algorithms", algorithms_json(&w, x));

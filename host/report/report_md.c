@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report/report_md.h"
-#include "report/report_noise.h"
 #include "report/report_cycles.h"
+#include "report/report_noise.h"
 
 #include "analysis/groups.h"
 #include "analysis/pairs.h"
