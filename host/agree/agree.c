@@ -272,6 +272,10 @@ static int ag_run_merlin(ag_ctx *c, unsigned k, char *err, size_t errlen) {
     return -1;
   }
   self[sl] = '\0';
+  /* Rebuilt while running: the new merlin at the same path. */
+  char *gone = strstr(self, " (deleted)");
+  if (gone && gone[10] == '\0')
+    *gone = '\0';
   snprintf(out, sizeof out, "merlin-%u", k + 1);
   snprintf(runs, sizeof runs, "%u", c->runs);
   snprintf(warm, sizeof warm, "%u", c->runs > 11 ? 5u : 1u);

@@ -33,6 +33,10 @@ int mh_noise_of(const mh_run *run, mh_noise *out) {
   return 0;
 }
 
+double mh_noise_p25(const mh_op *op) {
+  return op->n_samples ? mh_percentile(op->samples, op->n_samples, 0.25) : NAN;
+}
+
 json_t *mh_noise_json(const mh_run *run) {
   if (!run->n_ctl)
     return NULL;

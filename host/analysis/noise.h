@@ -32,6 +32,10 @@ int mh_noise_of(const mh_run *run, mh_noise *out);
 json_t *mh_noise_json(const mh_run *run);
 int mh_noise_from_json(json_t *v, mh_run *run, char *err, size_t errlen);
 
+/* The lower quartile of an operation's samples (report.md gives it and
+ * the minimum beside the median for time units); NAN without samples. */
+double mh_noise_p25(const mh_op *op);
+
 /* One sentence for a report, after the numbers of a run: the noise figure
  * and, when not steady, that the figures are disturbed. buf is always
  * terminated; returns 0, or -1 when the run has no figure (buf empty). */

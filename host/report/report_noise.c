@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report/report_noise.h"
 #include "analysis/noise.h"
-#include "model/stats.h"
 #include "report/format.h"
 
 #include <string.h>
@@ -41,7 +40,7 @@ void mh_report_md_noise(mh_sb *b, const mh_result *x) {
     mh_sb_puts(b, " | ");
     mh_fmt_num(b, op->stats.median);
     mh_sb_puts(b, " | ");
-    mh_fmt_num(b, mh_percentile(op->samples, op->n_samples, 0.25));
+    mh_fmt_num(b, mh_noise_p25(op));
     mh_sb_puts(b, " | ");
     mh_fmt_num(b, op->stats.min);
     mh_sb_puts(b, " |\n");
