@@ -426,7 +426,8 @@ int mh_cli_agree(const mh_agree_opts *o) {
   if (mh_targets_init(err, sizeof err) != 0)
     goto out;
   c.t = mh_target_find(o->target);
-  if (!c.t || (c.t->kind != MH_EXEC_NATIVE && c.t->kind != MH_EXEC_QEMU)) {
+  if (!c.t || c.t->user_qemu ||
+      (c.t->kind != MH_EXEC_NATIVE && c.t->kind != MH_EXEC_QEMU)) {
     fprintf(stderr,
             "merlin agree: --target must be host or a QEMU target, "
             "not '%s'\n",
