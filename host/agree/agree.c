@@ -39,7 +39,8 @@ typedef struct {
   int bare;
   mh_ag_map *map;
   size_t n_map;
-  double *theirs, *merlin; /* [row * repeat + k], NAN: no figure */
+  double *theirs, *merlin;     /* [row * repeat + k], NAN: no figure */
+  double share[AG_REPEAT_MAX]; /* host: CPU share of their program, or 0 */
 } ag_ctx;
 
 static char *ag_file(const ag_ctx *c, const char *name) {
@@ -238,6 +239,9 @@ static int ag_run_theirs(ag_ctx *c, unsigned k, char *err, size_t errlen) {
   free(lp);
   mh_ag_row *rows = NULL;
   size_t n = 0;
+  const char *share =
+      rc == 0 ? strstr(res.out, "merlin-agree: cpu_share=") : NULL;
+  c->share[k] = share ? strtod(share + 24, NULL) : 0;
   if (rc == 0)
     rc = mh_ag_parse(c->o->backend, res.out, c->bare, &rows, &n, err, errlen);
   /* Bare metal: counter ticks to Merlin's unit, at the counter frequency
@@ -364,6 +368,16 @@ static int ag_report(const ag_ctx *c, char *err, size_t errlen) {
                        : "host nanoseconds, medians over interleaved repeats "
                          "on a machine shared with other work",
                bound * 100.0);
+  /* The host: how much of a CPU their program got. It averages over wall
+   * time, so a share below 1 is the machine's load in its figures. */
+  double share, share_spread;
+  char noise[160] = "";
+  if (!c->bare && ag_summarise(c->share, c->repeat, &share, &share_spread) &&
+      share < 0.9)
+    snprintf(noise, sizeof noise,
+             "outside the bound: the machine gave their program %.0f%% of a "
+             "CPU (load, not definitions)",
+             100.0 * share);
   mh_sb_puts(&b, mh_ag_table_header());
   size_t agree = 0, rows = 0, unexplained = 0, ns = 0;
   double st[256], sm[256];
@@ -378,7 +392,8 @@ static int ag_report(const ag_ctx *c, char *err, size_t errlen) {
     l.theirs_spread = s1;
     l.merlin_spread = s2;
     char line[1024];
-    mh_ag_format_line(line, sizeof line, &l, unit, bound);
+    mh_ag_format_line(line, sizeof line, &l, unit, bound,
+                      noise[0] ? noise : NULL);
     mh_sb_puts(&b, line);
     if (!l.n)
       continue;
@@ -404,6 +419,14 @@ static int ag_report(const ag_ctx *c, char *err, size_t errlen) {
                  c->repeat, ns, 100.0 * mh_percentile(st, ns, 0.5),
                  100.0 * mh_percentile(sm, ns, 0.5));
   }
+  if (!c->bare && isfinite(share) && share > 0)
+    mh_sb_printf(&b,
+                 " Their program got a median %.0f%% of a CPU over its "
+                 "runs (user and system time over wall time); it "
+                 "averages over wall time, so a share below 100%% is in "
+                 "its figures, while Merlin's medians of short samples "
+                 "(pinned, at raised priority) mostly are not.",
+                 100.0 * share);
   mh_sb_puts(&b, "\n");
   int rc = b.failed ? -1 : 0;
   if (rc == 0)

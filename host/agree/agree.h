@@ -31,10 +31,12 @@ typedef struct {
 
 /* The table's header (two lines, Markdown) and one row; bound is the
  * agreement limit (0.01 exact, 0.05 host). The verdict column is "agrees",
- * the definition's reason, or "outside the bound, no known reason". */
+ * the definition's reason, or for a "same" row outside the bound the
+ * machine's noise when known (noise: NULL, or a phrase naming it) or "no
+ * known reason". */
 const char *mh_ag_table_header(void);
 int mh_ag_format_line(char *buf, size_t cap, const mh_ag_line *l,
-                      const char *unit, double bound);
+                      const char *unit, double bound, const char *noise);
 /* 1 when the line is outside bound and its definition is "same". */
 int mh_ag_unexplained(const mh_ag_line *l, double bound);
 

@@ -76,9 +76,14 @@ static int wolf_line(const char *line, size_t len, int bare, mh_ag_row **rows,
   char *ops = strstr(buf, " ops took ");
   char *avg = strstr(buf, ", avg ");
   if (ops && avg) {
+    /* Bare metal: "avg" to three decimals is an exact tick count. On the
+     * host its microsecond is coarse; the count and the total are not. */
     size_t count = last_word(buf, (size_t)(ops - buf));
-    double ms = strtod(avg + 6, NULL);
-    return ms > 0 ? push(rows, n, buf, count, 0, ms * scale / 1e3) : 0;
+    double calls = strtod(buf + count, NULL), total = strtod(ops + 10, NULL);
+    double per = bare        ? strtod(avg + 6, NULL) * scale / 1e3
+                 : calls > 0 ? total * scale / calls
+                             : 0;
+    return per > 0 ? push(rows, n, buf, count, 0, per) : 0;
   }
   char *took = strstr(buf, " took ");
   char *secs = took ? strstr(took, " seconds,") : NULL;

@@ -37,7 +37,7 @@ static void num(char *b, size_t cap, double v, int rate) {
 }
 
 int mh_ag_format_line(char *buf, size_t cap, const mh_ag_line *l,
-                      const char *unit, double bound) {
+                      const char *unit, double bound, const char *noise) {
   const mh_ag_map *m = l->map;
   char op[64], t[32], me[32];
   snprintf(op, sizeof op, "%s %s%s", m->alg, m->op,
@@ -49,10 +49,10 @@ int mh_ag_format_line(char *buf, size_t cap, const mh_ag_line *l,
                     m->key, "no figure from one of the two programs");
   num(t, sizeof t, l->theirs, m->kind == MH_AG_RATE);
   num(me, sizeof me, l->merlin, m->kind == MH_AG_RATE);
-  const char *verdict = !outside(l, bound) ? "agrees"
-                        : strcmp(m->def, "same") == 0
-                            ? "outside the bound, no known reason"
-                            : m->def;
+  const char *verdict = !outside(l, bound)            ? "agrees"
+                        : strcmp(m->def, "same") != 0 ? m->def
+                        : noise                       ? noise
+                                : "outside the bound, no known reason";
   return snprintf(buf, cap,
                   "| %s | %s | %s %s | %s %s | %.4f | %.1f%% / %.1f%% | %s |\n",
                   op, m->key, t, unit, me, unit, l->merlin / l->theirs,
