@@ -7,6 +7,7 @@
  * by the rows of tools/agree/rows.txt.
  */
 #include "agree/agree.h"
+#include "analysis/noise.h"
 #include "config/profile.h"
 #include "config/targets.h"
 #include "image/image_build.h"
@@ -41,6 +42,7 @@ typedef struct {
   size_t n_map;
   double *theirs, *merlin;     /* [row * repeat + k], NAN: no figure */
   double share[AG_REPEAT_MAX]; /* host: CPU share of their program, or 0 */
+  double noise[AG_REPEAT_MAX]; /* Merlin's control spread per run, or NAN */
 } ag_ctx;
 
 static char *ag_file(const ag_ctx *c, const char *name) {
@@ -303,6 +305,10 @@ static int ag_run_merlin(ag_ctx *c, unsigned k, char *err, size_t errlen) {
     rc = latest ? mh_results_load(latest, &r, err, errlen) : -1;
   free(latest);
   free(dir);
+  mh_noise z;
+  c->noise[k] = rc == 0 && r.n_runs && mh_noise_of(&r.runs[0].run, &z) == 0
+                    ? z.spread
+                    : NAN;
   for (size_t i = 0; rc == 0 && i < c->n_map; i++) {
     const mh_ag_map *m = &c->map[i];
     double at[2] = {NAN, NAN}; /* call: -1 B; else 64 and 256 B */
@@ -399,7 +405,7 @@ static int ag_report(const ag_ctx *c, char *err, size_t errlen) {
       continue;
     rows++;
     agree += fabs(l.merlin / l.theirs - 1.0) <= bound;
-    unexplained += mh_ag_unexplained(&l, bound);
+    unexplained += mh_ag_unexplained(&l, bound) && !noise[0];
     if (ns < 256 && l.n > 1) {
       st[ns] = s1;
       sm[ns++] = s2;
@@ -424,9 +430,16 @@ static int ag_report(const ag_ctx *c, char *err, size_t errlen) {
                  " Their program got a median %.0f%% of a CPU over its "
                  "runs (user and system time over wall time); it "
                  "averages over wall time, so a share below 100%% is in "
-                 "its figures, while Merlin's medians of short samples "
-                 "(pinned, at raised priority) mostly are not.",
+                 "its figures.",
                  100.0 * share);
+  double nz, nz_spread;
+  if (!c->bare && ag_summarise(c->noise, c->repeat, &nz, &nz_spread))
+    mh_sb_printf(&b,
+                 " Merlin's control, timed after every operation, varied "
+                 "by a median %.1f%% within its runs (p95/p5; %s): its "
+                 "medians of short samples, pinned at raised priority, are "
+                 "less exposed to the load, not immune.",
+                 100.0 * nz, nz > MH_NOISE_STEADY ? "not steady" : "steady");
   mh_sb_puts(&b, "\n");
   int rc = b.failed ? -1 : 0;
   if (rc == 0)
