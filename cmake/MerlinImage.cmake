@@ -122,6 +122,7 @@ add_custom_target(merlin_source_rev
 # ---- the image ---------------------------------------------------------
 add_library(merlin_core OBJECT
   ${CMAKE_SOURCE_DIR}/src/core/runner.c
+  ${CMAKE_SOURCE_DIR}/src/core/control.c
   ${CMAKE_SOURCE_DIR}/src/core/markers.c
   ${CMAKE_SOURCE_DIR}/src/wire/wire_out.c
   ${CMAKE_SOURCE_DIR}/src/core/crc32.c

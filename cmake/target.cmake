@@ -36,7 +36,7 @@ function(merlin_tree_paths out value)
   set(${out} "${paths}" PARENT_SCOPE)
 endfunction()
 
-if(MERLIN_T_kind STREQUAL "native")
+if(MERLIN_T_kind MATCHES "^(native|qemu-user)$")
   set(MERLIN_IMAGE_SUFFIX "")
 else()
   set(MERLIN_CORE "${MERLIN_T_core}")

@@ -9,6 +9,7 @@
  * parser, the range and conflict checks, `merlin CMD --help` and
  * `merlin help --options` (the list tests/check_cli_docs.sh compares with
  * docs/cli.md) all read the tables. */
+#include "agree/agree.h"
 #include "cli/cli.h"
 #include "config/targets.h"
 #include "run/cycles.h"
@@ -43,6 +44,7 @@ static const char USAGE[] =
     "  report   regenerate report.md of a results directory\n"
     "  compare  change per operation between two results; regression gate\n"
     "  sizes    flash and static RAM per algorithm and backend\n"
+    "  agree    Merlin beside a library's own benchmark program\n"
     "  list     list targets, profiles, algorithms, backends, boards or "
     "coverage\n"
     "\n"
@@ -277,6 +279,32 @@ static const opt_def COMPARE_OPTS[] = {
      "also write the comparison as one self-contained page\n(charts, "
      "regressions highlighted)",
      offsetof(compare_args, html), 0, 0, 0, 0, NULL},
+};
+
+typedef struct {
+  mh_agree_opts o;
+  const char *backend, *repeat, *runs, *md;
+  int quiet;
+} agree_args;
+
+#define AA(f) offsetof(agree_args, f)
+static const opt_def AGREE_OPTS[] = {
+    {"--target", NULL, "T", "host or a QEMU target (exactly one)", 0, 1, 0, 0,
+     0, NULL},
+    {"--backend", NULL, "B",
+     "the library whose own benchmark to run: wolfcrypt or\nmbedtls",
+     AA(backend), 0, 0, 0, 0, "wolfcrypt, mbedtls"},
+    {"--repeat", NULL, "K",
+     "interleaved runs of both programs, %R (default: 3 on\nthe host, 1 "
+     "under QEMU)",
+     AA(repeat), 0, 1, 20, AA(o.repeat), NULL},
+    {"--runs", NULL, "N",
+     "Merlin's timed runs per operation, %R (default: 101 on\nthe host, 11 "
+     "under QEMU)",
+     AA(runs), 0, 1, MH_RUNS_MAX, AA(o.runs), NULL},
+    {"--md", NULL, "FILE", "also write the table (Markdown) to FILE", AA(md), 0,
+     0, 0, 0, NULL},
+    {"--quiet", NULL, NULL, "no progress lines", AA(quiet), 0, 0, 0, 0, NULL},
 };
 
 /* --coverage [DIR] takes an optional value: cmd_list reads it before the
@@ -867,6 +895,30 @@ static int cmd_compare(const cmd_def *cmd, int argc, char **argv) {
   return rc < 0 ? 0 : rc;
 }
 
+static int cmd_agree(const cmd_def *cmd, int argc, char **argv) {
+  agree_args a = {0};
+  parse_state s = {.cmd = cmd, .args = &a};
+  const char **targets = NULL;
+  size_t n_targets = 0;
+  char *store = NULL;
+  int rc = parse_cmd(&s, argc, argv, 0, &targets, &n_targets, &store);
+  if (rc == 0 && n_targets != 1)
+    rc = usage_error(&s, "needs exactly one --target");
+  if (rc == 0 && !a.backend)
+    rc = usage_error(&s, "--backend is required: wolfcrypt or mbedtls");
+  if (rc == 0 && !parse_only) {
+    a.o.target = targets[0];
+    a.o.backend = a.backend;
+    a.o.md = a.md;
+    a.o.quiet = a.quiet;
+    rc = mh_cli_agree(&a.o);
+  }
+  free(targets);
+  free(store);
+  state_free(&s);
+  return rc < 0 ? 0 : rc;
+}
+
 static int cmd_list(const cmd_def *cmd, int argc, char **argv) {
   /* `list coverage [DIR]` and `list --coverage [DIR]`. */
   for (int i = 0; i < argc; i++)
@@ -958,6 +1010,20 @@ static const cmd_def COMMANDS[] = {
      "Runs built differently (compiler, flags, libraries, routes, unit) are\n"
      "compared only with --force; the differences are printed first.\n",
      OPTS(COMPARE_OPTS), NULL, 0, cmd_compare},
+    {"agree",
+     "usage: merlin agree --target T --backend wolfcrypt|mbedtls [options]\n"
+     "\n"
+     "Build the library's own benchmark program (wolfCrypt's "
+     "wolfcrypt/benchmark,\n"
+     "Mbed TLS's programs/test/benchmark) from the pinned sources, with the\n"
+     "library configured as in Merlin's images, run it and Merlin's image "
+     "of the\n"
+     "same algorithms on the target, interleaved, and print both figures "
+     "per\n"
+     "operation with their ratio (docs/operations.md). Exits 1 when, on an "
+     "exact\n"
+     "target, a row whose definitions match differs by more than 1%.\n",
+     OPTS(AGREE_OPTS), NULL, 0, cmd_agree},
     {"list",
      "usage: merlin list [targets|profiles|algorithms|backends|boards]\n"
      "       merlin list coverage [DIR]   (also: merlin list --coverage)\n"
@@ -1020,7 +1086,7 @@ static int dispatch(int argc, char **argv) {
   }
   fprintf(stderr,
           "merlin: unknown command '%s'; valid: run, build, report, compare, "
-          "sizes, list, help (see merlin --help)\n",
+          "sizes, agree, list, help (see merlin --help)\n",
           cmd);
   return USAGE_EXIT;
 }

@@ -97,10 +97,13 @@ static uint64_t *num_slot(mh_board *b, int k) {
 static unsigned who(const mh_board *b) {
   if (!b->kind)
     return W_PART;
-  return strcmp(b->kind, "native") == 0  ? W_NATIVE
-         : strcmp(b->kind, "qemu") == 0  ? W_QEMU
-         : strcmp(b->kind, "board") == 0 ? W_BOARD
-                                         : 0;
+  /* qemu-user: a native image run under QEMU user-mode emulation with the
+   * instruction-count plugin (docs/host.md, "Exact host counts"). */
+  return strcmp(b->kind, "native") == 0      ? W_NATIVE
+         : strcmp(b->kind, "qemu-user") == 0 ? W_NATIVE
+         : strcmp(b->kind, "qemu") == 0      ? W_QEMU
+         : strcmp(b->kind, "board") == 0     ? W_BOARD
+                                             : 0;
 }
 
 static const char *who_name(unsigned w) {
@@ -121,8 +124,8 @@ static int check_kind(const char *file, const mh_board *b, const int *seen,
       if (FIELDS[k].off == offsetof(mh_board, kind))
         line = seen[k];
     snprintf(err, errlen,
-             "%s:%d: unknown kind '%s' (valid: native, qemu, board)", file,
-             line, b->kind);
+             "%s:%d: unknown kind '%s' (valid: native, qemu-user, qemu, board)",
+             file, line, b->kind);
     return -1;
   }
   for (int k = 0; k < K_COUNT; k++) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "config/targets.h"
+#include "run/cycles.h"
 
 #include "config/boards.h"
 #include "image/image_build.h"
@@ -45,9 +46,10 @@ static void target_of(const mh_board *d, mh_target *t) {
   memset(t, 0, sizeof *t);
   t->id = d->id;
   t->description = d->description;
-  t->kind = strcmp(d->kind, "native") == 0 ? MH_EXEC_NATIVE
-            : strcmp(d->kind, "qemu") == 0 ? MH_EXEC_QEMU
-                                           : MH_EXEC_BOARD;
+  t->user_qemu = strcmp(d->kind, "qemu-user") == 0;
+  t->kind = strcmp(d->kind, "native") == 0 || t->user_qemu ? MH_EXEC_NATIVE
+            : strcmp(d->kind, "qemu") == 0                 ? MH_EXEC_QEMU
+                                                           : MH_EXEC_BOARD;
   t->image = t->kind == MH_EXEC_NATIVE ? "merlin-image" : "merlin-image.elf";
   t->qemu_machine = d->qemu_machine;
   t->qemu_cpu = d->qemu_cpu;
@@ -142,6 +144,26 @@ char **mh_target_argv(const mh_target *t, const char *image, unsigned runs,
   const char *args[24];
   size_t n = 0;
   /* runs = 0: every known-answer test, nothing timed (--kat-only). */
+  char *plugin = NULL;
+  if (t->kind == MH_EXEC_NATIVE && t->user_qemu) {
+    /* merlin_insn.so sits beside merlin_cycles.so (tools/hostcount). */
+    char err[64];
+    char *cyc = mh_cycles_plugin_path(err, sizeof err);
+    char *slash = cyc ? strrchr(cyc, '/') : NULL;
+    if (slash) {
+      slash[1] = '\0';
+      size_t len = strlen(cyc) + sizeof "merlin_insn.so";
+      plugin = malloc(len);
+      if (plugin)
+        snprintf(plugin, len, "%smerlin_insn.so", cyc);
+    }
+    free(cyc);
+    if (!plugin)
+      return NULL;
+    args[n++] = "qemu-x86_64";
+    args[n++] = "-plugin";
+    args[n++] = plugin;
+  }
   if (t->kind == MH_EXEC_NATIVE) {
     args[n++] = image;
     if (runs == 0) {
@@ -186,15 +208,14 @@ char **mh_target_argv(const mh_target *t, const char *image, unsigned runs,
       args[n++] = fixed[i];
   }
   char **argv = calloc(n + 1, sizeof *argv);
-  if (!argv)
-    return NULL;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; argv && i < n; i++) {
     argv[i] = strdup(args[i]);
     if (!argv[i]) {
       mh_argv_free(argv);
-      return NULL;
+      argv = NULL;
     }
   }
+  free(plugin);
   return argv;
 }
 
@@ -223,8 +244,10 @@ int mh_target_ticks_to_unit(const mh_target *t, const char *counter_unit,
     return 0;
   }
   if (t->ticks_to_unit > 0) {
-    /* A fixed conversion: the counter already counts in the unit (ns). */
-    if (counter_unit && strcmp(counter_unit, t->unit) != 0) {
+    /* A fixed conversion: the counter already counts in the unit (ns), or
+     * (qemu-user) its ticks are the plugin's instructions. */
+    if (counter_unit && strcmp(counter_unit, t->unit) != 0 &&
+        !(t->user_qemu && strcmp(counter_unit, "ticks") == 0)) {
       snprintf(err, errlen,
                "the image's counter counts in '%s' but target %s reports "
                "'%s'",

@@ -21,7 +21,10 @@ typedef struct {
   const char *qemu_machine; /* QEMU only */
   const char *qemu_cpu;     /* QEMU only */
   int icount_shift;         /* -icount shift=N; -1 when not under QEMU */
-  const char *unit;         /* unit of the reported values */
+  /* kind = qemu-user: a native image run under qemu-x86_64 with the
+   * merlin_insn plugin, its counter the instruction count */
+  int user_qemu;
+  const char *unit; /* unit of the reported values */
   /* Multiplier from counter ticks to unit; 0 means derive it from the
    * begin record: 1e9 / counter_hz / 2^icount_shift under QEMU. */
   double ticks_to_unit;

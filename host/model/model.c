@@ -90,6 +90,8 @@ void mh_run_free(mh_run *run) {
     free(op->cyc);
   }
   free(run->ops);
+  free(run->ctl);
+  free(run->ctl_cycles);
   mh_cyc_run_free(run->cyc);
   free(run->cyc);
   free(run->error_msg);

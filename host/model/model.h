@@ -95,6 +95,12 @@ typedef struct {
   /* End-to-end workflows (host/model/workflow.h, docs/workflows.md). */
   struct mh_wf *wfs;
   size_t n_wfs;
+  /* The interleaved control (ctl records, src/core/control.c): per probe,
+   * raw counter ticks per call of the control (overhead not subtracted;
+   * only ratios within the run are used) and, where the port has a second
+   * counter, its cycles per call (0 when not). */
+  double *ctl, *ctl_cycles;
+  size_t n_ctl;
 } mh_run;
 
 /* The op of run matching like's (alg, op, backend, bytes), or NULL; of

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report/report_md.h"
 #include "report/report_cycles.h"
+#include "report/report_noise.h"
 
 #include "analysis/groups.h"
 #include "analysis/pairs.h"
@@ -259,6 +260,7 @@ static void results_table(mh_sb *b, const mh_result *x) {
     mh_sb_puts(b, "† fewer timed samples than asked: the operation's run "
                   "budget limited them (n is given); statistics are over "
                   "those samples.\n\n");
+  mh_report_md_noise(b, x); /* host/report/report_noise.c */
   free(g);
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* report.md: workflows (see report_wf.h). */
 #include "report/report_wf.h"
+#include "analysis/noise.h"
 
 #include "analysis/workflows.h"
 #include "model/workflow.h"
@@ -131,9 +132,27 @@ void mh_report_md_fairness(mh_sb *b, const mh_results *r, const char *target) {
                "difference %.2f%% (%s), limit 3%%. ",
                n, images > 1 ? ", and the operations across the images" : "",
                largest * 100.0, what);
+  /* The machine's own noise during the runs (the control timed after
+   * every operation): a difference within it says nothing of the images. */
+  double noise = 0;
+  for (size_t i = 0; i < r->n_runs; i++) {
+    mh_noise z;
+    if (strcmp(r->runs[i].target, target) == 0 &&
+        mh_noise_of(&r->runs[i].run, &z) == 0 && z.spread > noise)
+      noise = z.spread;
+  }
   if (largest <= MH_AN_FAIR_LIMIT)
     mh_sb_puts(b, "The comparison is fair: the images and workflows ran the "
                   "same control code at the same speed.\n\n");
+  else if (noise > MH_NOISE_STEADY)
+    mh_sb_printf(b,
+                 "**Not judged: the machine was not steady.** The same "
+                 "control, timed after every operation, varied by %.1f%% "
+                 "within the runs themselves (p95/p5), more than the 3%% "
+                 "limit, so this difference measures the machine (other "
+                 "work on the cores, frequency changes), not the images; "
+                 "rerun on a quiet machine to judge them.\n\n",
+                 noise * 100.0);
   else
     mh_sb_puts(b,
                "**The comparison is not fair**: the same control code took "

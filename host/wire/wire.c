@@ -998,6 +998,63 @@ static int hex8(const char *s, uint32_t *out) {
   return 0;
 }
 
+/* A list field of at most max decimals into v; the count, or -1. */
+static int dec_list(wparser *p, const wfield *f, const char *type, uint64_t *v,
+                    size_t max) {
+  size_t len, nv = 0, start = 0;
+  if (field_scratch(p, f, type, &len) != 0)
+    return -1;
+  for (size_t k = 0; k <= len; k++) {
+    if (k < len && p->scratch[k] != ',')
+      continue;
+    if (nv == max ||
+        parse_dec(p->scratch + start, k - start, UINT64_MAX, &v[nv]) != 0)
+      return fail(p,
+                  "%s record: a list of at most %zu decimal numbers "
+                  "expected: '%s'",
+                  type, max, ex(p, 0, p->scratch, len));
+    nv++;
+    start = k + 1;
+  }
+  return (int)nv;
+}
+
+/* The interleaved control after an op's samples (src/core/control.c). */
+static int rec_ctl(wparser *p) {
+  const wfield *const *f = p->fv;
+  size_t idx;
+  uint64_t batch, v[8], c[8] = {0};
+  if (op_for(p, f[MH_WIRE_K(ctl, id)], "ctl", &idx) != 0 ||
+      field_u64(p, f[MH_WIRE_K(ctl, batch)], "ctl", UINT32_MAX, &batch) != 0)
+    return -1;
+  int nv = dec_list(p, f[MH_WIRE_K(ctl, v)], "ctl", v, 8);
+  int nc = f[MH_WIRE_K(ctl, tsc)]
+               ? dec_list(p, f[MH_WIRE_K(ctl, tsc)], "ctl", c, 8)
+               : nv;
+  if (nv < 0 || nc < 0)
+    return -1;
+  if (batch == 0 || nc != nv)
+    return fail(p,
+                "ctl record for op %d: batch 0, or tsc and v of different "
+                "lengths",
+                p->run->ops[idx].id);
+  mh_run *run = p->run;
+  double *a = realloc(run->ctl, (run->n_ctl + (size_t)nv) * sizeof *a);
+  if (a)
+    run->ctl = a;
+  double *b =
+      a ? realloc(run->ctl_cycles, (run->n_ctl + (size_t)nv) * sizeof *b)
+        : NULL;
+  if (!a || !b)
+    return oom(p);
+  run->ctl_cycles = b;
+  for (int k = 0; k < nv; k++) {
+    run->ctl[run->n_ctl] = (double)v[k] / (double)batch;
+    run->ctl_cycles[run->n_ctl++] = (double)c[k] / (double)batch;
+  }
+  return 0;
+}
+
 /* The handler of each record type of wire.def; the workflow records go on
  * to host/wire/wire_wf.c. */
 static int (*const handlers[MH_WIRE_R_COUNT])(wparser *) = {
@@ -1010,6 +1067,7 @@ static int (*const handlers[MH_WIRE_R_COUNT])(wparser *) = {
     [MH_WIRE_R_samples] = rec_samples,
     [MH_WIRE_R_opend] = rec_opend,
     [MH_WIRE_R_ct] = rec_ct,
+    [MH_WIRE_R_ctl] = rec_ctl,
     [MH_WIRE_R_error] = rec_error,
     [MH_WIRE_R_fault] = rec_fault,
     [MH_WIRE_R_end] = rec_end,

@@ -10,6 +10,7 @@
  * image.
  */
 #include "runner.h"
+#include "control.h"
 #include "markers.h"
 #include "mcore.h"
 #include "merlin_build_info.h"
@@ -89,6 +90,8 @@ static void emit_begin(const runner_config *cfg) {
     mcore_wire_u64(MWIRE_K(begin, clock_measured_hz), part->clock_measured_hz);
   if (part->wallclock)
     mcore_wire_str(MWIRE_K(begin, wallclock), part->wallclock);
+  for (const char *const *n = part->notes; n && n[0] && n[1]; n += 2)
+    mcore_wire_str(n[0], n[1]);
   mcore_wire_str(MWIRE_K(begin, compiler), MERLIN_BUILD_COMPILER);
   mcore_wire_str(MWIRE_K(begin, cflags), MERLIN_BUILD_CFLAGS);
   mcore_wire_str(MWIRE_K(begin, profile), MERLIN_PROFILE_NAME);
@@ -573,6 +576,7 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
       in_line = 0;
     }
   }
+  mcore_control_probe(id); /* the machine's noise, interleaved */
   if (in->def->vary)
     in->def->vary(&c);
   mem_call m = {in, &c};

@@ -310,7 +310,8 @@ static int sig_verify_run(mops_ctx *c) {
  *   SLH-DSA / SPHINCS+ (FIPS 205 9.1): SK.seed SK.prf PK.seed PK.root
  *   (n = 16): the first 32 bytes.
  *   ML-KEM (FIPS 203 7.1): dk_PKE ek H(ek) z: dk_PKE and z.
- *   Others (EC scalars, Ed25519 seeds, FFDHE exponents, RSA DER): all. */
+ *   Ed25519 (RFC 8032 5.1.5, stored as private key || A): the first 32.
+ *   Others (EC scalars, FFDHE exponents, RSA DER): all. */
 typedef struct {
   size_t off, len;
 } span;
@@ -331,6 +332,7 @@ static size_t secret_spans(const mcore_impl *impl, size_t sk_len, span out[2]) {
   case MCORE_ALG_SPHINCS_SHA2_128F_R3:
   case MCORE_ALG_SPHINCS_SHAKE_128S_R3:
   case MCORE_ALG_SPHINCS_SHAKE_128F_R3:
+  case MCORE_ALG_ED25519:
     out[0] = (span){0, 32};
     return 1;
   case MCORE_ALG_ML_KEM_512:

@@ -34,6 +34,9 @@ typedef struct {
    * NULL when there is none. */
   uint64_t clock_measured_hz;
   const char *wallclock;
+  /* More provenance, or NULL: key, value, ..., NULL (the host: CPU pinning,
+   * priority granted, TSC), sent as they stand when the run begins. */
+  const char *const *notes;
 } mport_part;
 
 /* Called first; sets up clocks, console and counter. argc/argv are the
@@ -44,6 +47,10 @@ const mport_part *mport_describe(void);
  * to 64 bits (wraps are counted by the port). */
 uint64_t mport_counter_read(void);
 void mport_console_write(const char *s, size_t n);
+/* Optional: a second counter beside mport_counter_read (the host's
+ * invariant TSC: TSC cycles, not core cycles), read around the interleaved
+ * control (src/core/control.c); 0 where there is none (the weak default). */
+uint64_t mport_cycles_read(void);
 _Noreturn void mport_exit(int code);
 
 /* The stack the runner runs on: [*lo, *hi), lo above any guard region.

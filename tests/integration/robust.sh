@@ -34,7 +34,7 @@ expect() {
 case $mode in
 usage)
   out=(--out "$work/out")
-  expect 2 "unknown target 'm4'; valid: host, qemu-m0plus" \
+  expect 2 "unknown target 'm4'; valid: host, host-insn, qemu-m0plus" \
     "$merlin" run --target m4 "${out[@]}"
   expect 2 "--runs" "$merlin" run --target host --runs 0 "${out[@]}"
   expect 2 "--runs" "$merlin" run --target host --runs -3 "${out[@]}"

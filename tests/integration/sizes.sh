@@ -33,13 +33,13 @@ set +e
 rc=$?
 set -e
 [ $rc -eq 2 ] || fail "no --target: exit $rc, want 2"
-grep -q "valid: host, qemu-m0plus" "$tmp/err" || fail "no --target: $(cat "$tmp/err")"
+grep -q "valid: host, host-insn, qemu-m0plus" "$tmp/err" || fail "no --target: $(cat "$tmp/err")"
 set +e
 "$MERLIN" sizes --target nosuch >/dev/null 2>"$tmp/err"
 rc=$?
 set -e
 [ $rc -eq 2 ] || fail "unknown target: exit $rc, want 2"
-grep -q "unknown target 'nosuch'; valid: host, qemu-m0plus" "$tmp/err" ||
+grep -q "unknown target 'nosuch'; valid: host, host-insn, qemu-m0plus" "$tmp/err" ||
   fail "unknown target: $(cat "$tmp/err")"
 set +e
 "$MERLIN" sizes --target $TARGET --profile nosuch >/dev/null 2>"$tmp/err"

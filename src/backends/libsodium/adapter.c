@@ -199,43 +199,29 @@ static const mcore_ka_vt x25519_vt = {
 /* ---- Ed25519 (RFC 8032, pure) ------------------------------------------- */
 
 #if MERLIN_ROUTE_ED25519_LIBSODIUM
-/* Our sk is the 32-byte RFC 8032 private key, which is libsodium's seed;
- * libsodium's own secret key is seed || pk (64 bytes). crypto_sign_ed25519_
- * seed_keypair derives it (SHA-512 of the seed, clamping, the base-point
- * multiplication A = s.B: RFC 8032 section 5.1.5). */
+/* Our sk is libsodium's own secret key: the 32-byte RFC 8032 private key
+ * (libsodium's seed) followed by the public key A (64 bytes,
+ * docs/operations.md). crypto_sign_ed25519_seed_keypair derives it (SHA-512
+ * of the seed, clamping, the base-point multiplication A = s.B: RFC 8032
+ * section 5.1.5). */
 static int ed25519_keygen_seed(uint8_t *pk, uint8_t *sk, const uint8_t *seed) {
-  unsigned char sodium_sk[crypto_sign_ed25519_SECRETKEYBYTES];
-  int rc = crypto_sign_ed25519_seed_keypair(pk, sodium_sk, seed);
-  memcpy(sk, seed, crypto_sign_ed25519_SEEDBYTES);
-  sodium_memzero(sodium_sk, sizeof sodium_sk);
-  return rc == 0 ? MCORE_OK : MCORE_ERR;
+  return crypto_sign_ed25519_seed_keypair(pk, sk, seed) == 0 ? MCORE_OK
+                                                             : MCORE_ERR;
 }
 
 /* The library's key generation: 32 bytes from randombytes_buf as the seed,
- * then the same derivation; our sk is the seed, its first half. */
+ * then the same derivation. */
 static int ed25519_keygen(uint8_t *pk, uint8_t *sk) {
-  unsigned char sodium_sk[crypto_sign_ed25519_SECRETKEYBYTES];
-  int rc = crypto_sign_ed25519_keypair(pk, sodium_sk);
-  memcpy(sk, sodium_sk, crypto_sign_ed25519_SEEDBYTES);
-  sodium_memzero(sodium_sk, sizeof sodium_sk);
-  return rc == 0 ? MCORE_OK : MCORE_ERR;
+  return crypto_sign_ed25519_keypair(pk, sk) == 0 ? MCORE_OK : MCORE_ERR;
 }
 
-/* RFC 8032 section 5.1.6. libsodium signs with the expanded 64-byte key, so
- * sign re-expands the 32-byte private key first, and that is timed with the
- * signature: one SHA-512 and one extra base-point multiplication (for the
- * public key libsodium reads from sk[32..63]), roughly doubling the cost
- * over signing with a stored 64-byte key. Deterministic: the library is
- * built without ED25519_NONDETERMINISTIC. */
+/* RFC 8032 section 5.1.6 with the stored 64-byte key, as libsodium's API
+ * signs. Deterministic: the library is built without
+ * ED25519_NONDETERMINISTIC. */
 static int ed25519_sign(uint8_t *sig, size_t *sig_len, const uint8_t *msg,
                         size_t msg_len, const uint8_t *sk) {
-  unsigned char pk[crypto_sign_ed25519_PUBLICKEYBYTES];
-  unsigned char sodium_sk[crypto_sign_ed25519_SECRETKEYBYTES];
   unsigned long long len = 0;
-  int rc = crypto_sign_ed25519_seed_keypair(pk, sodium_sk, sk);
-  if (rc == 0)
-    rc = crypto_sign_ed25519_detached(sig, &len, msg, msg_len, sodium_sk);
-  sodium_memzero(sodium_sk, sizeof sodium_sk);
+  int rc = crypto_sign_ed25519_detached(sig, &len, msg, msg_len, sk);
   if (rc != 0 || len != crypto_sign_ed25519_BYTES)
     return MCORE_ERR;
   *sig_len = crypto_sign_ed25519_BYTES;
@@ -257,7 +243,7 @@ static int ed25519_verify(const uint8_t *sig, size_t sig_len,
 
 static const mcore_sig_vt ed25519_vt = {
     .pk_len = crypto_sign_ed25519_PUBLICKEYBYTES,
-    .sk_len = crypto_sign_ed25519_SEEDBYTES,
+    .sk_len = crypto_sign_ed25519_SECRETKEYBYTES,
     .sig_len = crypto_sign_ed25519_BYTES,
     .keygen = ed25519_keygen,
     .sign = ed25519_sign,

@@ -953,11 +953,17 @@ static const mcore_sig_vt ecdsa_p256_vt = {.pk_len = P256_PK_BYTES,
 /* ---- Ed25519 (RFC 8032, pure) ----------------------------------------- */
 
 #if MERLIN_ROUTE_ED25519_WOLFCRYPT
-/* sk is the 32-byte private key of RFC 8032 section 5.1.5, pk the encoded
- * point A, sig R || S. */
+/* pk is the encoded point A, sig R || S, and sk the 32-byte private key of
+ * RFC 8032 section 5.1.5 followed by A (64 bytes: what
+ * wc_ed25519_export_private writes, libsodium's and Go's form). Keeping A
+ * beside the private key is what lets signing skip deriving it: signing
+ * hashes A (section 5.1.6 step 4), and deriving it is a scalar
+ * multiplication by the base point, as costly as the signature itself.
+ * wolfCrypt's own benchmark signs with a key object that holds A, so does
+ * this adapter (docs/operations.md). */
 static int ed25519_keygen(uint8_t *pk, uint8_t *sk) {
   ed25519_key key;
-  word32 pk_len = ED25519_PUB_KEY_SIZE, sk_len = ED25519_KEY_SIZE;
+  word32 pk_len = ED25519_PUB_KEY_SIZE, sk_len = ED25519_PRV_KEY_SIZE;
   int ret;
   if (wc_ed25519_init_ex(&key, NULL, INVALID_DEVID) != 0)
     return MCORE_ERR;
@@ -965,53 +971,48 @@ static int ed25519_keygen(uint8_t *pk, uint8_t *sk) {
   if (ret == 0)
     ret = wc_ed25519_export_public(&key, pk, &pk_len);
   if (ret == 0)
-    ret = wc_ed25519_export_private_only(&key, sk, &sk_len);
+    ret = wc_ed25519_export_private(&key, sk, &sk_len);
   wc_ed25519_free(&key);
   return ret == 0 && pk_len == ED25519_PUB_KEY_SIZE &&
-                 sk_len == ED25519_KEY_SIZE
+                 sk_len == ED25519_PRV_KEY_SIZE
              ? MCORE_OK
              : MCORE_ERR;
 }
 
-/* Load the private key and its public key A = [s]B (RFC 8032 section
- * 5.1.5), which signing hashes: the 32-byte encoding carries no public
- * part, so deriving it is part of every signature. */
-static int ed25519_load_sk(ed25519_key *key, const uint8_t *sk,
-                           uint8_t pk[ED25519_PUB_KEY_SIZE]) {
-  int ret = wc_ed25519_import_private_only(sk, ED25519_KEY_SIZE, key);
-  if (ret == 0)
-    ret = wc_ed25519_make_public(key, pk, ED25519_PUB_KEY_SIZE);
-  /* trusted = 1: pk was just computed from sk, no need to check it. */
-  if (ret == 0)
-    ret = wc_ed25519_import_private_key_ex(sk, ED25519_KEY_SIZE, pk,
-                                           ED25519_PUB_KEY_SIZE, key, 1);
-  return ret;
-}
-
+/* The key pair of a 32-byte private key: A = [s]B (RFC 8032 section
+ * 5.1.5), sk = seed || A. */
 static int ed25519_keygen_seed(uint8_t *pk, uint8_t *sk, const uint8_t *seed) {
   ed25519_key key;
   int ret;
   if (wc_ed25519_init_ex(&key, NULL, INVALID_DEVID) != 0)
     return MCORE_ERR;
-  ret = ed25519_load_sk(&key, seed, pk);
+  ret = wc_ed25519_import_private_only(seed, ED25519_KEY_SIZE, &key);
+  if (ret == 0)
+    ret = wc_ed25519_make_public(&key, pk, ED25519_PUB_KEY_SIZE);
   wc_ed25519_free(&key);
   if (ret != 0)
     return MCORE_ERR;
   memmove(sk, seed, ED25519_KEY_SIZE);
+  memcpy(sk + ED25519_KEY_SIZE, pk, ED25519_PUB_KEY_SIZE);
   return MCORE_OK;
 }
 
+/* The key is imported as trusted (the last argument): sk comes from
+ * keygen or keygen_seed, which computed A from the private key; untrusted,
+ * wolfSSL would derive A again to compare (wc_ed25519_check_key), the very
+ * derivation this operation leaves out. */
 static int ed25519_sign(uint8_t *sig, size_t *sig_len, const uint8_t *msg,
                         size_t msg_len, const uint8_t *sk) {
   ed25519_key key;
-  uint8_t pk[ED25519_PUB_KEY_SIZE];
   word32 len = ED25519_SIG_SIZE;
   int ret;
   if (!FITS_WORD32(msg_len))
     return MCORE_ERR;
   if (wc_ed25519_init_ex(&key, NULL, INVALID_DEVID) != 0)
     return MCORE_ERR;
-  ret = ed25519_load_sk(&key, sk, pk);
+  ret = wc_ed25519_import_private_key_ex(sk, ED25519_KEY_SIZE,
+                                         sk + ED25519_KEY_SIZE,
+                                         ED25519_PUB_KEY_SIZE, &key, 1);
   if (ret == 0)
     ret = wc_ed25519_sign_msg(msg, (word32)msg_len, sig, &len, &key);
   wc_ed25519_free(&key);
@@ -1049,7 +1050,7 @@ static int ed25519_verify(const uint8_t *sig, size_t sig_len,
 }
 
 static const mcore_sig_vt ed25519_vt = {.pk_len = ED25519_PUB_KEY_SIZE,
-                                        .sk_len = ED25519_KEY_SIZE,
+                                        .sk_len = ED25519_PRV_KEY_SIZE,
                                         .sig_len = ED25519_SIG_SIZE,
                                         .keygen = ed25519_keygen,
                                         .sign = ed25519_sign,

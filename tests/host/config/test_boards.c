@@ -86,7 +86,8 @@ static void test_descriptor(void) {
                "'qemu_cpu' does not belong in a part-only file (no kind)");
   snprintf(buf, sizeof buf, "%s", good);
   memcpy(strstr(buf, "kind = qemu"), "kind = xemu", 11);
-  expect_error(buf, "unknown kind 'xemu' (valid: native, qemu, board)");
+  expect_error(buf,
+               "unknown kind 'xemu' (valid: native, qemu-user, qemu, board)");
   snprintf(buf, sizeof buf, "%s", good);
   memcpy(strstr(buf, "target = t"), "target = u", 10);
   expect_error(buf, "a target's descriptor is named after it");

@@ -161,6 +161,12 @@ static void op_records(void) {
   U64(samples, i, 0);
   LIST(samples, v, 100, 120);
   END(samples);
+  START(ctl);
+  U64(ctl, id, 0);
+  U64(ctl, batch, 2);
+  LIST(ctl, v, 300, 310);
+  LIST(ctl, tsc, 900, 930);
+  END(ctl);
   START(opend);
   U64(opend, id, 0);
   U64(opend, n, 2);
