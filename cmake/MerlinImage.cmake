@@ -84,6 +84,12 @@ foreach(backend IN LISTS MERLIN_BACKENDS)
          "extern const mcore_backend mbe_${backend_c}_backend;\n")
   string(APPEND MERLIN_REGISTRY_ITEMS "    &mbe_${backend_c}_backend,\n")
 endforeach()
+# Test hook (tests/ct/plant.sh): the planted constant-time leaks, a backend
+# of the test tree that no shipped image carries.
+option(MERLIN_TEST_CT_PLANT "test hook: add the planted-leak backend" OFF)
+if(MERLIN_TEST_CT_PLANT)
+  include("${CMAKE_SOURCE_DIR}/tests/ct/plant/plant.cmake")
+endif()
 configure_file(${CMAKE_SOURCE_DIR}/cmake/registry.c.in
                ${MERLIN_GEN}/registry.c @ONLY)
 

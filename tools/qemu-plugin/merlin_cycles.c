@@ -11,8 +11,10 @@
  *   out=PATH    the side file to write
  *   model=NAME  m0plus, m0plus-smallmul, m3, m4 or none (count only)
  *   ws=N        flash wait states added to every pipeline refill (default 0)
+ *   ct=PATH     also write the constant-time trace there (ct_trace.h)
  */
 #define _POSIX_C_SOURCE 200809L
+#include "ct_trace.h"
 #include "cycle_model.h"
 #include "elfsyms.h"
 
@@ -190,6 +192,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     t->cycles += in.branch == MC_BR_COND ? k.not_taken : k.taken;
   }
   qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
+  ct_trace_tb(tb);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *p) {
@@ -198,6 +201,7 @@ static void at_exit(qemu_plugin_id_t id, void *p) {
   fprintf(out, "end %" PRIu64 "\n", n_regions);
   if (fclose(out) != 0)
     fprintf(stderr, "merlin_cycles: error writing %s\n", out_path);
+  ct_trace_exit();
 }
 
 static int fail(const char *msg, const char *detail) {
@@ -221,8 +225,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
       model_name = a + 6;
     else if (strncmp(a, "ws=", 3) == 0)
       wait_states = (unsigned)strtoul(a + 3, NULL, 10);
-    else
-      return fail("unknown argument (elf=, out=, model=, ws=)", a);
+    else if (!ct_trace_arg(a))
+      return fail("unknown argument (elf=, out=, model=, ws=, ct=)", a);
   }
   if (!elf || !out_path)
     return fail("elf=PATH and out=PATH are required", NULL);
@@ -241,6 +245,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     return fail("the image has no mcore_mark_sample_begin/end symbols", elf);
   mark_begin = syms.sym[b].addr;
   mark_end = syms.sym[e].addr;
+  if (ct_trace_install(elf, &syms, err, sizeof err) != 0)
+    return fail("constant-time trace", err);
   f_insns = calloc(syms.n ? syms.n : 1, sizeof *f_insns);
   f_cycles = calloc(syms.n ? syms.n : 1, sizeof *f_cycles);
   touched = calloc(syms.n ? syms.n : 1, sizeof *touched);
