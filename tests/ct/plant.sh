@@ -29,6 +29,20 @@ cmake -DMERLIN_TEST_CT_PLANT=ON "$bdir" >/dev/null
 trap 'cmake -DMERLIN_TEST_CT_PLANT=OFF "$bdir" >/dev/null' EXIT
 "$merlin" run --target "$target" --profile "$profile" --runs 1 --warmup 0 \
   --ct --quiet --out "$out" >/dev/null
+# Without its plugin the constant-time pass fails the run, saying why, and
+# nothing is written (the timed run itself needs no plugin here).
+if [ "$target" = qemu-m4 ]; then
+  rm -rf "$out/noplugin"
+  if MERLIN_QEMU_PLUGIN=/nonexistent/merlin_cycles.so "$merlin" run \
+    --target "$target" --profile "$profile" --runs 1 --warmup 0 --ct \
+    --cycle-model off --quiet --out "$out/noplugin" 2>"$out/noplugin.err"; then
+    echo "FAIL: --ct without the plugin succeeded"
+    exit 1
+  fi
+  grep -q "constant-time pass: QEMU plugin /nonexistent" "$out/noplugin.err" ||
+    { echo "FAIL: no reason given:"; cat "$out/noplugin.err"; exit 1; }
+  [ ! -e "$out/noplugin" ] || { echo "FAIL: results written"; exit 1; }
+fi
 grep -q "^## Constant time" "$out/latest/report.md" ||
   { echo "FAIL: report.md has no constant-time section"; exit 1; }
 node - "$out/latest/results.json" "$target" <<'JS'

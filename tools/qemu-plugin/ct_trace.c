@@ -4,10 +4,12 @@
  * method, its limits and the side file format).
  *
  * Path. Translation blocks are QEMU's, and QEMU may cut a block short
- * (under -icount, before an interrupt), so a run's path is hashed as its
- * sequence of control transfers: every block that does not start where the
- * previous one ended adds (the previous one's last instruction, where this
- * one starts).
+ * (under -icount, before an interrupt, at a page end), so a run's path is
+ * hashed as its sequence of executed branches: every block that follows a
+ * block ending in a branch instruction (taken or not), or that does not
+ * start where the previous one ended, adds (the previous block's last
+ * instruction, where this one starts). A cut block ends in no branch and is
+ * followed by its own continuation: it adds nothing.
  * With the instruction count, that sequence fixes every executed address.
  * Memory. Every load and store adds (its instruction's address with bit 0
  * set for a store, the data address). Exceptions. A timer interrupt may
@@ -31,7 +33,7 @@
 #define CT_MAX_RUNS 64            /* per check (the runner takes 16) */
 
 enum { M_NONE, M_BEGIN, M_END, M_DONE };
-enum { LAST_OTHER, LAST_CALL, LAST_RET };
+enum { LAST_OTHER, LAST_BRANCH, LAST_CALL, LAST_RET };
 
 /* Instructions whose latency may depend on their operands on some core
  * (the host decides per core: host/run/ct.c, docs/constant-time.md). */
@@ -89,6 +91,7 @@ static size_t n_touched, cap_touched;
 static int in_check, in_run, in_handler, leave_handler;
 static unsigned depth;
 static uint32_t n_checks, run_idx, n_runs, last_ft, last_pc;
+static int last_branch; /* the previous block ended in a branch */
 static uint64_t insns, excs;
 static uint32_t sp_probe, heap_probe;
 static ct_stream path, mem;
@@ -266,6 +269,7 @@ static void at_marker(const ct_tb *t) {
     sp_probe = heap_probe = 0;
     last_ft = t->ft;
     last_pc = t->lpc;
+    last_branch = 1;
     stream_run_start(&path);
     stream_run_start(&mem);
   } else if (t->marker == M_END && in_run) {
@@ -307,12 +311,13 @@ static void ct_exec(unsigned int vcpu, void *udata) {
       leave_handler = 1; /* the exception return: after this block */
     return;
   }
-  if (t->pc != last_ft) {
+  if (last_branch || t->pc != last_ft) {
     ct_ev e = {last_pc, t->pc};
     event(&path, e);
   }
   last_ft = t->ft;
   last_pc = t->lpc;
+  last_branch = t->last != LAST_OTHER;
   insns += t->n_insns;
   for (uint32_t k = 0; k < t->n_vl && run_idx < CT_MAX_RUNS; k++) {
     ct_site *s = &sites[t->vl[k]];
@@ -359,19 +364,34 @@ static int vl_kind(uint16_t h1, uint16_t h2, size_t size) {
 }
 
 /* How an instruction leaves: a call (BL, BLX), a return (BX LR, POP/LDM
- * with the PC, LDR PC from the stack) or anything else. */
+ * with the PC, LDR PC from the stack), another instruction that may write
+ * the PC (Armv7-M ARM A5.2, A5.3), or none of these. */
 static int last_kind(uint16_t h1, uint16_t h2, size_t size) {
   if (size == 2) {
     if ((h1 & 0xFF87) == 0x4780)
       return LAST_CALL; /* BLX Rm */
     if (h1 == 0x4770 || (h1 & 0xFF00) == 0xBD00)
       return LAST_RET; /* BX LR, POP {..., PC} */
+    if ((h1 & 0xFF00) == 0x4700 || (h1 & 0xF000) == 0xD000 ||
+        (h1 & 0xF800) == 0xE000 || (h1 & 0xF500) == 0xB100 ||
+        ((h1 & 0xFC00) == 0x4400 && ((h1 >> 8) & 3) != 1 &&
+         ((h1 & 7) | ((h1 >> 4) & 8)) == 15))
+      return LAST_BRANCH; /* BX, B<cond>, B, CBZ/CBNZ, ADD/MOV PC */
     return LAST_OTHER;
   }
   if ((h1 & 0xF800) == 0xF000 && (h2 & 0xC000) == 0xC000)
     return LAST_CALL; /* BL, BLX (immediate) */
   if ((h1 == 0xE8BD && (h2 & 0x8000)) || (h1 == 0xF85D && h2 == 0xFB04))
     return LAST_RET; /* POP.W {..., PC}, LDR PC, [SP], #4 */
+  if ((h1 & 0xF800) == 0xF000 && (h2 & 0x8000) &&
+      ((h2 & 0x5000) == 0x1000 ||
+       ((h2 & 0x5000) == 0 && ((h1 >> 6) & 0xE) != 0xE)))
+    return LAST_BRANCH;                             /* B.W, B<cond>.W */
+  if (((h1 & 0xFE50) == 0xE810 && (h2 & 0x8000)) || /* LDM with PC */
+      ((h1 & 0xFFF0) == 0xE8D0 && (h2 & 0xFFE0) == 0xF000) || /* TBB/TBH */
+      ((h1 & 0xFF70) == 0xF850 && (h2 >> 12) == 15) ||        /* LDR PC */
+      ((h1 & 0xFFF0) == 0xF8D0 && (h2 >> 12) == 15))
+    return LAST_BRANCH;
   return LAST_OTHER;
 }
 
