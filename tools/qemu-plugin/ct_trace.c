@@ -88,10 +88,12 @@ static size_t n_sites, cap_sites;
 static uint32_t *touched; /* sites run in the current check */
 static size_t n_touched, cap_touched;
 
-static int in_check, in_run, in_handler, leave_handler;
+static int in_check, in_run, in_handler, pend_kind;
 static unsigned depth;
 static uint32_t n_checks, run_idx, n_runs, last_ft, last_pc;
 static int last_branch; /* the previous block ended in a branch */
+static uint32_t pend_lo,
+    pend_hi; /* the handler block that called or returned */
 static uint64_t insns, excs;
 static uint32_t sp_probe, heap_probe;
 static ct_stream path, mem;
@@ -263,7 +265,8 @@ static void at_marker(const ct_tb *t) {
     }
     in_run = 1;
     run_idx = n_runs;
-    in_handler = leave_handler = 0;
+    in_handler = 0;
+    pend_kind = LAST_OTHER;
     depth = 0;
     insns = excs = 0;
     sp_probe = heap_probe = 0;
@@ -281,36 +284,48 @@ static void at_marker(const ct_tb *t) {
   }
 }
 
+/* Whether t belongs to an exception handler (from a *_Handler entry to its
+ * exception return, the return taken at call depth 0). A call or return
+ * counts once the next block shows it completed: under -icount QEMU stops a
+ * block at a device access (the handler's timer register), re-runs that
+ * access alone, then the rest, and the first try's callback has already
+ * fired; a block that starts inside the previous one is such a re-run. */
+static int in_handler_code(const ct_tb *t) {
+  if (in_handler && pend_kind != LAST_OTHER) {
+    if (t->pc < pend_lo || t->pc >= pend_hi) {
+      if (pend_kind == LAST_CALL)
+        depth++;
+      else if (depth)
+        depth--;
+      else
+        in_handler = 0; /* the exception return */
+    }
+    pend_kind = LAST_OTHER;
+  }
+  if (t->handler) { /* exception entry: like a call when nested */
+    depth = in_handler ? depth + 1 : 0;
+    in_handler = 1;
+    excs++;
+  }
+  if (!in_handler)
+    return 0;
+  if (t->last == LAST_CALL || t->last == LAST_RET) {
+    pend_kind = t->last;
+    pend_lo = t->pc;
+    pend_hi = t->ft;
+  }
+  return 1;
+}
+
 static void ct_exec(unsigned int vcpu, void *udata) {
   (void)vcpu;
   const ct_tb *t = udata;
-  if (leave_handler) {
-    in_handler = 0;
-    leave_handler = 0;
-  }
   if (t->marker) {
     at_marker(t);
     return;
   }
-  if (!in_run)
+  if (!in_run || in_handler_code(t))
     return;
-  if (t->handler) { /* exception entry: like a call when nested */
-    if (in_handler)
-      depth++;
-    else
-      depth = 0;
-    in_handler = 1;
-    excs++;
-  }
-  if (in_handler) {
-    if (t->last == LAST_CALL)
-      depth++;
-    else if (t->last == LAST_RET && depth)
-      depth--;
-    else if (t->last == LAST_RET)
-      leave_handler = 1; /* the exception return: after this block */
-    return;
-  }
   if (last_branch || t->pc != last_ft) {
     ct_ev e = {last_pc, t->pc};
     event(&path, e);
