@@ -32,16 +32,16 @@ static int found(const mh_op *o, const char *m) {
 }
 
 static const char *verdict(const mh_op *o) {
-  switch (o->ct_status) {
-  case MH_CT_NONE:
-    return "no finding";
-  case MH_CT_EXPECTED:
-    return "expected finding";
-  case MH_CT_FINDING:
+  static const char *const words[] = {
+      [MH_CT_UNCHECKED] = "not checked",
+      [MH_CT_NONE] = "no finding",
+      [MH_CT_EXPECTED] = "expected finding",
+  };
+  if (o->ct_status == MH_CT_FINDING)
     return o->ct_listed ? "**FINDING** (known)" : "**FINDING** (new)";
-  default:
-    return "not checked";
-  }
+  return o->ct_status >= MH_CT_UNCHECKED && o->ct_status <= MH_CT_EXPECTED
+             ? words[o->ct_status]
+             : "not checked";
 }
 
 /* The variable-latency cell: sites and how the list took them. */
