@@ -341,8 +341,9 @@ static void judge_counts(judge *j, const mh_run *run, const mh_op *op) {
     hi = v > hi ? v : hi;
   }
   method(j, "instruction-count");
-  if (hi != lo) {
-    ct_key k = {"instruction-count", j->core, NULL, NULL};
+  if (hi != lo) { /* traced: where the paths part is where it comes from */
+    ct_key k = {"instruction-count", j->core, traced ? t->path_fn : NULL,
+                NULL};
     snprintf(text, sizeof text,
              "instruction counts vary over %u fresh secrets: %.0f to %.0f "
              "(spread %.0f)",
