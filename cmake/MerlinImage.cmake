@@ -101,6 +101,12 @@ endforeach()
 foreach(be IN LISTS MBI_NEW_BACKENDS) # the run's folders, after the rest
   merlin_registry_add(${be})
 endforeach()
+# Test hook (tests/ct/plant.sh): the planted constant-time leaks, a backend
+# of the test tree that no shipped image carries.
+option(MERLIN_TEST_CT_PLANT "test hook: add the planted-leak backend" OFF)
+if(MERLIN_TEST_CT_PLANT)
+  include("${CMAKE_SOURCE_DIR}/tests/ct/plant/plant.cmake")
+endif()
 configure_file(${CMAKE_SOURCE_DIR}/cmake/registry.c.in
                ${MERLIN_GEN}/registry.c @ONLY)
 

@@ -17,6 +17,7 @@
 #include "report/results_csv.h"
 #include "run/board_model.h"
 #include "run/ct.h"
+#include "run/ct_pass.h"
 #include "run/impl_culprit.h"
 #include "run/impl_ref.h"
 #include "run/jobs.h"
@@ -853,6 +854,31 @@ out:
   return rc;
 }
 
+/* The constant-time pass of a QEMU target (--ct): the same image again
+ * with --ct-only under the plugin's trace (run/ct_pass.h); the timed run is
+ * left as it was. */
+static int qemu_ct_pass(run_ctx *c, target_run *tr) {
+  char err[2048];
+  mh_build_spec bs = run_build_spec(c, tr, 1);
+  char *image = NULL, *bdir = mh_build_dir(&bs);
+  int rc = 1;
+  if (!bdir)
+    snprintf(err, sizeof err, "out of memory");
+  else if (mh_image_build(&bs, &image, err, sizeof err) == 0) {
+    if (!c->o->quiet)
+      fprintf(stderr, "merlin: %s: constant-time pass under the QEMU plugin\n",
+              tr->label);
+    mh_ct_pass p = {tr->t,   image,           bdir,
+                    c->root, c->o->timeout_s, c->o->stall_s};
+    rc = mh_ct_qemu_pass(&p, &tr->res.run, err, sizeof err) == 0 ? 0 : 1;
+  }
+  if (rc)
+    fprintf(stderr, "merlin: %s: constant-time pass: %s\n", tr->label, err);
+  free(image);
+  free(bdir);
+  return rc;
+}
+
 static int judge_ct(run_ctx *c, target_run *tr) {
   char err[1024];
   if (!c->ct_list_loaded) {
@@ -921,6 +947,9 @@ static int run_target(run_ctx *c, target_run *tr) {
     rc = repeat_runs(c, tr);
   if (rc == 0 && c->o->ct && tr->t->kind == MH_EXEC_NATIVE)
     rc = valgrind_pass(c, tr);
+  if (rc == 0 && c->o->ct && tr->t->kind == MH_EXEC_QEMU && !c->o->from &&
+      !c->o->kat_only)
+    rc = qemu_ct_pass(c, tr);
   if (rc == 0 && !c->o->kat_only && need_root(c) == 0)
     rc = judge_ct(c, tr);
   if (rc == 0 && !c->o->from && !c->o->port && !c->o->kat_only)

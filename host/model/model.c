@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "model/model.h"
 #include "model/workflow.h"
+#include "run/ct_trace.h"
 #include "run/cycles.h"
 
 #include <stdlib.h>
@@ -88,6 +89,8 @@ void mh_run_free(mh_run *run) {
     free(op->samples);
     mh_cyc_op_free(op->cyc);
     free(op->cyc);
+    mh_ct_trace_free(op->ct_trace);
+    free(op->ct_trace);
   }
   free(run->ops);
   free(run->ctl);

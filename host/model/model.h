@@ -71,6 +71,9 @@ typedef struct {
   mh_stats stats;
   /* QEMU plugin: est_cycles, classes, profile (cycles.h); NULL if none. */
   struct mh_cyc_op *cyc;
+  /* QEMU plugin, --ct: path, addresses and variable-latency instructions
+   * of the fresh-secret runs (run/ct_trace.h); NULL if none. */
+  struct mh_ct_trace *ct_trace;
 } mh_op;
 
 /* One run: what one image printed, accepted only if the whole stream

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "model/results_json.h"
 #include "analysis/noise.h"
+#include "model/ct_json.h"
 #include "model/cycles_json.h"
 
 #include "run/ct.h"
@@ -240,6 +241,11 @@ static json_t *op_json(wctx *w, const mh_run *run, const mh_op *op) {
     put(w, ct, "method", methods);
     put(w, ct, "detail", json_string(op->ct_detail ? op->ct_detail : ""));
     put(w, ct, "listed", json_boolean(op->ct_listed));
+    if (!w->bad && ct && mh_ct_trace_json(ct, run, op) != 0) {
+      w->bad = 1;
+      snprintf(w->err, w->errlen, "%s %s: constant-time trace", op->alg,
+               op->op);
+    }
     put(w, o, "ct", ct);
   }
   if (op->n_repeat) {
@@ -689,6 +695,9 @@ static int read_op_ct(rctx *c, json_t *o, mh_op *op) {
   op->ct_methods = m.s ? m.s : strdup("");
   op->ct_listed = json_is_true(json_object_get(ct, "listed"));
   op->has_ct_verdict = 1;
+  char terr[256];
+  if (mh_ct_trace_read(ct, op, terr, sizeof terr) != 0)
+    return rfail(c, "%s", terr);
   return 0;
 }
 

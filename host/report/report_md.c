@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report/report_md.h"
+#include "report/report_ct.h"
 #include "report/report_cycles.h"
 #include "report/report_noise.h"
 
@@ -822,6 +823,7 @@ char *mh_report_md(const mh_results *r) {
   mh_report_md_matrix(&b, r);
   mh_sb_puts(&b, "## Code, stack and time\n\n");
   code_stack_time(&b, r);
+  mh_report_ct_md(&b, r); /* "Constant time", host/report/report_ct.c */
   int any_fits = 0;
   for (size_t i = 0; i < r->n_runs; i++)
     for (size_t k = 0; k < r->runs[i].n_algs; k++)

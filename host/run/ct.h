@@ -17,11 +17,15 @@ typedef enum {
   MH_CT_FINDING,   /* a finding the list does not accept */
 } mh_ct_status;
 
-/* One line of the list: ALG BACKEND OP METHOD KIND REASON ("*" matches any
- * alg or backend; KIND accepted: not a leak, with the reason; known: a real
- * finding, reported as such, listed so that tests notice new ones). */
+/* One line of the list: ALG BACKEND OP METHODS KIND [QUALIFIERS] REASON
+ * ("*" matches any alg, backend or op; METHODS one method or several joined
+ * by commas; KIND accepted: not a leak, with the reason; known: a real
+ * finding, reported as such, listed so that tests notice new ones;
+ * qualifiers core=CORE, fn=FUNCTION (a trailing * matches a prefix) and
+ * insn=MNEMONIC narrow the entry to findings there). */
 typedef struct {
   char *alg, *backend, *op, *method, *kind, *reason;
+  char *core, *fn, *insn; /* NULL: any */
   size_t line;
   int seen; /* matched a finding of this run */
 } mh_ct_entry;
@@ -46,5 +50,9 @@ void mh_ct_list_free(mh_ct_list *l);
 int mh_ct_judge(const mh_run *run, mh_op *op, mh_ct_list *l);
 
 const char *mh_ct_status_name(int status);
+
+/* Why an instruction's latency depends on its operands on core, citing the
+ * source, or NULL when it does not there (docs/constant-time.md). */
+const char *mh_ct_vl_source(const char *core, const char *insn);
 
 #endif

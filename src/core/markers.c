@@ -13,6 +13,12 @@ MARKER void mcore_mark_sample_begin(void) { __asm__ volatile("" ::: "memory"); }
 
 MARKER void mcore_mark_sample_end(void) { __asm__ volatile("" ::: "memory"); }
 
+MARKER void mcore_mark_ct_begin(void) { __asm__ volatile("" ::: "memory"); }
+
+MARKER void mcore_mark_ct_end(void) { __asm__ volatile("" ::: "memory"); }
+
+MARKER void mcore_mark_ct_done(void) { __asm__ volatile("" ::: "memory"); }
+
 void mcore_mark_calibrate(void) {
   mcore_mark_sample_begin();
   uint64_t t0 = mport_counter_read();

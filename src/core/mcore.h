@@ -61,6 +61,9 @@ typedef enum {
 #define X(e, name, algs) MCORE_BACKEND_##e,
 #include "backends.def"
 #undef X
+#ifdef MERLIN_TEST_CT_PLANT
+  MCORE_BACKEND_CT_PLANT, /* test hook: tests/ct/plant, planted leaks */
+#endif
   MCORE_BACKEND_COUNT
 } mcore_backend_id;
 

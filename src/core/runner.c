@@ -318,7 +318,8 @@ static int ct_check(const instance *in, mops_ctx *c, uint32_t id, uint64_t once,
   uint32_t n = ct_secrets_fit(once, left);
   long errors = 0, before = mport_ct_errors();
   int fresh = 1, rc = MCORE_OK;
-  for (uint32_t i = 0; i < n && rc == MCORE_OK; i++) {
+  uint32_t i = 0;
+  for (; i < n && rc == MCORE_OK; i++) {
     int s = in->def->secret(c, mport_ct_poison);
     if (s < 0) {
       rc = MCORE_ERR;
@@ -327,7 +328,9 @@ static int ct_check(const instance *in, mops_ctx *c, uint32_t id, uint64_t once,
     fresh &= s == MOPS_SECRET_FRESH;
     long e0 = mport_ct_errors();
     uint64_t t0 = mport_counter_read();
+    mcore_mark_ct_begin(); /* the plugin's ct trace (markers.h) */
     rc = in->def->run(c);
+    mcore_mark_ct_end();
     uint64_t t1 = mport_counter_read();
     /* A fresh secret with the old public inputs may be rejected (a KEM's
      * ciphertext for another key: mcore_kem_vt.decaps); the run still took
@@ -344,8 +347,10 @@ static int ct_check(const instance *in, mops_ctx *c, uint32_t id, uint64_t once,
       n = ct_secrets_fit(v[0] - overhead ? v[0] - overhead : 1,
                          left > v[0] ? left - v[0] : 0);
   }
+  mcore_mark_ct_done();
   if (rc != MCORE_OK)
     return rc;
+  n = i; /* the runs made: one more than fit when the first told */
   mcore_wire_start(MWIRE_R(ct));
   mcore_wire_u64(MWIRE_K(ct, id), id);
   mcore_wire_u64(MWIRE_K(ct, n), n);

@@ -299,6 +299,9 @@ static const char *const backend_names[MCORE_BACKEND_COUNT] = {
 #define X(e, name, a) name,
 #include "backends.def"
 #undef X
+#ifdef MERLIN_TEST_CT_PLANT
+    "ct-plant",
+#endif
 };
 
 const char *mcore_backend_name(mcore_backend_id id) {

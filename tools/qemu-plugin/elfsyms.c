@@ -20,11 +20,12 @@ static int cmp_sym(const void *a, const void *b) {
 typedef struct {
   es_table *t;
   size_t n, bytes;
+  unsigned type; /* STT_FUNC or STT_OBJECT */
 } collect;
 
 static int count_fn(void *ctx, const mh_elf_sym *s) {
   collect *c = ctx;
-  if (s->type == STT_FUNC && s->size != 0) {
+  if (s->type == c->type && s->size != 0) {
     c->n++;
     c->bytes += strlen(s->name) + 1;
   }
@@ -33,18 +34,19 @@ static int count_fn(void *ctx, const mh_elf_sym *s) {
 
 static int copy_fn(void *ctx, const mh_elf_sym *s) {
   collect *c = ctx;
-  if (s->type != STT_FUNC || s->size == 0)
+  if (s->type != c->type || s->size == 0)
     return 0;
   size_t len = strlen(s->name) + 1;
   es_sym *d = &c->t->sym[c->t->n++];
-  d->addr = (uint32_t)s->value & ~1u;
+  d->addr = (uint32_t)s->value & (c->type == STT_FUNC ? ~1u : ~0u);
   d->size = (uint32_t)s->size;
   d->name = memcpy(c->t->strings + c->bytes, s->name, len);
   c->bytes += len;
   return 0;
 }
 
-int es_load(const char *path, es_table *t, char *err, size_t errlen) {
+static int load_type(const char *path, unsigned type, es_table *t, char *err,
+                     size_t errlen) {
   memset(t, 0, sizeof *t);
   mh_elf e;
   if (mh_elf_open(path, &e, err, errlen) != 0)
@@ -52,7 +54,7 @@ int es_load(const char *path, es_table *t, char *err, size_t errlen) {
   int rc = -1, has_symtab = 0;
   for (size_t i = 0; i < e.n_sec; i++)
     has_symtab |= e.sec[i].type == SHT_SYMTAB;
-  collect c = {.t = t};
+  collect c = {.t = t, .type = type};
   if (e.is64 || e.big_endian) {
     snprintf(err, errlen, "%s is not a 32-bit little-endian ELF file", path);
     goto out;
@@ -80,6 +82,14 @@ out:
   }
   mh_elf_free(&e);
   return rc;
+}
+
+int es_load(const char *path, es_table *t, char *err, size_t errlen) {
+  return load_type(path, STT_FUNC, t, err, errlen);
+}
+
+int es_load_objects(const char *path, es_table *t, char *err, size_t errlen) {
+  return load_type(path, STT_OBJECT, t, err, errlen);
 }
 
 int32_t es_find(const es_table *t, uint64_t addr) {

@@ -22,6 +22,8 @@ typedef struct {
 
 /* Load the STT_FUNC symbols of path. Returns 0, or -1 with a message. */
 int es_load(const char *path, es_table *t, char *err, size_t errlen);
+/* The same for the data objects (STT_OBJECT, nonzero size). */
+int es_load_objects(const char *path, es_table *t, char *err, size_t errlen);
 /* Index of the function containing addr, or -1. */
 int32_t es_find(const es_table *t, uint64_t addr);
 /* Index of the function named name, or -1. */

@@ -13,8 +13,10 @@
  *   ws=N        flash wait states added to every pipeline refill (default 0)
  *   ic=, dc=, miss=, flash=, prefetch=, unified=
  *               the memory system of a board (memsys.c, --board)
+ *   ct=PATH     also write the constant-time trace there (ct_trace.h)
  */
 #define _POSIX_C_SOURCE 200809L
+#include "ct_trace.h"
 #include "cycle_model.h"
 #include "elfsyms.h"
 #include "memsys.h"
@@ -243,6 +245,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     mc_dyn_init(&t->dyn, t->pc, t->fallthrough, last_br);
   }
   qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
+  ct_trace_tb(tb);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *p) {
@@ -251,6 +254,7 @@ static void at_exit(qemu_plugin_id_t id, void *p) {
   fprintf(out, "end %" PRIu64 "\n", n_regions);
   if (fclose(out) != 0)
     fprintf(stderr, "merlin_cycles: error writing %s\n", out_path);
+  ct_trace_exit();
 }
 
 static int fail(const char *msg, const char *detail) {
@@ -276,11 +280,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
       model_name = a + 6;
     else if (strncmp(a, "ws=", 3) == 0)
       wait_states = (unsigned)strtoul(a + 3, NULL, 10);
+    else if (ct_trace_arg(a))
+      continue;
     else if ((rc = mc_mem_arg(a, err, sizeof err)) != 0) {
       if (rc < 0)
         return fail(err, NULL);
     } else
-      return fail("unknown argument (elf=, out=, model=, ws=, ic=, dc=, "
+      return fail("unknown argument (elf=, out=, model=, ws=, ct=, ic=, dc=, "
                   "miss=, flash=, prefetch=, unified=)",
                   a);
   }
@@ -303,6 +309,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     return fail("the image has no mcore_mark_sample_begin/end symbols", elf);
   mark_begin = syms.sym[b].addr;
   mark_end = syms.sym[e].addr;
+  if (ct_trace_install(elf, &syms, err, sizeof err) != 0)
+    return fail("constant-time trace", err);
   f_insns = calloc(syms.n ? syms.n : 1, sizeof *f_insns);
   f_cycles = calloc(syms.n ? syms.n : 1, sizeof *f_cycles);
   f_calls = calloc(syms.n ? syms.n : 1, sizeof *f_calls);
