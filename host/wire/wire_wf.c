@@ -127,12 +127,16 @@ static char *dup(const char *s) {
   return d;
 }
 
-static int valid_name(const char *s) {
+/* A workflow or variant name; with backend set, a '+'-joined list of
+ * backends, which may name implementation folders ("impl:<scheme>/<impl>",
+ * docs/bring-your-own.md), so ':', '/' and '.' are allowed there too. */
+static int valid_name(const char *s, int backend) {
   if (!*s)
     return 0;
   for (; *s; s++)
     if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' ||
-          *s == '-' || *s == '+'))
+          *s == '-' || *s == '+' ||
+          (backend && (*s == ':' || *s == '/' || *s == '.'))))
       return 0;
   return 1;
 }
@@ -165,7 +169,7 @@ static int rec_wf(mh_run *run, const mh_kv *f, size_t n, char *msg,
   if (run->n_wfs >= WF_MAX)
     return bad(msg, len, "more than %u workflows", WF_MAX);
   for (int k = 1; k <= 3; k++)
-    if (!valid_name(v[k]))
+    if (!valid_name(v[k], k == MH_WIRE_K(wf, backend)))
       return bad(msg, len, "wf record: malformed %s '%.40s'",
                  key(MH_WIRE_R_wf, k), v[k]);
   mh_wf *grown = realloc(run->wfs, (run->n_wfs + 1) * sizeof *grown);
@@ -196,7 +200,7 @@ static int rec_wf(mh_run *run, const mh_kv *f, size_t n, char *msg,
       return bad(msg, len, "out of memory");
     memcpy(s[w->n_steps], p, l);
     s[w->n_steps++][l] = '\0';
-    if (!valid_name(s[w->n_steps - 1]))
+    if (!valid_name(s[w->n_steps - 1], 0))
       return bad(msg, len, "wf record %d: malformed step name", w->id);
     p = comma ? comma + 1 : p + l;
   }
@@ -224,7 +228,7 @@ static int rec_wf(mh_run *run, const mh_kv *f, size_t n, char *msg,
     memcpy(x->name, p, nl);
     x->name[nl] = '\0';
     x->tx = colon[1] == 't';
-    if (!valid_name(x->name))
+    if (!valid_name(x->name, 0))
       return bad(msg, len, "wf record %d: malformed message name", w->id);
     p = comma ? comma + 1 : p + l;
   }

@@ -125,9 +125,33 @@ static void failed_check(void) {
   mh_run_free(&run);
 }
 
+/* A workflow whose KEM comes from an implementation folder names the
+ * folder's backend, "impl:<scheme>/<impl>" (docs/bring-your-own.md). */
+static void impl_backend(void) {
+  const char *b[N_BASE];
+  for (size_t k = 0; k < N_BASE; k++)
+    b[k] = base[k];
+  b[1] = "wf id=0 workflow=constrained variant=v "
+         "backend=impl:ml-kem-512/clean+wolfcrypt "
+         "algs=ml-kem-512:impl:ml-kem-512/clean,hkdf-sha256:wolfcrypt "
+         "steps=ladder,frames msgs=epoch:tx,frames:rx";
+  char *s = stream(b, N_BASE);
+  mh_run run;
+  mh_wire_error err;
+  CHECK(mh_wire_parse(s, strlen(s), &run, &err) == 0);
+  CHECK(run.n_wfs == 1 &&
+        strcmp(run.wfs[0].backend, "impl:ml-kem-512/clean+wolfcrypt") == 0);
+  mh_run_free(&run);
+}
+
 int main(void) {
   valid();
   failed_check();
+  impl_backend();
+  rejects(1,
+          "wf id=0 workflow=constrained variant=v:x backend=b algs=a:b "
+          "steps=ladder msgs=epoch:tx",
+          "malformed variant");
   rejects(1,
           "wf id=0 workflow=constrained variant=v backend=b algs=a:b "
           "steps=ladder msgs=epoch:tx x=1",
