@@ -77,6 +77,38 @@ endif()
 string(CONCAT MBI_REDEFINE_TEXT ${MBI_REDEFINE_TEXT})
 file(CONFIGURE OUTPUT "${MBI_REDEFINE}" CONTENT "${MBI_REDEFINE_TEXT}")
 
+# ---- compiler workarounds -----------------------------------------------
+# src/backends/impl/compiler-workarounds.txt: flags added to the folders a
+# line matches, with the compiler it names (the sources stay as they are).
+# MBI_WORKAROUNDS holds "ALG_REGEX|FLAGS" of the lines for this compiler.
+set(MBI_WORKAROUNDS "")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             "${MBI_DIR}/compiler-workarounds.txt")
+file(STRINGS "${MBI_DIR}/compiler-workarounds.txt" mbi_wa_lines)
+foreach(line IN LISTS mbi_wa_lines)
+  if(line MATCHES "^[ \t]*(#|$)")
+    continue()
+  endif()
+  if(NOT line MATCHES
+     "^([^ \t]+)[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]+--[ \t]+(.+)$")
+    message(FATAL_ERROR "src/backends/impl/compiler-workarounds.txt: "
+                        "malformed line '${line}' (COMPILER VERSION "
+                        "PROCESSOR ALGS FLAGS -- reason)")
+  endif()
+  set(wa_cc "${CMAKE_MATCH_1}")
+  set(wa_ver "${CMAKE_MATCH_2}")
+  set(wa_cpu "${CMAKE_MATCH_3}")
+  set(wa_algs "${CMAKE_MATCH_4}")
+  set(wa_flags "${CMAKE_MATCH_5}")
+  if(CMAKE_C_COMPILER_ID STREQUAL wa_cc AND
+     CMAKE_C_COMPILER_VERSION MATCHES "${wa_ver}" AND
+     CMAKE_SYSTEM_PROCESSOR STREQUAL wa_cpu)
+    string(REPLACE "." "\\." wa_re "${wa_algs}")
+    string(REPLACE "*" ".*" wa_re "${wa_re}")
+    list(APPEND MBI_WORKAROUNDS "^${wa_re}$|${wa_flags}")
+  endif()
+endforeach()
+
 # ---- each folder --------------------------------------------------------
 set(MBI_ALGS_DEF "")
 set(MBI_SIZES_DEF "")
@@ -133,6 +165,17 @@ foreach(k IN LISTS MERLIN_IMPLS)
   add_library(merlin_impl${k}_obj OBJECT ${srcs} "${bdir}/entry.c")
   target_include_directories(merlin_impl${k}_obj PRIVATE
                              "${DIR}" ${MBI_PQCLEAN_COMMON})
+  foreach(wa IN LISTS MBI_WORKAROUNDS)
+    string(REPLACE "|" ";" wa "${wa}")
+    list(GET wa 0 wa_re)
+    list(GET wa 1 wa_flags)
+    string(REPLACE "," ";" wa_flags "${wa_flags}")
+    if(ALG MATCHES "${wa_re}")
+      message(STATUS "${BACKEND}: compiler workaround ${wa_flags} "
+                     "(src/backends/impl/compiler-workarounds.txt)")
+      target_compile_options(merlin_impl${k}_obj PRIVATE ${wa_flags})
+    endif()
+  endforeach()
   set(keep "")
   foreach(e IN LISTS entries)
     string(APPEND keep "mbe_impl${k}_${e}\n")
