@@ -322,7 +322,9 @@ target_compile_options(merlin_impl_registry PRIVATE ${MERLIN_WARNINGS})
 list(APPEND MERLIN_BACKEND_TARGETS merlin_impl_registry)
 
 # The registry of a size image holding folder K alone (cmake/MerlinImage.cmake,
-# MERLIN_SIZES): its backend with that one implementation.
+# MERLIN_SIZES): its backend with that one implementation, under the name
+# of the full registry's (mbe_<backend>_backend), where merlin sizes reads
+# the variant (host/image/sizes.c, mh_elf_variant).
 function(mbi_pair_registry k out)
   set(be ${MBI_PAIR_${k}_ENUM})
   string(TOLOWER "${be}" be_c)
@@ -333,14 +335,14 @@ function(mbi_pair_registry k out)
 ${MBI_PAIR_${k}_DECLS}
 static const mcore_impl impls[] = {
 ${MBI_PAIR_${k}_ITEM}};
-static const mcore_backend backend = {
+const mcore_backend mbe_${be_c}_backend = {
     .id = MCORE_BACKEND_${be},
     .library = \"${MERLIN_IMPL_${be}_LIBRARY}\",
     .version = \"${MERLIN_IMPL_${be}_VERSION}\",
     .init = NULL,
     .impls = impls,
     .n_impls = 1};
-const mcore_backend *const mcore_backends[] = {&backend};
+const mcore_backend *const mcore_backends[] = {&mbe_${be_c}_backend};
 const size_t mcore_n_backends = 1;
 " PARENT_SCOPE)
 endfunction()

@@ -12,7 +12,7 @@ expect() { # expect STATUS TEXT ARGS...
   shift 2
   out=$("$merlin" agree "$@" 2>&1)
   rc=$?
-  if [ "$rc" -eq "$want" ] && printf '%s' "$out" | grep -q -- "$text"; then
+  if [ "$rc" -eq "$want" ] && grep -q -- "$text" <<<"$out"; then
     pass=$((pass + 1))
   else
     failed=$((failed + 1))
