@@ -29,10 +29,22 @@ const check = (ok, what) => {
 };
 
 // report.md's number format (host/report/format.c), written again here.
+// toFixed with C's printf rounding: exactly halfway goes to the even
+// neighbour (1538.5 -> 1538), as report.md and the page show it.
+function fixedLikeC(a, dec) {
+  const s = a.toFixed(dec);
+  if (a >= 1e21) return s;
+  const exact = a.toFixed(100);
+  const cut = exact.indexOf(".") + 1 + dec;
+  if (exact[cut] !== "5" || !/^0*$/.test(exact.slice(cut + 1))) return s;
+  const down = exact.slice(0, dec ? cut : cut - 1);
+  return Number(down[down.length - 1]) % 2 === 0 ? down : s;
+}
+
 function fmt(v) {
   const a = Math.abs(v);
   const dec = a === Math.floor(a) || a >= 1000 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3;
-  const [i, f] = a.toFixed(dec).split(".");
+  const [i, f] = fixedLikeC(a, dec).split(".");
   return (v < 0 ? "-" : "") + i.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (f ? "." + f : "");
 }
 
@@ -181,6 +193,9 @@ async function report(browser, dir) {
   const md = readFileSync(join(dir, "report.md"), "utf8");
   const { page, errors, blocked } = await open(browser, join(dir, "report.html"));
   await charts(page);
+  // Halfway values: the page rounds them as C's printf does (format.c).
+  const ties = await page.evaluate(() => [1538.5, 1539.5, 12.25, 0.0625].map(window.merlinFormat).join(" "));
+  check(ties === "1,538 1,540 12.2 0.062", `the page formats halfway values as report.md does (${ties})`);
   const prefix = variant || "report";
   await tooltip(page, res);
   // A filter: drop one backend, the bar chart loses its bars; back again.

@@ -21,6 +21,19 @@
   const views = []; // {chart, el, view, log}
   const redraws = []; // tables drawn again when the filters change
 
+  // a.toFixed(dec) with C's printf rounding (host/report/format.c): a value
+  // exactly halfway goes to the even neighbour (1538.5 -> 1538), where
+  // toFixed goes up; report.md and the page then show the same figure.
+  function fixedLikeC(a, dec) {
+    const s = a.toFixed(dec);
+    if (a >= 1e21) return s;
+    const exact = a.toFixed(100); // every digit of the double (ECMA-262 toFixed)
+    const cut = exact.indexOf(".") + 1 + dec;
+    if (exact[cut] !== "5" || !/^0*$/.test(exact.slice(cut + 1))) return s;
+    const down = exact.slice(0, dec ? cut : cut - 1);
+    return Number(down[down.length - 1]) % 2 === 0 ? down : s;
+  }
+
   // The number format of report.md (host/report/format.c,
   // mh_format_number): thousands separators; no decimals for integers and
   // values from 1,000 up, one from 10, two from 1, three below.
@@ -29,7 +42,7 @@
     if (!isFinite(v)) return String(v);
     const a = Math.abs(v);
     const dec = a === Math.floor(a) || a >= 1000 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3;
-    const s = a.toFixed(dec);
+    const s = fixedLikeC(a, dec);
     const [i, f] = s.split(".");
     const neg = v < 0 && /[1-9]/.test(s) ? "-" : "";
     return neg + i.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (f ? "." + f : "");
