@@ -61,7 +61,9 @@ static int ag_load(ag_ctx *c, char *err, size_t errlen) {
   free(path);
   if (rc != 0)
     return -1;
-  for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+  char *save = NULL;
+  for (char *line = strtok_r(buf, "\n", &save); line;
+       line = strtok_r(NULL, "\n", &save)) {
     if (line[0] == '#')
       continue;
     for (char *s = line; *s && c->n_args + 1 < AG_ARGS_MAX;) {

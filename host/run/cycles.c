@@ -206,8 +206,11 @@ static int side_parse(char *buf, size_t len, side_file *s, char *err,
     lineno++;
     char *tok[5 + MH_CYC_CLASSES];
     size_t nt = 0;
-    for (char *p = strtok(line, " "); p && nt < sizeof tok / sizeof tok[0];
-         p = strtok(NULL, " "))
+    /* strtok_r: merlin run -j parses the side files of parallel jobs on
+     * threads of one process, and strtok's state is shared by all. */
+    char *save = NULL;
+    for (char *p = strtok_r(line, " ", &save);
+         p && nt < sizeof tok / sizeof tok[0]; p = strtok_r(NULL, " ", &save))
       tok[nt++] = p;
     if (ended) {
       snprintf(err, errlen, "line %zu: text after the end record", lineno);

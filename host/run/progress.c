@@ -233,7 +233,7 @@ void mh_progress_tick(mh_progress *p) {
   if (o->before > 0)
     snprintf(before, sizeof before, "; %.0f s in the recorded run", o->before);
   if (p->tty) {
-    static char line[256];
+    char line[256];
     snprintf(line, sizeof line, "%s: %s, %.0f s%s", o->label, p->phase, on,
              before);
     if (time(NULL) != p->last_line) { /* redraw once a second */

@@ -4,9 +4,10 @@
 # docs/results.md), on one results directory made once:
 #   html.sh MERLIN ART data     merlin run --target host,qemu-m4 (5 runs)
 #                               into ART/report-data (the fixture)
-#   html.sh MERLIN ART browser  report.html of that run and of the matrix
-#                               run (ART/matrix-results, from matrix.sh) in
-#                               chromium (html.mjs); screenshots in ART
+#   html.sh MERLIN ART browser  report.html of that run in chromium
+#                               (html.mjs); screenshots in ART
+#   html.sh MERLIN ART matrix   the same on the matrix run
+#                               (ART/matrix-results, from matrix.sh)
 #   html.sh MERLIN ART compare  compare --force against a copy built "-O3"
 #                               with one operation twice as slow and one
 #                               twice as fast: --html page in chromium
@@ -36,6 +37,8 @@ data)
   ;;
 browser)
   node "$here/html.mjs" report "$data" "$art/report-html"
+  ;;
+matrix)
   if [ -f "$art/matrix-results/results.json" ]; then
     node "$here/html.mjs" report "$art/matrix-results" "$art/report-html" matrix
   else

@@ -8,6 +8,7 @@
 #include "run/board_model.h"
 #include "run/cycles.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,6 +361,56 @@ static void test_acc_profile(void) {
   clear_run(&run);
 }
 
+/* merlin run -j parses the side files of parallel jobs on threads of one
+ * process: two threads attaching the good side file many times each must
+ * all succeed (the parser once shared strtok's state between them and read
+ * "garbled record" about a file that was whole). */
+enum { PARALLEL_ROUNDS = 300 };
+
+static void *attach_many(void *arg) {
+  int *failures = arg;
+  static char alg[] = "ml-kem-768", op[] = "keygen";
+  for (int i = 0; i < PARALLEL_ROUNDS; i++) {
+    uint64_t raw[3] = {3200, 6400, 9600};
+    mh_op ops[1];
+    memset(ops, 0, sizeof ops);
+    ops[0].alg = alg;
+    ops[0].op = op;
+    ops[0].batch = 2;
+    ops[0].raw = raw;
+    ops[0].n_raw = 3;
+    ops[0].n_samples = 3;
+    mh_run run;
+    memset(&run, 0, sizeof run);
+    run.ops = ops;
+    run.n_ops = 1;
+    run.ticks_to_unit = 40.0 / 128.0;
+    run.icount_shift = 7;
+    char err[512] = "";
+    if (mh_cycles_attach(&run, side, NULL, err, sizeof err) != 0 ||
+        !run.ops[0].cyc || run.ops[0].cyc->est.median != 1000) {
+      if (*failures == 0)
+        fprintf(stderr, "parallel attach %d: %s\n", i, err);
+      (*failures)++;
+    }
+    clear_run(&run);
+  }
+  return NULL;
+}
+
+static void test_parallel(void) {
+  write_side(good);
+  pthread_t th[2];
+  int failures[2] = {0, 0}, started[2] = {0, 0};
+  for (int t = 0; t < 2; t++)
+    started[t] = pthread_create(&th[t], NULL, attach_many, &failures[t]) == 0;
+  for (int t = 0; t < 2; t++)
+    if (started[t])
+      pthread_join(th[t], NULL);
+  CHECK(started[0] && started[1]);
+  CHECK(failures[0] == 0 && failures[1] == 0);
+}
+
 int main(void) {
   int fd = mkstemp(side);
   CHECK(fd >= 0);
@@ -372,6 +423,7 @@ int main(void) {
   test_models();
   test_board_and_accel();
   test_acc_profile();
+  test_parallel();
   unlink(side);
   return check_report();
 }
