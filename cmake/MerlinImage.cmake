@@ -74,6 +74,12 @@ set(MERLIN_REGISTRY_ITEMS "")
 # folders (kind = folders, pqclean) and the run's own folders, each of
 # those a backend. MerlinImpl defines their targets and backend objects.
 list(LENGTH MERLIN_IMPLS merlin_n_impls) # indexes from 0: "0" is false
+# The compiler workarounds applied to this image's folders, one per line
+# "BACKEND<TAB>FLAGS -- reason": merlin run puts them in the run's
+# provenance (results.json "compiler_workarounds"). Written empty on every
+# configure so that a profile without folders leaves no stale line.
+set(MERLIN_WORKAROUNDS_FILE "${CMAKE_BINARY_DIR}/compiler-workarounds.txt")
+file(WRITE "${MERLIN_WORKAROUNDS_FILE}" "")
 if(merlin_n_impls GREATER 0)
   include(MerlinImpl)
 endif()

@@ -80,7 +80,8 @@ file(CONFIGURE OUTPUT "${MBI_REDEFINE}" CONTENT "${MBI_REDEFINE_TEXT}")
 # ---- compiler workarounds -----------------------------------------------
 # src/backends/impl/compiler-workarounds.txt: flags added to the folders a
 # line matches, with the compiler it names (the sources stay as they are).
-# MBI_WORKAROUNDS holds "ALG_REGEX|FLAGS" of the lines for this compiler.
+# MBI_WORKAROUNDS holds "ALG_REGEX|FLAGS|REASON" of the lines for this
+# compiler.
 set(MBI_WORKAROUNDS "")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
              "${MBI_DIR}/compiler-workarounds.txt")
@@ -100,12 +101,14 @@ foreach(line IN LISTS mbi_wa_lines)
   set(wa_cpu "${CMAKE_MATCH_3}")
   set(wa_algs "${CMAKE_MATCH_4}")
   set(wa_flags "${CMAKE_MATCH_5}")
+  string(REPLACE "|" "/" wa_reason "${CMAKE_MATCH_6}")
+  string(REPLACE ";" "," wa_reason "${wa_reason}")
   if(CMAKE_C_COMPILER_ID STREQUAL wa_cc AND
      CMAKE_C_COMPILER_VERSION MATCHES "${wa_ver}" AND
      CMAKE_SYSTEM_PROCESSOR STREQUAL wa_cpu)
     string(REPLACE "." "\\." wa_re "${wa_algs}")
     string(REPLACE "*" ".*" wa_re "${wa_re}")
-    list(APPEND MBI_WORKAROUNDS "^${wa_re}$|${wa_flags}")
+    list(APPEND MBI_WORKAROUNDS "^${wa_re}$|${wa_flags}|${wa_reason}")
   endif()
 endforeach()
 
@@ -169,11 +172,15 @@ foreach(k IN LISTS MERLIN_IMPLS)
     string(REPLACE "|" ";" wa "${wa}")
     list(GET wa 0 wa_re)
     list(GET wa 1 wa_flags)
+    list(GET wa 2 wa_reason)
     string(REPLACE "," ";" wa_flags "${wa_flags}")
     if(ALG MATCHES "${wa_re}")
       message(STATUS "${BACKEND}: compiler workaround ${wa_flags} "
                      "(src/backends/impl/compiler-workarounds.txt)")
       target_compile_options(merlin_impl${k}_obj PRIVATE ${wa_flags})
+      string(REPLACE ";" " " wa_text "${wa_flags}")
+      file(APPEND "${MERLIN_WORKAROUNDS_FILE}"
+           "${BACKEND}\t${wa_text} -- ${wa_reason}\n")
     endif()
   endforeach()
   set(keep "")

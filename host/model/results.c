@@ -82,6 +82,7 @@ static void impl_rec_free(mh_impl_rec *r) {
   free(r->hash);
   free(r->kat_reference);
   free(r->left_out);
+  free(r->compiler_workaround);
 }
 
 int mh_result_add_impl(mh_result *x, const mh_impl_rec *r) {
@@ -90,11 +91,12 @@ int mh_result_add_impl(mh_result *x, const mh_impl_rec *r) {
     return -1;
   x->impls = g;
   mh_impl_rec c = {0};
-  const char *const src[] = {r->backend, r->alg,  r->path,
-                             r->sha256,  r->hash, r->kat_reference,
-                             r->left_out};
-  char **const dst[] = {&c.backend, &c.alg,           &c.path,    &c.sha256,
-                        &c.hash,    &c.kat_reference, &c.left_out};
+  const char *const src[] = {
+      r->backend, r->alg,           r->path,     r->sha256,
+      r->hash,    r->kat_reference, r->left_out, r->compiler_workaround};
+  char **const dst[] = {&c.backend,      &c.alg,          &c.path,
+                        &c.sha256,       &c.hash,         &c.kat_reference,
+                        &c.left_out,     &c.compiler_workaround};
   for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
     if (src[i] && !(*dst[i] = strdup(src[i]))) {
       impl_rec_free(&c);

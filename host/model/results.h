@@ -39,6 +39,9 @@ typedef struct {
   char *backend, *alg, *path, *sha256, *hash, *kat_reference;
   /* NULL: measured; else why not ("not built: ...", "does not fit: ..."). */
   char *left_out;
+  /* The compiler workaround its build applied ("FLAGS -- reason", from
+   * src/backends/impl/compiler-workarounds.txt), or NULL. */
+  char *compiler_workaround;
 } mh_impl_rec;
 
 typedef struct {

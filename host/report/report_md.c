@@ -127,6 +127,16 @@ static void provenance(mh_sb *b, const mh_result *x) {
   mh_fmt_md_cell(b, (s = mh_run_prov(run, "compiler")) ? s : "?");
   mh_sb_puts(b, " |\n| flags | ");
   mh_fmt_md_cell(b, (s = mh_run_prov(run, "cflags")) ? s : "?");
+  /* Flags added to implementation folders, from the data file
+   * src/backends/impl/compiler-workarounds.txt (docs/bring-your-own.md). */
+  for (size_t i = 0; i < x->n_impls; i++) {
+    if (!x->impls[i].compiler_workaround)
+      continue;
+    mh_sb_puts(b, " |\n| compiler workaround, ");
+    mh_fmt_md_cell(b, x->impls[i].backend);
+    mh_sb_puts(b, " | ");
+    mh_fmt_md_cell(b, x->impls[i].compiler_workaround);
+  }
   mh_sb_puts(b, " |\n| libraries | ");
   prov_list(b, run, "lib.", " ");
   mh_sb_puts(b, " |\n| routes | ");
