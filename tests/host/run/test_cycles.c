@@ -27,11 +27,10 @@ static void write_side(const char *text) {
 
 /* One op, batch 2, three samples; k = 40/128 (mps2 at -icount shift=7):
  * 3200 ticks = 1000 instructions. */
-static void make_run(mh_run *run, uint64_t *raw) {
+static void fill_run(mh_run *run, mh_op ops[1], uint64_t *raw) {
   static char alg[] = "ml-kem-768", op[] = "keygen";
   memset(run, 0, sizeof *run);
-  static mh_op ops[1];
-  memset(ops, 0, sizeof ops);
+  memset(ops, 0, sizeof *ops);
   ops[0].alg = alg;
   ops[0].op = op;
   ops[0].batch = 2;
@@ -42,6 +41,12 @@ static void make_run(mh_run *run, uint64_t *raw) {
   run->n_ops = 1;
   run->ticks_to_unit = 40.0 / 128.0;
   run->icount_shift = 7;
+}
+
+/* The same on one static operation (the tests run one after another). */
+static void make_run(mh_run *run, uint64_t *raw) {
+  static mh_op ops[1];
+  fill_run(run, ops, raw);
 }
 
 static void clear_run(mh_run *run) {
@@ -369,23 +374,11 @@ enum { PARALLEL_ROUNDS = 300 };
 
 static void *attach_many(void *arg) {
   int *failures = arg;
-  static char alg[] = "ml-kem-768", op[] = "keygen";
   for (int i = 0; i < PARALLEL_ROUNDS; i++) {
     uint64_t raw[3] = {3200, 6400, 9600};
     mh_op ops[1];
-    memset(ops, 0, sizeof ops);
-    ops[0].alg = alg;
-    ops[0].op = op;
-    ops[0].batch = 2;
-    ops[0].raw = raw;
-    ops[0].n_raw = 3;
-    ops[0].n_samples = 3;
     mh_run run;
-    memset(&run, 0, sizeof run);
-    run.ops = ops;
-    run.n_ops = 1;
-    run.ticks_to_unit = 40.0 / 128.0;
-    run.icount_shift = 7;
+    fill_run(&run, ops, raw);
     char err[512] = "";
     if (mh_cycles_attach(&run, side, NULL, err, sizeof err) != 0 ||
         !run.ops[0].cyc || run.ops[0].cyc->est.median != 1000) {
