@@ -196,8 +196,9 @@ void mh_progress_console(mh_progress *p, const char *s, size_t n) {
   } else if (IS("plan") && o) {
     size_t nl;
     const char *nv = field(t, rest, "n", &nl);
-    snprintf(p->phase, sizeof p->phase, "%.*s samples planned", (int)nl,
-             nv ? nv : "?");
+    int one = nv && nl == 1 && nv[0] == '1';
+    snprintf(p->phase, sizeof p->phase, "%.*s sample%s planned", (int)nl,
+             nv ? nv : "?", one ? "" : "s");
     p->current = o->label;
     if (p->tty)
       draw(p, o->label);
