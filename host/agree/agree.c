@@ -43,6 +43,7 @@ typedef struct {
   double *theirs, *merlin;     /* [row * repeat + k], NAN: no figure */
   double share[AG_REPEAT_MAX]; /* host: CPU share of their program, or 0 */
   double noise[AG_REPEAT_MAX]; /* Merlin's control spread per run, or NAN */
+  char runner[200]; /* host: where the image says its runner ran, or "" */
 } ag_ctx;
 
 static char *ag_file(const ag_ctx *c, const char *name) {
@@ -311,6 +312,14 @@ static int ag_run_merlin(ag_ctx *c, unsigned k, char *err, size_t errlen) {
   c->noise[k] = rc == 0 && r.n_runs && mh_noise_of(&r.runs[0].run, &z) == 0
                     ? z.spread
                     : NAN;
+  /* What the host image recorded of its pinning and priority (first run),
+   * so that the summary says what was granted, not what was asked for. */
+  const char *cpu =
+      rc == 0 && r.n_runs ? mh_run_prov(&r.runs[0].run, "host_cpu") : NULL;
+  const char *prio =
+      rc == 0 && r.n_runs ? mh_run_prov(&r.runs[0].run, "host_priority") : NULL;
+  if (!c->runner[0] && cpu && prio)
+    snprintf(c->runner, sizeof c->runner, "%s, %s", cpu, prio);
   for (size_t i = 0; rc == 0 && i < c->n_map; i++) {
     const mh_ag_map *m = &c->map[i];
     double at[2] = {NAN, NAN}; /* call: -1 B; else 64 and 256 B */
@@ -439,9 +448,11 @@ static int ag_report(const ag_ctx *c, char *err, size_t errlen) {
     mh_sb_printf(&b,
                  " Merlin's control, timed after every operation, varied "
                  "by a median %.1f%% within its runs (p95/p5; %s): its "
-                 "medians of short samples, pinned at raised priority, are "
-                 "less exposed to the load, not immune.",
-                 100.0 * nz, nz > MH_NOISE_STEADY ? "not steady" : "steady");
+                 "medians of short samples (runner: %s) are less exposed to "
+                 "the load, not immune.",
+                 100.0 * nz, nz > MH_NOISE_STEADY ? "not steady" : "steady",
+                 c->runner[0] ? c->runner
+                              : "pinning and priority not recorded");
   mh_sb_puts(&b, "\n");
   int rc = b.failed ? -1 : 0;
   if (rc == 0)
