@@ -109,22 +109,34 @@ async function shots(page, prefix) {
 // The headline against results.json and report.md.
 async function headline(page, res, md) {
   const cells = await page.$$eval("#headline .hl[data-kind=ratio]", (cs) =>
-    cs.map((c) => ({ ...c.dataset, value: Number(c.querySelector("data.ratio").value), text: c.querySelector("data.ratio").textContent })),
+    cs.map((c) => {
+      const p99 = c.querySelector("data.p99-ratio");
+      return { ...c.dataset, value: Number(c.querySelector("data.ratio").value), text: c.querySelector("data.ratio").textContent, p99: p99 ? Number(p99.value) : null, p99Text: p99 ? p99.textContent : null };
+    }),
   );
   check(cells.length > 0, "the headline has post-quantum/classical ratios");
-  const cost = (run, alg, ops, backend) =>
-    ops.split(" ").reduce((s, op) => s + run.ops.find((o) => o.alg === alg && o.op === op && o.backend === backend).median, 0);
-  let mdHits = 0;
+  const cost = (run, alg, ops, backend, k = "median") =>
+    ops.split(" ").reduce((s, op) => s + run.ops.find((o) => o.alg === alg && o.op === op && o.backend === backend)[k], 0);
+  let mdHits = 0, p99s = 0;
   for (const c of cells) {
     const run = res.runs[Number(c.run)];
     const want = cost(run, c.pqAlg, c.pqOps, c.pqBackend) / cost(run, c.refAlg, c.refOps, c.refBackend);
     check(Math.abs(c.value / want - 1) < 1e-9, `headline ${c.pqLabel} (${c.pqBackend}) / ${c.refLabel}: ${c.value}, results.json gives ${want}`);
     check(c.text === want.toFixed(2) + "×", `headline shows ${c.text} for ${want}`);
+    // Signatures (verify and sign) give the ratio of p99s too.
+    const sig = c.refOps === "sign" || c.refOps === "verify";
+    check(sig === (c.p99 !== null), `headline ${c.pqLabel} ${c.pqOps}: a p99 ratio ${sig ? "for a signature" : "only for signatures"}`);
+    if (c.p99 !== null) {
+      const w99 = cost(run, c.pqAlg, c.pqOps, c.pqBackend, "p99") / cost(run, c.refAlg, c.refOps, c.refBackend, "p99");
+      check(Math.abs(c.p99 / w99 - 1) < 1e-9 && c.p99Text === w99.toFixed(2) + "×", `headline ${c.pqLabel} ${c.pqOps} p99 ratio ${c.p99Text}, results.json gives ${w99}`);
+      p99s++;
+    }
     const row = `| ${c.pqLabel} | ${c.pqBackend} | ${c.refLabel} | ${c.refBackend} | ${want.toFixed(2)} |`;
     if (md.includes(row)) mdHits++;
     else check(false, `report.md's ratio tables have no row ${row}`);
   }
   check(mdHits === cells.length, `every headline ratio is in report.md's ratio tables (${mdHits} of ${cells.length})`);
+  check(p99s > 0, "the headline gives ratios of p99s for signatures");
   const wfs = await page.$$eval("#headline .hl[data-kind=workflow]", (cs) =>
     cs.map((c) => ({ ...c.dataset, value: Number(c.querySelector("data.time").value), text: c.querySelector("data.time").textContent })),
   );
