@@ -10,6 +10,11 @@
 #       each folder, and `report --format pqm4` prints its tables
 #   impl.sh MERLIN OUTDIR notbuilt  on qemu-m0plus the Thumb-2 folder is
 #       left out as "not built", the rest is measured and written
+#   impl.sh MERLIN OUTDIR sign      a signature folder in the signed-message
+#       form (crypto_sign/crypto_sign_open, unsigned long long lengths) on
+#       qemu-m4 with --impl-hash thumb2-asm: its NIST KAT records on the
+#       target, hashed by wolfSSL's Thumb-2 Keccak, equal those of its host
+#       build on PQClean's C Keccak, and keygen, sign and verify are timed
 #   impl.sh MERLIN OUTDIR bad       every bad folder (made here from the toy
 #       KEM, one fault each) gives its message and writes nothing, alone or
 #       among good folders; the
@@ -77,6 +82,25 @@ JS
   grep -q '^| ml-kem-512 | clean |' "$out/pqm4.md" ||
     fail "report --format pqm4 has no ml-kem-512 clean row"
   echo "ok: report --format pqm4"
+  ;;
+sign)
+  "$merlin" run --target qemu-m4 --profile "$out/controls.profile" \
+    --impl tests/impl/crypto_sign/toy-sign/ref --impl-hash thumb2-asm \
+    --runs 3 --warmup 1 --out "$out/r" >"$out/log" 2>&1 || { cat "$out/log"; fail "the run failed"; }
+  node - "$out/r/latest/results.json" <<'JS'
+const r = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8')).runs[0];
+const fail = (m) => { console.log('FAIL: ' + m); process.exit(1); };
+for (const o of ['keygen', 'sign', 'verify']) {
+  const x = r.ops.find((y) => y.alg === 'toy-sign' && y.op === o && y.backend === 'impl:toy-sign/ref');
+  if (!x || x.kat !== 'pass' || x.samples.length !== 3) fail(`toy-sign ${o}: ${JSON.stringify(x)}`);
+}
+const im = r.implementations.find((x) => x.backend === 'impl:toy-sign/ref');
+if (!im || im.hash !== 'thumb2-asm' || !/toy-sign\/ref/.test(im.kat_reference) || im.left_out)
+  fail('implementations entry: ' + JSON.stringify(im));
+const rec = r.provenance.nist_kat['impl:toy-sign/ref'];
+if (!rec || !/sha256=[0-9a-f]{64}/.test(rec)) fail(`NIST KAT records: ${rec}`);
+console.log('ok: a signed-message folder on the Thumb-2 Keccak gives the records of its C build and is timed');
+JS
   ;;
 notbuilt)
   "$merlin" run --target qemu-m0plus --profile "$out/controls.profile" \
