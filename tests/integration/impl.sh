@@ -14,7 +14,9 @@
 #       form (crypto_sign/crypto_sign_open, unsigned long long lengths) on
 #       qemu-m4 with --impl-hash thumb2-asm: its NIST KAT records on the
 #       target, hashed by wolfSSL's Thumb-2 Keccak, equal those of its host
-#       build on PQClean's C Keccak, and keygen, sign and verify are timed
+#       build on PQClean's C Keccak, and keygen, sign and verify are timed;
+#       a copy whose key generation differs on Arm is rejected, naming the
+#       first differing record, and writes nothing
 #   impl.sh MERLIN OUTDIR bad       every bad folder (made here from the toy
 #       KEM, one fault each) gives its message and writes nothing, alone or
 #       among good folders; the
@@ -101,6 +103,25 @@ const rec = r.provenance.nist_kat['impl:toy-sign/ref'];
 if (!rec || !/sha256=[0-9a-f]{64}/.test(rec)) fail(`NIST KAT records: ${rec}`);
 console.log('ok: a signed-message folder on the Thumb-2 Keccak gives the records of its C build and is timed');
 JS
+  # The same folder, but its key generation differs when built for Arm: the
+  # target's records are not the host build's, so nothing is timed.
+  mkdir -p "$out/arm-differs/crypto_sign/toy-sign"
+  cp -r tests/impl/crypto_sign/toy-sign/ref "$out/arm-differs/crypto_sign/toy-sign/ref"
+  sed -i 's|^  randombytes(sk, 32);|&\n#if defined(__arm__)\n  sk[0] ^= 1;\n#endif|' \
+    "$out/arm-differs/crypto_sign/toy-sign/ref/sign.c"
+  grep -q '__arm__' "$out/arm-differs/crypto_sign/toy-sign/ref/sign.c" ||
+    fail "the Arm-only change was not made (has toy-sign/ref/sign.c changed?)"
+  set +e
+  "$merlin" run --target qemu-m4 --profile "$out/controls.profile" \
+    --impl "$out/arm-differs/crypto_sign/toy-sign/ref" --runs 2 --warmup 0 \
+    --out "$out/arm" >"$out/arm.log" 2>&1
+  got=$?
+  set -e
+  [ "$got" = 1 ] || { cat "$out/arm.log"; fail "arm-differs: exit $got, expected 1"; }
+  grep -Eq "toy-sign.*NIST KAT \(count 0\) record pk differs from the host build of .*arm-differs/crypto_sign/toy-sign/ref" "$out/arm.log" ||
+    { cat "$out/arm.log"; fail "arm-differs: no message naming the first differing record"; }
+  [ ! -e "$out/arm/latest" ] || fail "arm-differs: results were written"
+  echo "ok: a folder whose records on the target differ from its host build is rejected, naming the record"
   ;;
 notbuilt)
   "$merlin" run --target qemu-m0plus --profile "$out/controls.profile" \
