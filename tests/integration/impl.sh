@@ -14,7 +14,8 @@
 #       form (crypto_sign/crypto_sign_open, unsigned long long lengths) on
 #       qemu-m4 with --impl-hash thumb2-asm: its NIST KAT records on the
 #       target, hashed by wolfSSL's Thumb-2 Keccak, equal those of its host
-#       build on PQClean's C Keccak, and keygen, sign and verify are timed;
+#       build on PQClean's C Keccak, keygen, sign and verify are timed, and
+#       --ct judges signing on the binary;
 #       a copy whose key generation differs on Arm is rejected, naming the
 #       first differing record, and writes nothing
 #   impl.sh MERLIN OUTDIR bad       every bad folder (made here from the toy
@@ -87,7 +88,7 @@ JS
   ;;
 sign)
   "$merlin" run --target qemu-m4 --profile "$out/controls.profile" \
-    --impl tests/impl/crypto_sign/toy-sign/ref --impl-hash thumb2-asm \
+    --impl tests/impl/crypto_sign/toy-sign/ref --impl-hash thumb2-asm --ct \
     --runs 3 --warmup 1 --out "$out/r" >"$out/log" 2>&1 || { cat "$out/log"; fail "the run failed"; }
   node - "$out/r/latest/results.json" <<'JS'
 const r = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8')).runs[0];
@@ -96,6 +97,10 @@ for (const o of ['keygen', 'sign', 'verify']) {
   const x = r.ops.find((y) => y.alg === 'toy-sign' && y.op === o && y.backend === 'impl:toy-sign/ref');
   if (!x || x.kat !== 'pass' || x.samples.length !== 3) fail(`toy-sign ${o}: ${JSON.stringify(x)}`);
 }
+// --ct: signing (its secret input) is judged on the Cortex-M binary like a built-in's.
+const ct = r.ops.find((y) => y.alg === 'toy-sign' && y.op === 'sign').ct;
+if (!ct || ct.status !== 'none' || ct.path_equal !== true || ct.address_equal !== true || ct.secrets < 2)
+  fail('constant-time verdict of toy-sign sign: ' + JSON.stringify(ct));
 const im = r.implementations.find((x) => x.backend === 'impl:toy-sign/ref');
 if (!im || im.hash !== 'thumb2-asm' || !/toy-sign\/ref/.test(im.kat_reference) || im.left_out)
   fail('implementations entry: ' + JSON.stringify(im));
