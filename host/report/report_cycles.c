@@ -42,45 +42,71 @@ static void energy_section(mh_sb *b, const mh_run *run, double hz) {
 }
 
 /* "What an accelerator would take away (projection)": Amdahl on the
- * per-function profile, calls counted by the plugin. */
+ * per-function profile, calls counted by the plugin. A group (Keccak-f,
+ * NTT, SHA-256, AES) has columns when some operation spends cycles in it
+ * and it has a cost per call; every such group is replaced at once. */
 static void accel_section(mh_sb *b, const mh_run *run) {
+  static const char *const label[MH_ACC_GROUPS] = {[MH_ACC_KECCAK] = "Keccak",
+                                                   [MH_ACC_NTT] = "NTT",
+                                                   [MH_ACC_SHA256] = "SHA-256",
+                                                   [MH_ACC_AES] = "AES"};
+  static const char *const unit[MH_ACC_GROUPS] = {
+      [MH_ACC_KECCAK] = "permutation",
+      [MH_ACC_NTT] = "call",
+      [MH_ACC_SHA256] = "compression",
+      [MH_ACC_AES] = "block"};
   const mh_cyc_run *c = run->cyc;
+  double cost[MH_ACC_GROUPS];
   int any = 0;
-  for (size_t i = 0; i < run->n_ops; i++) {
-    const mh_cyc_op *e = run->ops[i].cyc;
-    any |= e && e->has_est && e->has_acc &&
-           (e->acc[MH_ACC_KECCAK].cycles > 0 || e->acc[MH_ACC_NTT].cycles > 0);
+  for (int g = 0; g < MH_ACC_GROUPS; g++) {
+    int used = 0;
+    for (size_t i = 0; i < run->n_ops && c->accel[g] >= 0; i++) {
+      const mh_cyc_op *e = run->ops[i].cyc;
+      used |= e && e->has_est && e->has_acc && e->acc[g].cycles > 0;
+    }
+    cost[g] = used ? c->accel[g] : -1;
+    any |= used;
   }
   if (!any)
     return;
   mh_sb_puts(b, "#### What an accelerator would take away (projection)\n\n"
                 "A projection, not a measurement: the estimated cycles in "
-                "Keccak-f[1600] and in the NTT / inverse NTT functions are "
-                "replaced by calls x cycles per call (Keccak ");
-  mh_fmt_num(b, c->accel[MH_ACC_KECCAK]);
-  mh_sb_puts(b, " per permutation, NTT ");
-  mh_fmt_num(b, c->accel[MH_ACC_NTT]);
-  mh_sb_puts(b, " per call; ");
+                "each group of functions below are replaced by calls x "
+                "cycles per call (");
+  const char *sep = "";
+  for (int g = 0; g < MH_ACC_GROUPS; g++)
+    if (cost[g] >= 0) {
+      mh_sb_printf(b, "%s%s ", sep, label[g]);
+      mh_fmt_num(b, cost[g]);
+      mh_sb_printf(b, " per %s", unit[g]);
+      sep = ", ";
+    }
+  mh_sb_puts(b, "; ");
   mh_fmt_md_cell(b, c->accel_source ? c->accel_source : "");
   mh_sb_puts(b, "). Data transfer set-up and contention are not modelled.\n\n"
-                "| operation | backend | est. cycles | Keccak share | "
-                "Keccak calls | NTT share | NTT calls | projected cycles | "
-                "saved |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                "| operation | backend | est. cycles |");
+  for (int g = 0; g < MH_ACC_GROUPS; g++)
+    if (cost[g] >= 0)
+      mh_sb_printf(b, " %s share | %s calls |", label[g], label[g]);
+  mh_sb_puts(b, " projected cycles | saved |\n|---|---|---:|");
+  for (int g = 0; g < MH_ACC_GROUPS; g++)
+    if (cost[g] >= 0)
+      mh_sb_puts(b, "---:|---:|");
+  mh_sb_puts(b, "---:|---:|\n");
   for (size_t i = 0; i < run->n_ops; i++) {
     const mh_op *o = &run->ops[i];
     const mh_cyc_op *e = o->cyc;
     if (!e || !e->has_est || !e->has_acc)
       continue;
-    double cost[MH_ACC_GROUPS] = {c->accel[MH_ACC_KECCAK], c->accel[MH_ACC_NTT],
-                                  -1, -1};
     double est = e->est.median, p = mh_accel_project(est, e->acc, cost);
     mh_fmt_md_op_cells(b, o);
     mh_sb_puts(b, " | ");
     mh_fmt_num(b, est);
-    mh_sb_printf(b, " | %.1f%% | ", 100 * e->acc[MH_ACC_KECCAK].cycles / est);
-    mh_fmt_num(b, e->acc[MH_ACC_KECCAK].calls);
-    mh_sb_printf(b, " | %.1f%% | ", 100 * e->acc[MH_ACC_NTT].cycles / est);
-    mh_fmt_num(b, e->acc[MH_ACC_NTT].calls);
+    for (int g = 0; g < MH_ACC_GROUPS; g++)
+      if (cost[g] >= 0) {
+        mh_sb_printf(b, " | %.1f%% | ", 100 * e->acc[g].cycles / est);
+        mh_fmt_num(b, e->acc[g].calls);
+      }
     mh_sb_puts(b, " | ");
     mh_fmt_num(b, p);
     mh_sb_printf(b, " | %.1f%% |\n", 100 * (est - p) / est);

@@ -40,6 +40,12 @@ grep -q '#### energy (estimate, datasheet model)' \
   "$out/f439/latest/report.md" || { echo "FAIL: no energy section"; exit 1; }
 grep -q 'What an accelerator would take away (projection)' \
   "$out/f439/latest/report.md" || { echo "FAIL: no projection"; exit 1; }
+# --accel's costs and the default for a group it does not name (SHA-256 of
+# the profile's sha256), each group with its columns.
+grep -q '(Keccak 100 per permutation, NTT 1,000 per call, SHA-256 88 per compression;' \
+  "$out/f439/latest/report.md" || { echo "FAIL: the projection's costs"; exit 1; }
+grep -q '| Keccak share | Keccak calls | NTT share | NTT calls | SHA-256 share | SHA-256 calls | projected cycles |' \
+  "$out/f439/latest/report.md" || { echo "FAIL: the projection's groups"; exit 1; }
 head -n1 "$out/f439/latest/results.csv" | grep -q ',est_cycles,est_energy_uj,ct_status,' ||
   { echo "FAIL: results.csv has no est_energy_uj"; exit 1; }
 echo "ok: report.md and results.csv of the board run"
