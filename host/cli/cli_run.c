@@ -758,6 +758,10 @@ static int attach_costs(run_ctx *c, target_run *tr) {
       if (!(l->library = strdup(s->libs[k].library)))
         break;
       l->bytes = s->libs[k].flash_bytes;
+      l->has_sections = 1;
+      l->data = s->libs[k].data_bytes;
+      l->text = s->libs[k].flash_bytes - l->data;
+      l->bss = s->libs[k].ram_bytes - l->data;
       a->n_libs++;
     }
     if (!a->libs)

@@ -134,11 +134,12 @@ char *mh_elf_variant(const mh_elf *e, const char *backend) {
 /* ---- attribution ------------------------------------------------------ */
 
 static int lib_add(mh_alg_size *s, const char *name, uint64_t flash,
-                   uint64_t ram) {
+                   uint64_t ram, uint64_t data) {
   for (size_t i = 0; i < s->n_libs; i++)
     if (strcmp(s->libs[i].library, name) == 0) {
       s->libs[i].flash_bytes += flash;
       s->libs[i].ram_bytes += ram;
+      s->libs[i].data_bytes += data;
       return 0;
     }
   mh_lib_size *v = realloc(s->libs, (s->n_libs + 1) * sizeof *v);
@@ -150,6 +151,7 @@ static int lib_add(mh_alg_size *s, const char *name, uint64_t flash,
     return -1;
   v[s->n_libs].flash_bytes = flash;
   v[s->n_libs].ram_bytes = ram;
+  v[s->n_libs].data_bytes = data;
   s->n_libs++;
   return 0;
 }
@@ -201,7 +203,7 @@ int mh_sizes_attribute(const mh_elf *e, const mh_map *m, mh_alg_size *s,
       rodata_in_text += size;
     char lib[128];
     mh_map_library(in->input, in->file, lib, sizeof lib);
-    if (lib_add(s, lib, flash, ram) != 0) {
+    if (lib_add(s, lib, flash, ram, r == MH_ROLE_DATA ? size : 0) != 0) {
       snprintf(err, errlen, "out of memory");
       return -1;
     }

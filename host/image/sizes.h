@@ -63,6 +63,10 @@ uint64_t mh_sections_ram(const mh_sections *s);
 typedef struct {
   char *library;
   uint64_t flash_bytes, ram_bytes;
+  /* Initialised data: in both (its load image in flash, its copy in RAM).
+   * So text (code and read-only data, as `size` counts it) is flash_bytes
+   * - data_bytes, and bss is ram_bytes - data_bytes. */
+  uint64_t data_bytes;
 } mh_lib_size;
 
 typedef struct {

@@ -14,7 +14,12 @@
  * operation (results.json "algorithms", docs/results.md). */
 typedef struct {
   char *library;
-  uint64_t bytes;
+  uint64_t bytes; /* flash */
+  /* `size`'s split of the library's part of the image (results.json
+   * "sections"): text (code and read-only data), data, bss. has_sections
+   * 0 in results written before it. */
+  int has_sections;
+  uint64_t text, data, bss;
 } mh_lib_bytes;
 
 typedef struct {

@@ -306,10 +306,23 @@ static json_t *algorithms_json(wctx *w, const mh_result *x) {
       json_t *libs = json_object();
       put(w, o, "flash_bytes", json_integer((json_int_t)a->flash_bytes));
       put(w, o, "ram_bytes", json_integer((json_int_t)a->ram_bytes));
-      for (size_t k = 0; libs && k < a->n_libs; k++)
-        put(w, libs, a->libs[k].library,
-            count_json(w, "libraries", a->libs[k].bytes));
+      json_t *secs = json_object();
+      for (size_t k = 0; libs && k < a->n_libs; k++) {
+        const mh_lib_bytes *l = &a->libs[k];
+        put(w, libs, l->library, count_json(w, "libraries", l->bytes));
+        if (!l->has_sections || !secs)
+          continue;
+        json_t *t = json_object();
+        put(w, t, "text", count_json(w, "sections", l->text));
+        put(w, t, "data", count_json(w, "sections", l->data));
+        put(w, t, "bss", count_json(w, "sections", l->bss));
+        put(w, secs, l->library, t);
+      }
       put(w, o, "libraries", libs);
+      if (secs && json_object_size(secs))
+        put(w, o, "sections", secs);
+      else
+        json_decref(secs);
     }
     if (a->n_fits) {
       json_t *fits = json_object();
@@ -762,6 +775,41 @@ static int read_op(rctx *c, json_t *o, mh_op *op, const char *unit) {
   return 0;
 }
 
+/* "sections" of an algorithm: library -> {text, data, bss}, each library
+ * one of "libraries" (docs/results.md). Absent in older results. */
+static int read_sections(rctx *c, json_t *secs, mh_alg_cost *a) {
+  if (!secs)
+    return 0;
+  if (!json_is_object(secs))
+    return rfail(c, "\"sections\": expected an object");
+  const char *key;
+  json_t *v;
+  json_object_foreach(secs, key, v) {
+    mh_lib_bytes *l = NULL;
+    for (size_t k = 0; k < a->n_libs && !l; k++)
+      if (strcmp(a->libs[k].library, key) == 0)
+        l = &a->libs[k];
+    if (!l)
+      return rfail(c, "\"sections\".%s: not one of \"libraries\"", key);
+    static const char *const part[] = {"text", "data", "bss"};
+    uint64_t *to[] = {&l->text, &l->data, &l->bss};
+    for (size_t p = 0; p < 3; p++) {
+      json_t *x = json_is_object(v) ? json_object_get(v, part[p]) : NULL;
+      if (!json_is_integer(x) || json_integer_value(x) < 0)
+        return rfail(c, "\"sections\".%s.%s: expected a non-negative integer",
+                     key, part[p]);
+      *to[p] = (uint64_t)json_integer_value(x);
+    }
+    if (l->text + l->data != l->bytes)
+      return rfail(c,
+                   "\"sections\".%s: text + data must be the library's "
+                   "flash bytes (%llu)",
+                   key, (unsigned long long)l->bytes);
+    l->has_sections = 1;
+  }
+  return 0;
+}
+
 /* "fits" of one algorithm: board -> true or the reason. */
 static int read_fits(rctx *c, json_t *fits, mh_alg_cost *a) {
   if (!fits)
@@ -889,6 +937,8 @@ static int read_algorithms(rctx *c, json_t *arr, mh_result *x) {
           return rfail(c, "out of memory");
         l->bytes = (uint64_t)json_integer_value(v);
       }
+      if (read_sections(c, json_object_get(o, "sections"), a) != 0)
+        return -1;
     }
   }
   c->path[base] = '\0';

@@ -140,17 +140,19 @@ static void per_op(mh_sb *b, const row *rows, size_t n, const char *title,
   mh_sb_puts(b, "\n");
 }
 
-/* Size: the folder's own code (its objects, in an image with it alone),
- * with the common code it calls (that image minus an empty one), and
- * static RAM. */
+/* pqm4's size table: the folder's own objects (in an image with it alone)
+ * as `size` splits them (.text with read-only data, .data, .bss, and their
+ * total), then what it adds to an empty image with the common code it
+ * calls, and its static RAM. */
 static void size(mh_sb *b, const mh_result *x, const row *rows, size_t n,
                  const char *title) {
   if (!n)
     return;
   mh_sb_printf(b,
-               "## %s\n| Scheme | Implementation | own code [bytes] | with "
-               "common code [bytes] | static RAM [bytes] |\n| --- | --- | "
-               "--- | --- | --- |\n",
+               "## %s\n| Scheme | Implementation | .text [bytes] | .data "
+               "[bytes] | .bss [bytes] | Total [bytes] | with common code "
+               "[bytes] | static RAM [bytes] |\n| --- | --- | --- | --- | "
+               "--- | --- | --- | --- |\n",
                title);
   for (size_t i = 0; i < n; i++) {
     const mh_op *o = rows[i].op[1];
@@ -159,26 +161,24 @@ static void size(mh_sb *b, const mh_result *x, const row *rows, size_t n,
     mh_fmt_md_cell(b, o->alg);
     mh_sb_puts(b, " | ");
     impl_cell(b, o);
-    mh_sb_puts(b, " |");
     const mh_lib_bytes *own = NULL;
     for (size_t l = 0; a && l < a->n_libs; l++)
       if (strcmp(a->libs[l].library, "impl-folder") == 0)
         own = &a->libs[l];
-    if (own) {
-      mh_sb_puts(b, " ");
-      mh_fmt_num(b, (double)own->bytes);
-      mh_sb_puts(b, " |");
+    if (own && own->has_sections) {
+      const double v[] = {(double)own->text, (double)own->data,
+                          (double)own->bss,
+                          (double)(own->text + own->data + own->bss)};
+      mh_fmt_nums(b, " | ", v, sizeof v / sizeof v[0]);
     } else {
-      mh_sb_puts(b, " - |");
+      mh_sb_puts(b, " | - | - | - | -");
     }
     if (a && a->has_size) {
-      mh_sb_puts(b, " ");
-      mh_fmt_num(b, (double)a->flash_bytes);
-      mh_sb_puts(b, " | ");
-      mh_fmt_num(b, (double)a->ram_bytes);
+      const double v[] = {(double)a->flash_bytes, (double)a->ram_bytes};
+      mh_fmt_nums(b, " | ", v, 2);
       mh_sb_puts(b, " |\n");
     } else {
-      mh_sb_puts(b, " - | - |\n");
+      mh_sb_puts(b, " | - | - |\n");
     }
   }
   mh_sb_puts(b, "\n");

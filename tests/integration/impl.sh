@@ -84,7 +84,35 @@ JS
     fail "report --format pqm4 has no toy-kem thumb2 row"
   grep -q '^| ml-kem-512 | clean |' "$out/pqm4.md" ||
     fail "report --format pqm4 has no ml-kem-512 clean row"
-  echo "ok: report --format pqm4"
+  # The size table splits the folder's own objects as pqm4's does, from
+  # results.json's "sections" (text + data = the library's flash bytes).
+  node - "$out/r/latest/results.json" "$out/pqm4.md" <<'JS'
+const fs = require('fs');
+const r = JSON.parse(fs.readFileSync(process.argv[2], 'utf8')).runs[0];
+const md = fs.readFileSync(process.argv[3], 'utf8');
+const fail = (m) => { console.log('FAIL: ' + m); process.exit(1); };
+const a = r.algorithms.find((x) => x.backend === 'impl:ml-kem-512/clean');
+const s = a && a.sections && a.sections['impl-folder'];
+if (!s || s.text + s.data !== a.libraries['impl-folder'] || !(s.text > 0))
+  fail('sections of ml-kem-512 clean: ' + JSON.stringify(a && a.sections));
+const n = (v) => v.toLocaleString('en-US');
+const row = `| ml-kem-512 | clean | ${n(s.text)} | ${n(s.data)} | ${n(s.bss)} | ${n(s.text + s.data + s.bss)} |`;
+if (!md.includes('| .text [bytes] | .data [bytes] | .bss [bytes] | Total [bytes] |') || !md.includes(row))
+  fail('pqm4 size table has no row ' + row);
+JS
+  # A results.json whose split does not add up is refused, naming the field.
+  mkdir -p "$out/badsec"
+  node -e '
+const fs = require("fs"), j = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+const a = j.runs[0].algorithms.find((x) => x.sections && x.sections["impl-folder"]);
+a.sections["impl-folder"].text += 1;
+fs.writeFileSync(process.argv[2], JSON.stringify(j));' "$out/r/latest/results.json" "$out/badsec/results.json"
+  if "$merlin" report "$out/badsec" --format pqm4 >"$out/badsec.log" 2>&1; then
+    fail "a results.json whose sections do not add up was accepted"
+  fi
+  grep -q '"sections"\.impl-folder: text + data must be' "$out/badsec.log" ||
+    { cat "$out/badsec.log"; fail "no message for the sections that do not add up"; }
+  echo "ok: report --format pqm4 (speed, memory, hashing, sizes as .text/.data/.bss)"
   ;;
 sign)
   "$merlin" run --target qemu-m4 --profile "$out/controls.profile" \

@@ -401,8 +401,11 @@ static void test_map(void) {
   CHECK((l = lib(&s, "adapter")) && l->flash_bytes == 0x1c);
   CHECK((l = lib(&s, "libc")) && l->flash_bytes == 0x20);
   CHECK((l = lib(&s, "impl-folder")) && l->flash_bytes == 8 &&
-        l->ram_bytes == 8);
-  CHECK((l = lib(&s, "libgcc")) && l->flash_bytes == 4 && l->ram_bytes == 4);
+        l->ram_bytes == 8 && l->data_bytes == 8);
+  CHECK((l = lib(&s, "libgcc")) && l->flash_bytes == 4 && l->ram_bytes == 4 &&
+        l->data_bytes == 4);
+  /* .bss only: RAM without data. */
+  CHECK((l = lib(&s, "merlin")) && l->data_bytes == 0);
   CHECK((l = lib(&s, "(padding)")) && l->flash_bytes == 4);
   CHECK(lib(&s, "crt") == NULL); /* its output section is not in the image */
   uint64_t flash = 0, ram = 0;
