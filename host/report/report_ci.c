@@ -38,40 +38,58 @@ static void op_name(mh_sb *b, const mh_op *o, int bytes) {
                o->variant ? o->variant : "");
 }
 
-static json_t *bench_entry(const mh_result *x, const mh_op *o) {
+/* One entry: "<run>: <what>", the median as the value, the rest in
+ * extra. */
+static json_t *bench_entry(const mh_result *x, const char *what,
+                           const mh_stats *st, size_t n) {
   mh_sb name = {0}, extra = {0};
   run_name(&name, x);
   mh_sb_puts(&name, ": ");
-  op_name(&name, o, 1);
+  mh_sb_puts(&name, what);
   mh_sb_puts(&extra, "p99: ");
-  mh_sb_double(&extra, o->stats.p99);
-  mh_sb_puts(&extra, "\nn: ");
-  mh_sb_printf(&extra, "%zu", o->n_samples);
+  mh_sb_double(&extra, st->p99);
+  mh_sb_printf(&extra, "\nn: %zu", n);
   mh_sb_puts(&extra, "\niqr: ");
-  mh_sb_double(&extra, o->stats.iqr);
+  mh_sb_double(&extra, st->iqr);
   mh_sb_puts(&extra, "\nmin: ");
-  mh_sb_double(&extra, o->stats.min);
+  mh_sb_double(&extra, st->min);
   mh_sb_puts(&extra, "\nmax: ");
-  mh_sb_double(&extra, o->stats.max);
+  mh_sb_double(&extra, st->max);
   json_t *e = name.failed || extra.failed
                   ? NULL
                   : json_pack("{s:s, s:s, s:f, s:s}", "name", name.s, "unit",
                               x->run.unit ? x->run.unit : "", "value",
-                              o->stats.median, "extra", extra.s);
+                              st->median, "extra", extra.s);
   mh_sb_free(&name);
   mh_sb_free(&extra);
   return e;
 }
 
+/* Every timed operation, then every checked workflow (its total time per
+ * run of the whole exchange), of every run. */
 char *mh_report_benchmark_action(const mh_results *r) {
   json_t *a = json_array();
   int failed = !a;
   for (size_t i = 0; i < r->n_runs && !failed; i++) {
-    const mh_run *run = &r->runs[i].run;
-    for (size_t k = 0; k < run->n_ops && !failed; k++) {
-      if (!run->ops[k].n_samples)
+    const mh_result *x = &r->runs[i];
+    const mh_run *run = &x->run;
+    for (size_t k = 0; k < run->n_ops + run->n_wfs && !failed; k++) {
+      mh_sb what = {0};
+      const mh_op *o = k < run->n_ops ? &run->ops[k] : NULL;
+      const mh_wf *w = o ? NULL : &run->wfs[k - run->n_ops];
+      if (o && !o->n_samples)
         continue;
-      json_t *e = bench_entry(&r->runs[i], &run->ops[k]);
+      if (w && (w->check != 1 || !w->n_samples))
+        continue;
+      if (o)
+        op_name(&what, o, 1);
+      else
+        mh_sb_printf(&what, "workflow %s %s (%s)", w->workflow, w->variant,
+                     w->backend);
+      json_t *e = what.failed ? NULL
+                  : o         ? bench_entry(x, what.s, &o->stats, o->n_samples)
+                              : bench_entry(x, what.s, &w->stats, w->n_samples);
+      mh_sb_free(&what);
       failed = !e || json_array_append_new(a, e) != 0;
     }
   }

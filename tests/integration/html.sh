@@ -84,15 +84,17 @@ ci)
     const b = JSON.parse(fs.readFileSync(process.argv[1] + "/benchmark-action.json", "utf8"));
     const bad = (m) => { console.log("FAIL: " + m); process.exit(1); };
     if (!Array.isArray(b)) bad("benchmark-action.json is not an array");
-    const timed = j.runs.flatMap((r) => r.ops.map((o) => [r, o]));
-    if (b.length !== timed.length) bad(b.length + " entries for " + timed.length + " operations");
+    // every timed operation, then every checked workflow, run by run
+    const timed = j.runs.flatMap((r) => r.ops.map((o) => [r, o, o.alg + " " + o.op])
+      .concat((r.workflows || []).filter((w) => w.check === "pass" && w.n).map((w) => [r, w, "workflow " + w.workflow + " " + w.variant + " (" + w.backend + ")"])));
+    if (b.length !== timed.length) bad(b.length + " entries for " + timed.length + " operations and workflows");
     const names = new Set();
     b.forEach((e, i) => {
-      const [r, o] = timed[i];
+      const [r, o, what] = timed[i];
       if (typeof e.name !== "string" || typeof e.unit !== "string" || typeof e.value !== "number" || typeof e.extra !== "string")
         bad("entry " + i + " lacks name, unit, value or extra: " + JSON.stringify(e));
       if (e.value !== o.median || e.unit !== r.provenance.unit) bad("entry " + i + ": " + e.value + " " + e.unit + ", results.json " + o.median);
-      if (!e.name.startsWith(r.target + " ") || !e.name.includes(o.alg + " " + o.op)) bad("entry " + i + " name " + e.name);
+      if (!e.name.startsWith(r.target + " ") || !e.name.includes(what)) bad("entry " + i + " name " + e.name);
       if (!e.extra.includes("p99: " + o.p99) || !e.extra.includes("n: " + o.n)) bad("entry " + i + " extra " + e.extra);
       names.add(e.name);
     });
@@ -100,7 +102,8 @@ ci)
     const kats = j.runs.reduce((s, r) => s + new Set(r.ops.map((o) => [o.alg, o.op, o.backend, o.variant].join("/"))).size, 0);
     const wfs = j.runs.reduce((s, r) => s + (r.workflows || []).length, 0);
     fs.writeFileSync(process.argv[1] + "/junit.want", kats + " " + wfs + "\n");
-    console.log("benchmark-action: " + b.length + " entries, one per timed operation");
+    if (!timed.some(([, , w]) => w.startsWith("workflow "))) bad("the run has no workflow to check");
+    console.log("benchmark-action: " + b.length + " entries, one per timed operation and checked workflow");
   ' "$data"
   command -v xmllint >/dev/null || fail "xmllint is not installed (scripts/setup installs libxml2-utils)"
   xmllint --noout "$data/junit.xml" || fail "junit.xml is not well-formed XML"
