@@ -891,6 +891,43 @@ out:
   return rc;
 }
 
+/* The pass itself, with progress as for the timed run (the pass of a slow
+ * profile runs for many minutes: docs/cli.md, "Progress"); its durations
+ * are recorded apart from the timed run's, so the next pass says what to
+ * expect. */
+static int ct_pass_run(run_ctx *c, target_run *tr, const char *image,
+                       const char *bdir, char *err, size_t errlen) {
+  const mh_run_opts *o = c->o;
+  mh_progress *pr =
+      mh_progress_new(tr->label, isatty(STDERR_FILENO), o->quiet && !o->board);
+  char *rec = mh_path_join(bdir, "ct-durations.txt");
+  if (!pr || !rec) {
+    mh_progress_free(pr);
+    free(rec);
+    snprintf(err, errlen, "out of memory");
+    return 1;
+  }
+  if (o->board)
+    mh_progress_lines_only(pr);
+  mh_progress_ct_pass(pr);
+  mh_progress_record(pr, rec, "ct-only trace");
+  free(rec);
+  mh_ct_pass p = {tr->t,
+                  image,
+                  bdir,
+                  c->root,
+                  o->timeout_s,
+                  o->stall_s,
+                  {pr, mh_progress_console_hook, mh_progress_stderr_hook,
+                   mh_progress_tick_hook}};
+  int rc = mh_ct_qemu_pass(&p, &tr->res.run, err, errlen) == 0 ? 0 : 1;
+  mh_progress_clear(pr);
+  if (rc == 0)
+    mh_progress_save(pr); /* best effort: only a guide for the next pass */
+  mh_progress_free(pr);
+  return rc;
+}
+
 /* The constant-time pass of a QEMU target (--ct): the same image again
  * with --ct-only under the plugin's trace (run/ct_pass.h); the timed run is
  * left as it was. */
@@ -905,9 +942,7 @@ static int qemu_ct_pass(run_ctx *c, target_run *tr) {
     if (!c->o->quiet)
       fprintf(stderr, "merlin: %s: constant-time pass under the QEMU plugin\n",
               tr->label);
-    mh_ct_pass p = {tr->t,   image,           bdir,
-                    c->root, c->o->timeout_s, c->o->stall_s};
-    rc = mh_ct_qemu_pass(&p, &tr->res.run, err, sizeof err) == 0 ? 0 : 1;
+    rc = ct_pass_run(c, tr, image, bdir, err, sizeof err);
   }
   if (rc)
     fprintf(stderr, "merlin: %s: constant-time pass: %s\n", tr->label, err);

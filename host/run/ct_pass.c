@@ -78,7 +78,8 @@ static int pass_run(const mh_ct_pass *p, char **argv, const char *log,
                        .stall_s = p->stall_s,
                        .stdout_fd = -1,
                        .stderr_fd = -1,
-                       .max_capture = MAX_CONSOLE};
+                       .max_capture = MAX_CONSOLE,
+                       .hooks = p->hooks};
   mh_exec_result res;
   char e2[512];
   if (mh_exec(&spec, &res, e2, sizeof e2) != 0) {

@@ -11,6 +11,7 @@
 
 #include "config/targets.h"
 #include "model/model.h"
+#include "run/target_exec.h"
 
 #include <stddef.h>
 
@@ -20,6 +21,7 @@ typedef struct {
   const char *bdir;   /* its build directory: ct.side, ct-console.log */
   const char *cwd;
   unsigned timeout_s, stall_s;
+  mh_exec_hooks hooks; /* the pass's console lines as they arrive (progress) */
 } mh_ct_pass;
 
 /* Run the pass and give every operation of run (the timed run, same image)

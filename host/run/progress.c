@@ -35,6 +35,7 @@ struct mh_progress {
   char phase[64];
   char *rec_path, *rec_key; /* the recorded durations of this image */
   int lines_only;           /* under the job board (mh_progress_lines_only) */
+  int ct_pass;              /* the constant-time pass (mh_progress_ct_pass) */
 };
 
 static void announce(mh_progress *p);
@@ -92,6 +93,8 @@ static const op_label *find_op(const mh_progress *p, const char *id, size_t n) {
       return &p->ops[i];
   return NULL;
 }
+
+void mh_progress_ct_pass(mh_progress *p) { p->ct_pass = 1; }
 
 void mh_progress_lines_only(mh_progress *p) {
   p->lines_only = 1;
@@ -192,7 +195,9 @@ void mh_progress_console(mh_progress *p, const char *s, size_t n) {
     snprintf(p->phase, sizeof p->phase, "known-answer test");
     announce(p);
   } else if (IS("kat") && o) {
-    snprintf(p->phase, sizeof p->phase, "inputs and first call");
+    snprintf(p->phase, sizeof p->phase, "%s",
+             p->ct_pass ? "runs with fresh secrets, traced"
+                        : "inputs and first call");
   } else if (IS("plan") && o) {
     size_t nl;
     const char *nv = field(t, rest, "n", &nl);

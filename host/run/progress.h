@@ -16,6 +16,10 @@ mh_progress *mh_progress_new(const char *target, int tty, int quiet);
 /* Under the job board: no progress line of its own, only the expected
  * duration and the operations that run long, as plain lines. */
 void mh_progress_lines_only(mh_progress *p);
+/* The constant-time pass (merlin run --ct on QEMU): after each known-answer
+ * test the operation's phase is its runs with fresh secrets under the
+ * trace, not the timed samples. */
+void mh_progress_ct_pass(mh_progress *p);
 /* One console (stdout) line of the target. */
 void mh_progress_console(mh_progress *p, const char *line, size_t len);
 /* One stderr line of the target. */

@@ -3,7 +3,8 @@
 # What `merlin run` says to expect (docs/cli.md, "Progress"): nothing the
 # first time an image runs, the recorded duration the next time with the
 # same options, and the recorded options when they differ; a recorded
-# total of 0 s is a record too.
+# total of 0 s is a record too; the constant-time pass of --ct keeps a
+# record of its own and says what to expect from it.
 #   progress.sh MERLIN
 set -euo pipefail
 merlin=$1
@@ -11,8 +12,10 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-progress.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 root=$(cd "$(dirname "$0")/../.." && pwd)
-printf 'description = progress test\nsha256 = wolfcrypt\n' >"$work/progress-it.profile"
-rm -f "$root/build/img/qemu-m4-progress-it/durations.txt"
+printf 'description = progress test\nsha256 = wolfcrypt\nhmac-sha256 = wolfcrypt\n' \
+  >"$work/progress-it.profile"
+rm -f "$root/build/img/qemu-m4-progress-it/durations.txt" \
+  "$root/build/img/qemu-m4-progress-it/ct-durations.txt"
 run() { "$merlin" run --target qemu-m4 --profile "$work/progress-it.profile" \
   --warmup 0 --out "$work/out" "$@" 2>&1 | grep 'operations;' || true; }
 first=$(run --runs 3)
@@ -32,4 +35,16 @@ sed -i 's/^total .*/total 0.000/' "$rec"
 fourth=$(run --runs 4)
 echo "$fourth"
 grep -q 'expected about 0.00 s (the recorded run' <<<"$fourth" || fail "fourth run: $fourth"
-echo "4 passed, 0 failed"
+# --ct: the timed run as recorded, then the pass, first without a record
+# of its own, then with it.
+fifth=$(run --runs 4 --ct)
+echo "$fifth"
+[ "$(grep -c 'operations;' <<<"$fifth")" = 2 ] || fail "fifth run: $fifth"
+tail -n 1 <<<"$fifth" | grep -q 'no recorded run of this image' || fail "fifth run: $fifth"
+[ -s "$root/build/img/qemu-m4-progress-it/ct-durations.txt" ] ||
+  fail "the constant-time pass wrote no ct-durations.txt"
+sixth=$(run --runs 4 --ct)
+echo "$sixth"
+tail -n 1 <<<"$sixth" | grep -qE 'expected about [0-9.]+ s \(the recorded run' ||
+  fail "sixth run: $sixth"
+echo "6 passed, 0 failed"
