@@ -190,6 +190,12 @@ static const opt_def RUN_OPTS[] = {
      "leave out the --impl-tree folders whose <scheme>/<impl>,\n<scheme> "
      "or <impl> matches PATTERN (shell pattern;\nrepeatable)",
      RA(o.impl_skips), MH_OPT_LIST, 0, 0, 0, NULL},
+    {"--impl-common", NULL, "DIR[,DIR...]",
+     "build the folders against this common code (fips202,\nkeccakf1600, "
+     "sha2, aes, ...; the first directory\nthat has a file wins), or none: "
+     "the pinned PQClean\ncommon code (default: a pqm4 or mupq checkout's "
+     "own\ncommon/ and mupq/common/; repeatable)",
+     RA(o.impl_common), MH_OPT_LIST, 0, 0, 0, NULL},
     {"--impl-hash", NULL, "H",
      "the Keccak behind the folders' fips202.h: c (PQClean's\ncommon C) or "
      "thumb2-asm (wolfSSL's Thumb-2 assembly;\nnot on M0+ or the host) "

@@ -51,8 +51,11 @@ static int add_tree(mh_impl_set *out, const mh_run_opts *o, const char *root,
                        &dirs, &n, &skipped, err, errlen) != 0)
     return -1;
   int rc = 0;
-  for (size_t i = 0; i < n && rc == 0; i++)
+  for (size_t i = 0; i < n && rc == 0; i++) {
     rc = mh_impl_set_add(out, dirs[i], NULL, NULL, common, err, errlen);
+    if (rc == 0)
+      out->v[out->n - 1].from_tree = 1;
+  }
   if (rc == 0 && !o->quiet)
     fprintf(stderr,
             "merlin: --impl-tree %s: %zu implementation folder(s), %zu "
@@ -62,6 +65,42 @@ static int add_tree(mh_impl_set *out, const mh_run_opts *o, const char *root,
   return rc;
 }
 
+/* --impl-common DIR[,DIR] (repeatable), or none: before any folder. */
+static int take_common(mh_impl_set *out, const mh_strlist *l, char *err,
+                       size_t errlen) {
+  for (size_t i = 0; i < l->n; i++) {
+    char *copy = strdup(l->v[i]), *save = NULL;
+    if (!copy)
+      break;
+    for (char *d = strtok_r(copy, ",", &save); d;
+         d = strtok_r(NULL, ",", &save)) {
+      if (strcmp(d, "none") == 0) {
+        out->common_none = 1;
+        continue;
+      }
+      char **nv = realloc(out->explicit_common,
+                          (out->n_explicit_common + 1) * sizeof *nv);
+      if (!nv || !(nv[out->n_explicit_common] = strdup(d))) {
+        if (nv)
+          out->explicit_common = nv;
+        free(copy);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+      }
+      out->explicit_common = nv;
+      out->n_explicit_common++;
+    }
+    free(copy);
+  }
+  if (out->common_none && out->n_explicit_common) {
+    snprintf(err, errlen,
+             "--impl-common: none and a directory (%s) cannot go together",
+             out->explicit_common[0]);
+    return -1;
+  }
+  return 0;
+}
+
 int mh_cli_impls(const char *root, const char *profile_path,
                  const mh_profile *p, const mh_run_opts *o, mh_impl_set *out,
                  char *err, size_t errlen) {
@@ -69,6 +108,9 @@ int mh_cli_impls(const char *root, const char *profile_path,
   int rc = common ? 0 : -1;
   if (!common)
     snprintf(err, errlen, "out of memory");
+  out->root = root;
+  if (rc == 0)
+    rc = take_common(out, &o->impl_common, err, errlen);
   out->hash_thumb2 = p->impl_hash == MH_IMPL_HASH_THUMB2;
   if (rc == 0 && o->impl_hash) {
     mh_impl_hash h = MH_IMPL_HASH_C;

@@ -5,6 +5,7 @@
 #include "config/impl.h"
 
 #include "config/catalog.h"
+#include "config/impl_common.h"
 #include "digest.h"
 #include "run/target_exec.h"
 #include "util/errmsg.h"
@@ -174,17 +175,15 @@ static int read_api(const char *dir, mh_impl *m, char *err, size_t errlen) {
  * running a probe with the host compiler: the macros may be expressions
  * over the folder's params.h. The image checks the same values against its
  * own compiler (src/backends/impl/entry.c). */
-static int probe_sizes(const char *dir, const char *cc, const char *common,
+static int probe_sizes(const char *dir, const char *cc, const char *const *incs,
                        mh_impl *m, char *err, size_t errlen) {
   char tmpl[] = "/tmp/merlin-probe-XXXXXX";
   if (!mkdtemp(tmpl))
     return fail(err, errlen, dir, "cannot create a temporary folder: %s",
                 strerror(errno));
-  char src[PATH_MAX], bin[PATH_MAX], inc1[PATH_MAX + 2], inc2[PATH_MAX + 2];
+  char src[PATH_MAX], bin[PATH_MAX];
   snprintf(src, sizeof src, "%s/probe.c", tmpl);
   snprintf(bin, sizeof bin, "%s/probe", tmpl);
-  snprintf(inc1, sizeof inc1, "-I%s", dir);
-  snprintf(inc2, sizeof inc2, "-I%s", common);
   mh_sb b = {0};
   const char *ns = m->ns;
   mh_sb_printf(&b,
@@ -212,8 +211,25 @@ static int probe_sizes(const char *dir, const char *cc, const char *common,
   } else if (mh_write_atomic(src, b.s, strlen(b.s), werr, sizeof werr) != 0) {
     fail(err, errlen, dir, "%s", werr);
   } else {
-    char *cargv[] = {
-        (char *)(cc ? cc : "cc"), "-w", inc1, inc2, "-o", bin, src, NULL};
+    /* cc -w -I<dir> -I<each of incs> -o bin src */
+    char *cargv[MH_IMPL_MAX_INCS + 8], *inc[MH_IMPL_MAX_INCS + 1] = {0};
+    size_t na = 0, ni = 0;
+    cargv[na++] = (char *)(cc ? cc : "cc");
+    cargv[na++] = "-w";
+    for (size_t i = 0; i <= MH_IMPL_MAX_INCS; i++) {
+      const char *d = i == 0 ? dir : incs ? incs[i - 1] : NULL;
+      if (!d)
+        break;
+      size_t l = strlen(d) + 3;
+      if (!(inc[ni] = malloc(l)))
+        break;
+      snprintf(inc[ni], l, "-I%s", d);
+      cargv[na++] = inc[ni++];
+    }
+    cargv[na++] = "-o";
+    cargv[na++] = bin;
+    cargv[na++] = src;
+    cargv[na] = NULL;
     mh_exec_spec cs = {.argv = cargv,
                        .stdout_fd = -1,
                        .stderr_fd = -1,
@@ -248,6 +264,8 @@ static int probe_sizes(const char *dir, const char *cc, const char *common,
     }
     mh_exec_result_free(&cr);
     mh_exec_result_free(&rr);
+    for (size_t i = 0; i < ni; i++)
+      free(inc[i]);
   }
   mh_sb_free(&b);
   unlink(src);
@@ -369,6 +387,7 @@ static int take_sources(const char *dir, char **files, size_t n, mh_impl *m,
     }
     m->sources = nv;
     m->n_sources++;
+    m->has_asm |= files[i][strlen(files[i]) - 1] != 'c';
   }
   if (m->n_sources == 0)
     return fail(err, errlen, dir, "no sources (*.c, *.s, *.S) beside api.h");
@@ -552,7 +571,7 @@ static int take_names(const char *dir, mh_impl *m, char *err, size_t errlen) {
 }
 
 int mh_impl_inspect(const char *dir, const char *alg, const char *cc,
-                    const char *common, mh_impl *out, char *err,
+                    const char *const *incs, mh_impl *out, char *err,
                     size_t errlen) {
   mh_impl m = {0};
   char **files = NULL;
@@ -567,7 +586,7 @@ int mh_impl_inspect(const char *dir, const char *alg, const char *cc,
   if (rc == 0)
     rc = hash_files(m.dir, files, n_files, &m, err, errlen);
   if (rc == 0)
-    rc = probe_sizes(m.dir, cc, common, &m, err, errlen);
+    rc = probe_sizes(m.dir, cc, incs, &m, err, errlen);
   if (rc == 0)
     rc = take_alg(m.dir, alg, &m, err, errlen);
   if (rc == 0)
@@ -688,12 +707,41 @@ int mh_impl_discover(const char *root, char *const *skip, size_t n_skip,
 /* ---- the folders of an image -----------------------------------------------
  */
 
+/* The include path of folder dir beyond its own (mh_impl_inspect): its
+ * common code's directories, Merlin's hal.h (and, for the heap-free
+ * sponge, Merlin's fips202.h), then PQClean's common/. */
+static void folder_incs(const mh_impl_set *s, size_t ci, int stack_fips,
+                        const char *common, char *hal, char *sponge, size_t hl,
+                        const char **incs) {
+  size_t n = 0;
+  for (size_t i = 0; ci && i < s->commons[ci - 1].n && n < 4; i++)
+    incs[n++] = s->commons[ci - 1].dirs[i];
+  if (s->root) {
+    snprintf(hal, hl, "%s/src/backends/impl/hal", s->root);
+    snprintf(sponge, hl, "%s/src/backends/impl/sponge", s->root);
+    if (stack_fips && !ci)
+      incs[n++] = sponge;
+    incs[n++] = hal;
+  }
+  incs[n++] = common;
+  incs[n] = NULL;
+}
+
 static int set_add(mh_impl_set *s, const char *dir, const char *alg,
                    const char *cc, const char *common, const char *backend,
                    const char *variant, char *err, size_t errlen) {
   mh_impl m;
-  if (mh_impl_inspect(dir, alg, cc, common, &m, err, errlen) != 0)
+  size_t ci = 0;
+  if (!backend && mh_impl_common_for(s, dir, &ci, err, errlen) != 0)
     return -1;
+  int stack_fips = !backend && !ci && mh_impl_stack_fips(dir);
+  const char *incs[MH_IMPL_MAX_INCS + 1];
+  char hal[PATH_MAX], sponge[PATH_MAX];
+  folder_incs(s, ci, stack_fips, common, hal, sponge, sizeof hal, incs);
+  if (mh_impl_inspect(dir, alg, cc, incs, &m, err, errlen) != 0)
+    return -1;
+  m.common = ci;
+  m.stack_fips = stack_fips;
   if (backend) {
     char *b = strdup(backend), *v = strdup(variant);
     if (!b || !v) {
@@ -760,15 +808,21 @@ void mh_impl_set_free(mh_impl_set *s) {
     free(s->expect[i]);
     free(s->expect_from[i]);
   }
+  for (size_t i = 0; i < s->n_commons; i++)
+    mh_impl_common_free(&s->commons[i]);
+  free(s->commons);
+  mh_impl_dirs_free(s->explicit_common, s->n_explicit_common);
   free(s->v);
   free(s->expect);
   free(s->expect_from);
   memset(s, 0, sizeof *s);
 }
 
-/* One folder's MERLIN_IMPL_<k>_<FIELD> lines. */
+/* One folder's MERLIN_IMPL_<k>_<FIELD> lines; common0: the number of the
+ * common code of earlier sets (MERLIN_IMPL_COMMONS counts from 1). */
 static void folder_cmake(const mh_impl *m, const char *expect,
-                         const char *expect_from, size_t k, mh_sb *b) {
+                         const char *expect_from, size_t k, size_t common0,
+                         mh_sb *b) {
   mh_sb_printf(b, "set(MERLIN_IMPL_%zu_DIR \"%s\")\n", k, m->dir);
   mh_sb_printf(b, "set(MERLIN_IMPL_%zu_SOURCES \"", k);
   for (size_t i = 0; i < m->n_sources; i++)
@@ -808,6 +862,11 @@ static void folder_cmake(const mh_impl *m, const char *expect,
                "set(MERLIN_IMPL_%zu_PK %llu)\nset(MERLIN_IMPL_%zu_SK %llu)\n"
                "set(MERLIN_IMPL_%zu_CT %llu)\nset(MERLIN_IMPL_%zu_SS %llu)\n",
                k, m->pk, k, m->sk, k, m->ct, k, m->ss);
+  mh_sb_printf(b, "set(MERLIN_IMPL_%zu_COMMON \"", k);
+  if (m->common)
+    mh_sb_printf(b, "%zu", common0 + m->common);
+  mh_sb_printf(b, "\")\nset(MERLIN_IMPL_%zu_STACK_FIPS %d)\n", k,
+               m->stack_fips);
   if (!m->library)
     mh_sb_printf(b,
                  "set(MERLIN_IMPL_IMPL_%zu_LIBRARY \"impl-%zu\")\n"
@@ -843,11 +902,32 @@ void mh_impl_set_cmake(const mh_impl_set *const *sets,
         mh_sb_printf(b, " %s", be);
     }
   mh_sb_puts(b, ")\n");
+  /* The common code of the folders that have their own: its directories
+   * in order, and whether it is pqm4's (cmake/MerlinImpl.cmake). */
+  size_t common0 = 0;
+  mh_sb_puts(b, "set(MERLIN_IMPL_COMMONS");
   for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; sets[i] && j < sets[i]->n_commons; j++)
+      mh_sb_printf(b, " %zu", ++common0);
+  mh_sb_puts(b, ")\n");
+  common0 = 0;
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; sets[i] && j < sets[i]->n_commons; j++) {
+      const mh_impl_common *cm = &sets[i]->commons[j];
+      mh_sb_printf(b, "set(MERLIN_IMPL_COMMON_%zu_DIRS \"", ++common0);
+      for (size_t d = 0; d < cm->n; d++)
+        mh_sb_printf(b, "%s%s", d ? ";" : "", cm->dirs[d]);
+      mh_sb_printf(b, "\")\nset(MERLIN_IMPL_COMMON_%zu_PQM4 %d)\n", common0,
+                   cm->pqm4);
+    }
+  common0 = 0;
+  for (size_t i = 0; i < n; i++) {
     for (size_t j = 0; sets[i] && j < sets[i]->n; j++)
       if (!is_off(off, i, j))
         folder_cmake(&sets[i]->v[j], sets[i]->expect[j],
-                     sets[i]->expect_from[j], k++, b);
+                     sets[i]->expect_from[j], k++, common0, b);
+    common0 += sets[i] ? sets[i]->n_commons : 0;
+  }
 }
 
 void mh_impl_set_tag(const mh_impl_set *s, char *buf, size_t len) {
@@ -858,6 +938,13 @@ void mh_impl_set_tag(const mh_impl_set *s, char *buf, size_t len) {
     mcore_sha256_update(&c, (const uint8_t *)s->v[k].dir,
                         strlen(s->v[k].dir) + 1);
   mcore_sha256_update(&c, (const uint8_t *)(s->hash_thumb2 ? "t" : "c"), 1);
+  /* the common code chosen (--impl-common, none, or the checkouts') */
+  for (size_t k = 0; k < s->n_commons; k++)
+    for (size_t j = 0; j < s->commons[k].n; j++)
+      mcore_sha256_update(&c, (const uint8_t *)s->commons[k].dirs[j],
+                          strlen(s->commons[k].dirs[j]) + 1);
+  if (s->common_none)
+    mcore_sha256_update(&c, (const uint8_t *)"n", 1);
   mcore_sha256_final(&c, d);
   snprintf(buf, len, "%02x%02x%02x%02x", d[0], d[1], d[2], d[3]);
 }

@@ -242,7 +242,7 @@ static int assign(const char *root, mh_impl_set *set, const mh_impl_set *refs,
 
 int mh_impl_expectations(const char *root, mh_impl_set *set, int quiet,
                          char *err, size_t errlen) {
-  mh_impl_set refs = {0};
+  mh_impl_set refs = {.root = root};
   char **ref_of = calloc(set->n ? set->n : 1, sizeof *ref_of);
   char **recs = NULL;
   int rc = ref_of ? 0 : -1;
