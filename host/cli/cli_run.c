@@ -19,6 +19,7 @@
 #include "run/ct.h"
 #include "run/ct_pass.h"
 #include "run/impl_culprit.h"
+#include "run/impl_record.h"
 #include "run/impl_ref.h"
 #include "run/jobs.h"
 #include "run/matrix.h"
@@ -452,55 +453,12 @@ static int execute(run_ctx *c, target_run *tr) {
 
 /* The run's implementation folders into the result (results.json
  * "implementations"). 0, or -1 (memory). */
-/* The compiler workaround applied to backend's folder in this image: the
- * rest of its line "BACKEND<TAB>FLAGS -- reason" in the build directory's
- * compiler-workarounds.txt (written by cmake/MerlinImage.cmake), copied to
- * out; 0 when none (no line, or no file: a build without folders). */
-static int applied_workaround(const char *text, const char *backend, char *out,
-                              size_t outlen) {
-  size_t bl = strlen(backend);
-  for (const char *l = text; l && *l;) {
-    const char *nl = strchr(l, '\n');
-    size_t len = nl ? (size_t)(nl - l) : strlen(l);
-    if (len > bl && strncmp(l, backend, bl) == 0 && l[bl] == '\t') {
-      snprintf(out, outlen, "%.*s", (int)(len - bl - 1), l + bl + 1);
-      return 1;
-    }
-    l = nl ? nl + 1 : NULL;
-  }
-  return 0;
-}
-
 static int record_impls(const run_ctx *c, target_run *tr) {
   mh_build_spec bs = run_build_spec(c, tr, 1);
-  char *bdir = mh_build_dir(&bs), *was = NULL, err[256];
-  char *wpath = bdir ? mh_path_join(bdir, "compiler-workarounds.txt") : NULL;
-  size_t wlen = 0;
-  if (wpath && mh_read_file(wpath, 1 << 16, &was, &wlen, err, sizeof err) != 0)
-    was = NULL; /* no file: nothing applied */
-  free(wpath);
+  char *bdir = mh_build_dir(&bs);
+  int rc =
+      mh_impl_record(&c->impls, bdir, tr->impl_off, tr->impl_why, &tr->res);
   free(bdir);
-  int rc = 0;
-  for (size_t i = 0; rc == 0 && i < c->impls.n; i++) {
-    const mh_impl *m = &c->impls.v[i];
-    if (m->library)
-      continue;
-    char wa[512];
-    mh_impl_rec r = {
-        .backend = m->backend,
-        .alg = m->alg,
-        .path = m->dir,
-        .sha256 = (char *)m->sha256,
-        .hash = (char *)(c->impls.hash_thumb2 ? "thumb2-asm" : "c"),
-        .kat_reference = c->impls.expect_from[i],
-        .left_out = tr->impl_off && tr->impl_off[i] ? tr->impl_why[i] : NULL,
-        .compiler_workaround =
-            was && applied_workaround(was, m->backend, wa, sizeof wa) ? wa
-                                                                      : NULL};
-    if (mh_result_add_impl(&tr->res, &r) != 0)
-      rc = -1;
-  }
-  free(was);
   return rc;
 }
 
@@ -1323,8 +1281,9 @@ static int load_profile(run_ctx *c) {
     fprintf(stderr, "merlin: %s\n", err);
     return 2;
   }
+  mh_impl_ref_opts ro = {o->quiet, o->stall_s, o->timeout_s};
   if (c->impls.n &&
-      mh_impl_expectations(c->root, &c->impls, o->quiet, err, sizeof err)) {
+      mh_impl_expectations(c->root, &c->impls, &ro, err, sizeof err)) {
     fprintf(stderr, "merlin: %s\n", err);
     return 1;
   }
@@ -1595,8 +1554,29 @@ static int plan_profile(run_plan *pl, size_t p, int parallel,
                  tr->opt);
       else
         snprintf(tr->label, sizeof tr->label, "%s", tr->t->id);
+      if (mh_impl_off_init(&c->impls, &tr->impl_off, &tr->impl_why) != 0) {
+        fprintf(stderr, "merlin: out of memory\n");
+        rc = 1;
+      }
     }
   return rc;
+}
+
+/* The folders left out of an image, named on stderr: MH_EXIT_LEFT_OUT when
+ * any, else 0 (docs/cli.md, "Exit status"). */
+static int left_out_status(const target_run *trs, size_t n) {
+  size_t out = 0;
+  for (size_t i = 0; i < n; i++)
+    out += mh_impl_print_left_out(NULL, &trs[i].res, trs[i].label);
+  if (!out)
+    return 0;
+  fprintf(stderr,
+          "merlin: %zu implementation folder(s) left out (exit status %d; "
+          "report.md, Implementation folders):\n",
+          out, MH_EXIT_LEFT_OUT);
+  for (size_t i = 0; i < n; i++)
+    mh_impl_print_left_out(stderr, &trs[i].res, trs[i].label);
+  return MH_EXIT_LEFT_OUT;
 }
 
 /* After the runs: summaries and results (rc 0), or why nothing was
@@ -1612,6 +1592,7 @@ static int plan_finish(const run_plan *pl, int rc) {
     printf("merlin: known-answer tests passed on %zu image(s); nothing timed, "
            "no results written\n",
            done);
+    rc = left_out_status(trs, done);
   } else if (rc == 0) {
     if (!o->quiet)
       for (size_t i = 0; i < done; i++)
@@ -1626,6 +1607,8 @@ static int plan_finish(const run_plan *pl, int rc) {
     }
     if (rc != 0)
       fprintf(stderr, "merlin: no results written\n");
+    else
+      rc = left_out_status(trs, done);
   } else if (rc != 2) {
     /* Interrupted anywhere (a build, a target, a read): 130, as
      * documented, whatever the interrupted call returned. */

@@ -171,6 +171,80 @@ static int read_api(const char *dir, mh_impl *m, char *err, size_t errlen) {
 
 /* ---- the sizes, from the host compiler -------------------------------- */
 
+static void discard_line(void *ctx, const char *line, size_t len) {
+  (void)ctx;
+  (void)line;
+  (void)len;
+}
+
+/* Compile the probe src into bin with the host compiler: cc -w -I<dir>
+ * -I<each of incs> [-DMBI_NO_ALGNAME] -o bin src, its messages discarded.
+ * 0 compiled, 1 did not compile, -1 could not run it (xerr). */
+static int probe_compile(const char *cc, const char *dir,
+                         const char *const *incs, const char *src,
+                         const char *bin, int no_algname, char *xerr,
+                         size_t xl) {
+  char *cargv[MH_IMPL_MAX_INCS + 9], *inc[MH_IMPL_MAX_INCS + 1] = {0};
+  size_t na = 0, ni = 0;
+  cargv[na++] = (char *)(cc ? cc : "cc");
+  cargv[na++] = "-w";
+  for (size_t i = 0; i <= MH_IMPL_MAX_INCS; i++) {
+    const char *d = i == 0 ? dir : incs ? incs[i - 1] : NULL;
+    if (!d)
+      break;
+    size_t l = strlen(d) + 3;
+    if (!(inc[ni] = malloc(l)))
+      break;
+    snprintf(inc[ni], l, "-I%s", d);
+    cargv[na++] = inc[ni++];
+  }
+  if (no_algname)
+    cargv[na++] = "-DMBI_NO_ALGNAME";
+  cargv[na++] = "-o";
+  cargv[na++] = (char *)bin;
+  cargv[na++] = (char *)src;
+  cargv[na] = NULL;
+  mh_exec_spec cs = {.argv = cargv,
+                     .stdout_fd = -1,
+                     .stderr_fd = -1,
+                     .max_capture = 1 << 16,
+                     .hooks = {NULL, discard_line, discard_line, NULL}};
+  mh_exec_result cr = {0};
+  int rc = mh_exec(&cs, &cr, xerr, xl) != 0 ? -1
+           : cr.exited && cr.exit_code == 0 ? 0
+                                            : 1;
+  mh_exec_result_free(&cr);
+  for (size_t i = 0; i < ni; i++)
+    free(inc[i]);
+  return rc;
+}
+
+/* The probe's source: the sizes, then CRYPTO_ALGNAME when it is defined,
+ * which must be a string (a _Generic assertion). */
+static void probe_source(mh_sb *b, const char *ns, int kem) {
+  mh_sb_printf(b,
+               "#include \"api.h\"\n#include <stdio.h>\nint main(void) {\n"
+               "  printf(\"%%llu %%llu %%llu %%llu\\n\",\n"
+               "         (unsigned long long)(%sCRYPTO_PUBLICKEYBYTES),\n"
+               "         (unsigned long long)(%sCRYPTO_SECRETKEYBYTES),\n",
+               ns, ns);
+  if (kem)
+    mh_sb_printf(b,
+                 "         (unsigned long long)(%sCRYPTO_CIPHERTEXTBYTES),\n"
+                 "         (unsigned long long)(%sCRYPTO_BYTES));\n",
+                 ns, ns);
+  else
+    mh_sb_printf(b, "         (unsigned long long)(%sCRYPTO_BYTES), 0ULL);\n",
+                 ns);
+  mh_sb_printf(b,
+               "#if defined(%sCRYPTO_ALGNAME) && !defined(MBI_NO_ALGNAME)\n"
+               "  _Static_assert(_Generic((%sCRYPTO_ALGNAME), char *: 1, "
+               "const char *: 1, default: 0), \"not a string\");\n"
+               "  puts(%sCRYPTO_ALGNAME);\n#endif\n"
+               "  return 0;\n}\n",
+               ns, ns, ns);
+}
+
 /* Evaluate api.h's size macros (and CRYPTO_ALGNAME) by compiling and
  * running a probe with the host compiler: the macros may be expressions
  * over the folder's params.h. The image checks the same values against its
@@ -186,86 +260,48 @@ static int probe_sizes(const char *dir, const char *cc, const char *const *incs,
   snprintf(bin, sizeof bin, "%s/probe", tmpl);
   mh_sb b = {0};
   const char *ns = m->ns;
-  mh_sb_printf(&b,
-               "#include \"api.h\"\n#include <stdio.h>\nint main(void) {\n"
-               "  printf(\"%%llu %%llu %%llu %%llu\\n\",\n"
-               "         (unsigned long long)(%sCRYPTO_PUBLICKEYBYTES),\n"
-               "         (unsigned long long)(%sCRYPTO_SECRETKEYBYTES),\n",
-               ns, ns);
-  if (m->kem)
-    mh_sb_printf(&b,
-                 "         (unsigned long long)(%sCRYPTO_CIPHERTEXTBYTES),\n"
-                 "         (unsigned long long)(%sCRYPTO_BYTES));\n",
-                 ns, ns);
-  else
-    mh_sb_printf(&b, "         (unsigned long long)(%sCRYPTO_BYTES), 0ULL);\n",
-                 ns);
-  mh_sb_printf(&b,
-               "#ifdef %sCRYPTO_ALGNAME\n  puts(%sCRYPTO_ALGNAME);\n#endif\n"
-               "  return 0;\n}\n",
-               ns, ns);
-  char werr[256];
-  int rc = -1;
+  probe_source(&b, ns, m->kem);
+  char werr[256], xerr[256];
+  int rc = -1, cc_rc;
   if (b.failed) {
     fail(err, errlen, dir, "out of memory");
   } else if (mh_write_atomic(src, b.s, strlen(b.s), werr, sizeof werr) != 0) {
     fail(err, errlen, dir, "%s", werr);
+  } else if ((cc_rc = probe_compile(cc, dir, incs, src, bin, 0, xerr,
+                                    sizeof xerr)) < 0) {
+    fail(err, errlen, dir, "cannot run the host compiler: %s", xerr);
+  } else if (cc_rc == 1 && probe_compile(cc, dir, incs, src, bin, 1, xerr,
+                                         sizeof xerr) == 0) {
+    fail(err, errlen, dir,
+         "api.h: %sCRYPTO_ALGNAME is not a string (write it as a string "
+         "literal, \"ML-KEM-768\", or leave it out: the scheme's name is "
+         "then its folder's)",
+         ns);
+  } else if (cc_rc == 1) {
+    fail(err, errlen, dir,
+         "api.h's size macros do not compile on the host (%sCRYPTO_"
+         "PUBLICKEYBYTES, %sCRYPTO_SECRETKEYBYTES, %s): is one missing?",
+         ns, ns,
+         m->kem ? "CRYPTO_CIPHERTEXTBYTES, CRYPTO_BYTES" : "CRYPTO_BYTES");
   } else {
-    /* cc -w -I<dir> -I<each of incs> -o bin src */
-    char *cargv[MH_IMPL_MAX_INCS + 8], *inc[MH_IMPL_MAX_INCS + 1] = {0};
-    size_t na = 0, ni = 0;
-    cargv[na++] = (char *)(cc ? cc : "cc");
-    cargv[na++] = "-w";
-    for (size_t i = 0; i <= MH_IMPL_MAX_INCS; i++) {
-      const char *d = i == 0 ? dir : incs ? incs[i - 1] : NULL;
-      if (!d)
-        break;
-      size_t l = strlen(d) + 3;
-      if (!(inc[ni] = malloc(l)))
-        break;
-      snprintf(inc[ni], l, "-I%s", d);
-      cargv[na++] = inc[ni++];
-    }
-    cargv[na++] = "-o";
-    cargv[na++] = bin;
-    cargv[na++] = src;
-    cargv[na] = NULL;
-    mh_exec_spec cs = {.argv = cargv,
-                       .stdout_fd = -1,
-                       .stderr_fd = -1,
-                       .max_capture = 1 << 16};
     mh_exec_spec rs = {.argv = (char *[]){bin, NULL},
                        .stdout_fd = -1,
                        .stderr_fd = -1,
                        .timeout_s = 10,
                        .max_capture = 4096};
-    mh_exec_result cr = {0}, rr = {0};
-    char xerr[256];
-    if (mh_exec(&cs, &cr, xerr, sizeof xerr) != 0) {
-      fail(err, errlen, dir, "cannot run the host compiler: %s", xerr);
-    } else if (!cr.exited || cr.exit_code != 0) {
-      fail(err, errlen, dir,
-           "api.h's size macros do not compile on the host (%sCRYPTO_"
-           "PUBLICKEYBYTES, %sCRYPTO_SECRETKEYBYTES, %s): is one missing?",
-           ns, ns,
-           m->kem ? "CRYPTO_CIPHERTEXTBYTES, CRYPTO_BYTES" : "CRYPTO_BYTES");
-    } else if (mh_exec(&rs, &rr, xerr, sizeof xerr) != 0 || !rr.exited ||
-               rr.exit_code != 0 ||
-               sscanf(rr.out, "%llu %llu %llu %llu", &m->pk, &m->sk, &m->ct,
-                      &m->ss) != 4) {
+    mh_exec_result rr = {0};
+    if (mh_exec(&rs, &rr, xerr, sizeof xerr) != 0 || !rr.exited ||
+        rr.exit_code != 0 ||
+        sscanf(rr.out, "%llu %llu %llu %llu", &m->pk, &m->sk, &m->ct, &m->ss) !=
+            4) {
       fail(err, errlen, dir, "the size probe of api.h did not run");
     } else {
       const char *nl = strchr(rr.out, '\n');
-      if (nl && nl[1]) {
-        size_t l = strcspn(nl + 1, "\n");
-        m->algname = strndup(nl + 1, l);
-      }
+      if (nl && nl[1])
+        m->algname = strndup(nl + 1, strcspn(nl + 1, "\n"));
       rc = 0;
     }
-    mh_exec_result_free(&cr);
     mh_exec_result_free(&rr);
-    for (size_t i = 0; i < ni; i++)
-      free(inc[i]);
   }
   mh_sb_free(&b);
   unlink(src);
@@ -474,10 +510,63 @@ static int read_meta(const char *dir, mh_impl *m, char *err, size_t errlen) {
 /* ---- the algorithm --------------------------------------------------------
  */
 
-/* The id given, or the scheme folder's name in lower case with '_' as '-'. */
+/* s in lower case, '_' and ' ' as '-' (malloc'd). */
+static char *as_id(const char *s) {
+  char *id = strdup(s);
+  for (char *c = id; c && *c; c++)
+    *c = *c == '_' || *c == ' '     ? '-'
+         : (*c >= 'A' && *c <= 'Z') ? (char)(*c - 'A' + 'a')
+                                    : *c;
+  return id;
+}
+
+/* When the scheme folder's name is no algorithm of Merlin's catalogue (a
+ * checkout laid out otherwise, a copy under another name): the catalogue's
+ * algorithm of the folder's class that api.h names (CRYPTO_ALGNAME, as an
+ * id) or, failing that, the only one whose sizes (src/ops/sizes.def) equal
+ * api.h's; why says which (malloc'd id, or NULL: a scheme of its own). */
+static char *known_scheme(const mh_impl *m, char *why, size_t wl) {
+  const char *cls = m->kem ? "KEM" : "SIG";
+  char *id = m->algname ? as_id(m->algname) : NULL;
+  int a = id ? mh_alg_find(id) : -1;
+  if (a >= 0 && strcmp(mh_algs[a].cls, cls) == 0) {
+    snprintf(why, wl, "its CRYPTO_ALGNAME \"%.60s\"", m->algname);
+    return id;
+  }
+  free(id);
+  int found = -1, many = 0;
+  for (size_t i = 0; i < MH_N_ALGS; i++) {
+    size_t v[4];
+    if (strcmp(mh_algs[i].cls, cls) != 0 || mh_alg_sizes(i, v) != 0 ||
+        v[0] != m->pk || v[1] != m->sk || v[2] != m->ct ||
+        (m->kem && v[3] != m->ss))
+      continue;
+    many |= found >= 0;
+    found = (int)i;
+  }
+  if (found < 0 || many)
+    return NULL;
+  snprintf(why, wl, "its api.h sizes (those of %s alone in src/ops/sizes.def)",
+           mh_algs[found].id);
+  return strdup(mh_algs[found].id);
+}
+
+/* The id given, or the scheme folder's name in lower case with '_' as '-'
+ * when it is one Merlin knows, else known_scheme's. */
 static int take_alg(const char *dir, const char *alg, mh_impl *m, char *err,
                     size_t errlen) {
-  m->alg = strdup(alg ? alg : m->scheme);
+  char *from_dir = alg ? NULL : as_id(m->scheme), why[160];
+  char *found = from_dir && mh_alg_find(from_dir) < 0
+                    ? known_scheme(m, why, sizeof why)
+                    : NULL;
+  if (found)
+    fprintf(stderr,
+            "merlin: implementation folder %s: its folder '%s' names no "
+            "algorithm Merlin knows; %s is %s, from %s\n",
+            dir, m->scheme, found, m->kem ? "a KEM" : "a signature scheme",
+            why);
+  free(from_dir);
+  m->alg = found ? found : strdup(alg ? alg : m->scheme);
   if (!m->alg)
     return fail(err, errlen, dir, "out of memory");
   for (char *c = m->alg; *c; c++) {
@@ -776,9 +865,12 @@ static int set_add(mh_impl_set *s, const char *dir, const char *alg,
   char **f = e ? realloc(s->expect_from, (s->n + 1) * sizeof *f) : NULL;
   if (f)
     s->expect_from = f;
+  char **x = f ? realloc(s->excluded, (s->n + 1) * sizeof *x) : NULL;
+  if (x)
+    s->excluded = x;
   if (v)
     s->v = v;
-  if (!v || !e || !f) {
+  if (!v || !e || !f || !x) {
     mh_impl_free(&m);
     snprintf(err, errlen, "out of memory");
     return -1;
@@ -786,6 +878,7 @@ static int set_add(mh_impl_set *s, const char *dir, const char *alg,
   s->v[s->n] = m;
   s->expect[s->n] = strdup("");
   s->expect_from[s->n] = strdup("");
+  s->excluded[s->n] = NULL;
   s->n++;
   return 0;
 }
@@ -807,7 +900,9 @@ void mh_impl_set_free(mh_impl_set *s) {
     mh_impl_free(&s->v[i]);
     free(s->expect[i]);
     free(s->expect_from[i]);
+    free(s->excluded[i]);
   }
+  free(s->excluded);
   for (size_t i = 0; i < s->n_commons; i++)
     mh_impl_common_free(&s->commons[i]);
   free(s->commons);

@@ -112,6 +112,10 @@ typedef struct {
   int hash_thumb2;    /* impl.hash = thumb2-asm (else c) */
   char **expect;      /* per folder: "seed=...,sha256=...", or "" */
   char **expect_from; /* and where it comes from */
+  /* Per folder: why it is left out of every image (a folder found by
+   * --impl-tree whose known answers cannot be had: host/run/impl_ref.c),
+   * or NULL. */
+  char **excluded;
   /* The common code of the folders that have their own (mh_impl.common). */
   mh_impl_common *commons;
   size_t n_commons;

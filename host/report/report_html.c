@@ -6,6 +6,7 @@
  * (docs/report-html.md). One self-contained file: nothing is fetched when
  * it is viewed. */
 #include "report/report_html.h"
+#include "report/report_impl.h"
 
 #include "analysis/pairs.h"
 #include "model/results_json.h"
@@ -216,6 +217,7 @@ char *mh_report_html(const mh_results *r, const mh_html_assets *a) {
   intro(&b, r, a);
   mh_report_headline(&b, r, 1);
   mh_sb_puts(&b, "</section>\n");
+  mh_report_impl_html(&b, r); /* host/report/report_impl.c */
   target_sections(&b, r, charts);
   tables(&b, r);
   mh_html_close(&b, data, a);
