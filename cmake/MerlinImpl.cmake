@@ -74,10 +74,14 @@ target_link_libraries(merlin_impl_core PUBLIC merlin_headers
 list(APPEND MERLIN_BACKEND_TARGETS merlin_impl_core) # its objects: linked
 
 # What every folder's objects (and a checkout's common code) call of
-# Merlin's under other names: randombytes(), and pqm4's HAL (hal/hal.h).
+# Merlin's under other names: randombytes(), pqm4's HAL (hal/hal.h), and
+# the allocator, so that the heap figures count what a folder allocates
+# itself and an allocation it cannot have is told as an exhausted heap.
 set(MBI_REDEFINE "${MERLIN_GEN}/impl_redefine.txt")
 set(MBI_REDEFINE_TEXT "randombytes mbe_impl_randombytes\n"
-                      "PQCLEAN_randombytes mbe_impl_randombytes_pqclean\n")
+                      "PQCLEAN_randombytes mbe_impl_randombytes_pqclean\n"
+                      "malloc mcore_malloc\nfree mcore_free\n"
+                      "calloc mcore_calloc\nrealloc mcore_realloc\n")
 foreach(fn hal_setup hal_send_str hal_get_time hal_get_stack_size
            hal_spraystack hal_checkstack)
   list(APPEND MBI_REDEFINE_TEXT "${fn} mbe_${fn}\n")

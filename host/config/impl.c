@@ -744,8 +744,12 @@ int mh_impl_discover(const char *root, char *const *skip, size_t n_skip,
   char **out = NULL;
   size_t cnt = 0, found_kind = 0;
   *skipped = 0;
-  for (size_t k = 0; k < 2; k++) {
-    char *kdir = mh_path_join(root, kinds[k]), **schemes = NULL;
+  /* ROOT may be one of them itself (--impl-tree <pqm4>/crypto_kem) */
+  const char *base = strrchr(root, '/') ? strrchr(root, '/') + 1 : root;
+  int is_kind = strcmp(base, kinds[0]) == 0 || strcmp(base, kinds[1]) == 0;
+  for (size_t k = 0; k < (is_kind ? 1u : 2u); k++) {
+    char *kdir = is_kind ? strdup(root) : mh_path_join(root, kinds[k]),
+         **schemes = NULL;
     size_t n_schemes = 0;
     if (!kdir || entries(kdir, 1, &schemes, &n_schemes) != 0) {
       free(kdir);
@@ -783,8 +787,9 @@ int mh_impl_discover(const char *root, char *const *skip, size_t n_skip,
   if (!found_kind) {
     mh_impl_dirs_free(out, cnt);
     snprintf(err, errlen,
-             "--impl-tree %s: no crypto_kem/ or crypto_sign/ folder in it "
-             "(the PQClean and pqm4 layout: crypto_kem/<scheme>/<impl>/)",
+             "--impl-tree %s: no crypto_kem/ or crypto_sign/ folder in it, "
+             "nor is it one (the PQClean and pqm4 layout: crypto_kem/"
+             "<scheme>/<impl>/)",
              root);
     return -1;
   }

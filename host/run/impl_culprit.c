@@ -263,8 +263,8 @@ int mh_impl_run_culprit(const char *console, size_t len, const mh_impl_set *s,
     else if (heap_exit)
       snprintf(why, wlen,
                "does not fit: its %s %s exhausted the heap (an allocation "
-               "failed and its common code called exit(%s); target fault: "
-               "kind=library-exit)",
+               "failed, then exit(%s), as PQClean's common code does; target "
+               "fault: kind=library-exit)",
                alg, o, f.code ? f.code : "?");
     else
       snprintf(why, wlen, "does not fit: its %s %s exhausted the heap (%s)",
