@@ -17,7 +17,8 @@
 #       a copy of PQClean's ML-KEM-512 in a folder not named after a scheme
 #       gets the id ml-kem-512, Merlin's FIPS 203 vectors and the pinned
 #       PQClean reference; with --impl-hash thumb2-asm it runs on wolfSSL's
-#       Keccak while the built-in pqclean rows keep PQClean's C Keccak
+#       Keccak while the built-in pqclean rows keep PQClean's C Keccak; the
+#       toy outside any checkout runs on Merlin's heap-free sponge
 #   impl_pqm4.sh MERLIN OUTDIR hang       a folder that hangs in its host
 #       known-answer run is stopped at --stall, named, and nothing is built
 set -euo pipefail
@@ -318,6 +319,9 @@ checkout)
   sed -i 's|^  randombytes(sk, 32);|  void *hog = malloc((size_t)8 << 20);\n  if (!hog)\n    exit(111);\n  free(hog);\n&|; s|^#include <string.h>|&\n#include <stdlib.h>|' \
     "$t/toy-hog/m4/kem.c"
   grep -q 'exit(111)' "$t/toy-hog/m4/kem.c" || fail "the heap hog was not made (toy-kem/ref/kem.c changed?)"
+  # The same toy outside any checkout: mupq's API on Merlin's heap-free
+  # sponge (here over wolfSSL's Keccak, --impl-hash thumb2-asm).
+  toy_hash "$out/elsewhere/crypto_kem/toy-hash/plain"
   # PQClean's ML-KEM-512 in a folder whose name is no scheme, outside the
   # checkout.
   mkdir -p "$out/elsewhere/crypto_kem/kyber-ish"
@@ -326,6 +330,7 @@ checkout)
   set +e
   "$merlin" run --target qemu-m4 --profile "$out/p.profile" \
     --impl-tree "$t" --impl "$out/elsewhere/crypto_kem/kyber-ish/m4" \
+    --impl "$out/elsewhere/crypto_kem/toy-hash/plain" \
     --impl-hash thumb2-asm --runs 2 --warmup 0 --out "$out/r" >"$out/log" 2>&1
   got=$?
   set -e
@@ -368,6 +373,17 @@ for (const o of ['keygen', 'encaps', 'decaps']) {
   if (Math.abs(a.profile.hash_share - b.profile.hash_share) > 0.01)
     fail(`${o}: hash share ${a.profile.hash_share} without sizes, ${b.profile.hash_share} with`);
 }
+// mupq's API outside a checkout: Merlin's heap-free sponge, the records of the checkout's build.
+const pl = im('impl:toy-hash/plain');
+if (!pl || pl.hash !== 'thumb2-asm (heap-free sponge)' || pl.common) fail('plain: ' + JSON.stringify(pl));
+for (const o of ['keygen', 'encaps', 'decaps']) {
+  const x = op('impl:toy-hash/plain', o);
+  if (!x || x.kat !== 'pass' || x.heap_bytes !== 0 || !/BlockSha3/.test(x.profile.top.map((f) => f.function).join(' ')))
+    fail(`plain ${o}: ${JSON.stringify(x && {kat: x.kat, heap: x.heap_bytes, top: x.profile.top})}`);
+}
+if (r.provenance.nist_kat['impl:toy-hash/plain'].replace(/,stack=\d+$/, '') !==
+    r.provenance.nist_kat['impl:toy-hash/ref'].replace(/,stack=\d+$/, ''))
+  fail('the heap-free sponge gives other records than the checkout\'s fips202');
 // Not a scheme's name: the id from CRYPTO_ALGNAME, FIPS 203 vectors, the pinned reference.
 const ky = im('impl:kyber-ish/m4');
 if (!ky || ky.alg !== 'ml-kem-512' || ky.hash !== 'thumb2-asm' ||
