@@ -407,6 +407,22 @@ static void ref_run_free(ref_run *rr) {
   mh_impl_set_free(&rr->refs);
 }
 
+/* The reference of refs whose last two path elements (<scheme>/<impl>:
+ * its backend name) are dir's, or NULL. */
+static const char *same_tail(const mh_impl_set *refs, const char *dir) {
+  char *a = up(dir, 2);
+  const char *t = a ? dir + strlen(a) : NULL;
+  const char *found = NULL;
+  for (size_t r = 0; t && !found && r < refs->n; r++) {
+    const char *d = refs->v[r].dir;
+    size_t dl = strlen(d), tl = strlen(t);
+    if (dl >= tl && strcmp(d + dl - tl, t) == 0)
+      found = d;
+  }
+  free(a);
+  return found;
+}
+
 /* The references of every folder, each once (rr->refs). */
 static int collect(ref_run *rr, const char *common, char *err, size_t errlen) {
   mh_impl_set *set = rr->set;
@@ -414,11 +430,21 @@ static int collect(ref_run *rr, const char *common, char *err, size_t errlen) {
     if (set->v[i].library)
       continue;
     rr->ref_of[i] = reference_of(rr->root, &set->v[i], &rr->self[i]);
-    int seen = 0;
-    for (size_t r = 0; rr->ref_of[i] && r < rr->refs.n; r++)
-      seen |= strcmp(rr->refs.v[r].dir, rr->ref_of[i]) == 0;
-    if (rr->ref_of[i] && !seen &&
-        mh_impl_set_add(&rr->refs, rr->ref_of[i], set->v[i].alg, NULL, common,
+    if (!rr->ref_of[i])
+      continue;
+    /* one reference per backend name in the host image: a second folder
+     * <scheme>/clean (mupq's PQClean beside the pinned tree's) is the
+     * same scheme's reference, already there */
+    const char *tail = same_tail(&rr->refs, rr->ref_of[i]);
+    if (tail) {
+      char *d = strdup(tail);
+      if (!d)
+        return -1;
+      free(rr->ref_of[i]);
+      rr->ref_of[i] = d;
+      continue;
+    }
+    if (mh_impl_set_add(&rr->refs, rr->ref_of[i], set->v[i].alg, NULL, common,
                         err, errlen) != 0)
       return -1;
   }
