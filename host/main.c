@@ -374,6 +374,18 @@ static const conflict RUN_CONFLICTS[] = {
      {"--from", "--kat-only", "--port", NULL},
      "--accel projects from the cycle plugin's profile: not with --from, "
      "--port or --kat-only"},
+    {"--from",
+     {"--impl", "--impl-tree", "--impl-skip", "--impl-common", "--impl-hash",
+      NULL},
+     "--from reads a captured stream: --impl, --impl-tree, --impl-skip, "
+     "--impl-common and --impl-hash build folders into an image, which "
+     "--from does not"},
+    {"--port",
+     {"--impl", "--impl-tree", "--impl-skip", "--impl-common", "--impl-hash",
+      NULL},
+     "--port reads a board running its flashed image: --impl, --impl-tree, "
+     "--impl-skip, --impl-common and --impl-hash do not apply (give them "
+     "when building its image)"},
     {"--cc",
      {"--from", "--port", NULL},
      "--cc/--opt build images: not with --from or --port (the stream names "
@@ -755,6 +767,8 @@ static int check_run(const parse_state *s, run_args *a) {
                          "%s is a real board: read it on its own, with "
                          "--port DEV (or --from FILE)",
                          o->targets[i]);
+  if (mh_cli_impl_usage(o, err, sizeof err) != 0)
+    return usage_error(s, "%s", err);
   double costs[MH_ACC_GROUPS];
   if (a->accel && mh_accel_parse(a->accel, costs, err, sizeof err) != 0)
     return usage_error(s, "%s", err);

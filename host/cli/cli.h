@@ -125,6 +125,12 @@ int mh_inject_fault_check(const char *kind, char *err, size_t errlen);
 int mh_kat_corrupt_check(const char *v, const mh_profile *p, char *err,
                          size_t errlen);
 
+/* The usage errors of the run's folder options, before anything is read
+ * or built (docs/cli.md): an empty folder in a --impl or --impl-common list
+ * (",,", a leading or trailing comma), and --impl-hash thumb2-asm with a
+ * target whose core has no Thumb-2. 0, or -1 with the message in err. */
+int mh_cli_impl_usage(const mh_run_opts *o, char *err, size_t errlen);
+
 /* The implementation folders of a run (docs/bring-your-own.md): the
  * profile's "impl:PATH" items (relative to the profile file's folder), the
  * --impl folders and every folder of the --impl-tree roots (less

@@ -33,8 +33,10 @@ __attribute__((format(printf, 4, 5)))
 #endif
 static int
 fail(char *err, size_t errlen, const char *dir, const char *fmt, ...) {
-  char prefix[PATH_MAX + 32];
-  snprintf(prefix, sizeof prefix, "implementation folder %s: ", dir);
+  /* a long path is shortened (head...tail), never the reason after it */
+  char prefix[MH_PATH_BRIEF + 64], brief[MH_PATH_BRIEF];
+  snprintf(prefix, sizeof prefix, "implementation folder %s: ",
+           mh_path_brief(dir, brief, sizeof brief));
   va_list ap;
   va_start(ap, fmt);
   mh_errmsg(err, errlen, prefix, fmt, ap);
@@ -42,12 +44,43 @@ fail(char *err, size_t errlen, const char *dir, const char *fmt, ...) {
   return -1;
 }
 
+const char *mh_impl_path_bad(const char *s, char *what, size_t wl) {
+  for (const char *p = s; *p; p++) {
+    unsigned char c = (unsigned char)*p;
+    const char *why = NULL;
+    if (c < 0x20 || c == 0x7f)
+      why = "a control character";
+    else if (strchr(";\"$\\", c))
+      why = "CMake reads it in a list, a string or a variable";
+    else if (c == '|')
+      why = "the image build's lists use it as a separator";
+    else if (c == '[' || c == ']')
+      why = "CMake reads brackets in a list";
+    else if (c == '#')
+      why = "Ninja's dependency files and CMake read it as a comment";
+    else if (c == '?' && p[1] == '?')
+      why = "two together start a trigraph in the C strings the image "
+            "carries";
+    else if (c == '@' && strspn(p + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij"
+                                       "klmnopqrstuvwxyz0123456789_") &&
+             p[1 + strspn(p + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn"
+                                 "opqrstuvwxyz0123456789_")] == '@')
+      why = "'@NAME@' is a variable in the files CMake generates";
+    if (!why)
+      continue;
+    if (c < 0x20 || c == 0x7f)
+      snprintf(what, wl, "byte 0x%02x at offset %zu (%s)", c,
+               (size_t)(p - s), why);
+    else
+      snprintf(what, wl, "'%c' at offset %zu (%s)", c, (size_t)(p - s), why);
+    return what;
+  }
+  return NULL;
+}
+
 int mh_impl_path_ok(const char *s) {
-  for (; *s; s++)
-    if (*s == ';' || *s == '"' || *s == '$' || *s == '\\' ||
-        (unsigned char)*s < 0x20 || *s == 0x7f)
-      return 0;
-  return 1;
+  char what[160];
+  return mh_impl_path_bad(s, what, sizeof what) == NULL;
 }
 
 int mh_impl_host_only(const char *name) {
@@ -636,10 +669,12 @@ static int take_names(const char *dir, mh_impl *m, char *err, size_t errlen) {
   struct stat st;
   if (stat(m->dir, &st) != 0 || !S_ISDIR(st.st_mode))
     return fail(err, errlen, dir, "not a directory");
-  if (!mh_impl_path_ok(m->dir))
+  char what[200];
+  if (mh_impl_path_bad(m->dir, what, sizeof what))
     return fail(err, errlen, dir,
-                "its path holds a character the build files cannot carry "
-                "(';', '\"', '$', '\\\\' or a control character)");
+                "its path holds %s: the image build cannot carry it (rename "
+                "or link the folder elsewhere)",
+                what);
   const char *slash = strrchr(m->dir, '/');
   m->name = strdup(slash ? slash + 1 : m->dir);
   char *parent = strndup(m->dir, slash ? (size_t)(slash - m->dir) : 0);

@@ -158,8 +158,14 @@ void mh_impl_set_tag(const mh_impl_set *s, char *buf, size_t len);
 /* Most include directories of a folder beyond its own. */
 #define MH_IMPL_MAX_INCS 8
 
-/* Whether s is a valid implementation folder path for the build files
- * (no ';', '"', '$', '\\' or control characters). */
+/* Whether s is a valid implementation folder path for the image build:
+ * NULL, or the first character it cannot carry, where, and why, written
+ * into what (';', '"', '$', '\\', '|', '[', ']', '#', "??" (a C trigraph),
+ * "@NAME@" (a variable of CMake's generated files), control characters;
+ * spaces, commas, quotes, parentheses, braces, '!', '%', '&', '~', ':' and
+ * non-ASCII bytes are carried). */
+const char *mh_impl_path_bad(const char *s, char *what, size_t wl);
+/* 1 when mh_impl_path_bad finds nothing. */
 int mh_impl_path_ok(const char *s);
 
 #endif

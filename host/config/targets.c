@@ -277,3 +277,9 @@ int mh_target_ticks_to_unit(const mh_target *t, const char *counter_unit,
   }
   return 0;
 }
+
+int mh_target_has_thumb2(const mh_target *t) {
+  const char *f = t->cpu_flags;
+  return t->kind != MH_EXEC_NATIVE && f && !strstr(f, "cortex-m0") &&
+         !strstr(f, "cortex-m23");
+}

@@ -121,6 +121,7 @@ typedef struct {
   size_t n;
   char *kind, *heap_failures, *code, *stack, *heap_id, *heap_msg;
   char *kat_id, *kat_detail; /* the first failed kat */
+  char *err_id, *err_msg;    /* the first other error of an operation */
 } stream_facts;
 
 static void facts_free(stream_facts *f) {
@@ -135,8 +136,9 @@ static void facts_free(stream_facts *f) {
   free(f->alg);
   free(f->op);
   free(f->done);
-  char *one[] = {f->kind,    f->heap_failures, f->code,   f->stack,
-                 f->heap_id, f->heap_msg,      f->kat_id, f->kat_detail};
+  char *one[] = {f->kind,   f->heap_failures, f->code,       f->stack,
+                 f->heap_id, f->heap_msg,     f->kat_id,     f->kat_detail,
+                 f->err_id,  f->err_msg};
   for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
     free(one[i]);
 }
@@ -210,6 +212,10 @@ static int read_facts(const char *console, size_t len, stream_facts *f) {
         f->heap_msg = msg;
         f->heap_id = id;
         msg = id = NULL;
+      } else if (msg && k >= 0 && !f->err_msg) {
+        f->err_msg = msg;
+        f->err_id = id;
+        msg = id = NULL;
       }
       free(res);
       free(msg);
@@ -270,14 +276,17 @@ int mh_impl_run_culprit(const char *console, size_t len, const mh_impl_set *s,
       snprintf(why, wlen, "does not fit: its %s %s exhausted the heap (%s)",
                alg, o, f.heap_msg);
     rc = 0;
-  } else if (!f.kind && f.kat_id) {
-    /* No fault: a folder found by --impl-tree whose known-answer test
-     * failed on this target is left out, not fatal. */
-    long kk = op_index(&f, f.kat_id);
+  } else if (!f.kind && (f.kat_id || f.err_id)) {
+    /* No fault: a folder found by --impl-tree whose known-answer test, or
+     * the check of a timed sample, failed on this target is left out, not
+     * fatal. */
+    long kk = op_index(&f, f.kat_id ? f.kat_id : f.err_id);
     if (folder_of_op(&f, kk, s, off, k) == 0 && s->v[*k].from_tree) {
-      snprintf(why, wlen, "failed its known-answer test: %s %s: %s",
+      snprintf(why, wlen, "failed its %s: %s %s: %s",
+               f.kat_id ? "known-answer test" : "checks on this target",
                f.alg[kk] ? f.alg[kk] : "?", f.op[kk] ? f.op[kk] : "?",
-               f.kat_detail ? f.kat_detail : "failed");
+               f.kat_id ? (f.kat_detail ? f.kat_detail : "failed")
+                        : f.err_msg);
       rc = 0;
     }
   }

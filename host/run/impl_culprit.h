@@ -23,8 +23,9 @@ int mh_impl_build_culprit(const char *log, const mh_impl_set *s,
  * fault of kind stackoverflow), an exhausted heap (the runner's message,
  * or exit() after failed allocations: PQClean's common code) while an
  * operation of a folder of s ran, its own known-answer test included; or,
- * without a fault, a failed known-answer test of a folder found by
- * --impl-tree (mh_impl.from_tree). Returns 0 with *k and why, or -1. */
+ * without a fault, a failed known-answer test or failed check of a timed
+ * sample (an operation's error) of a folder found by --impl-tree
+ * (mh_impl.from_tree). Returns 0 with *k and why, or -1. */
 int mh_impl_run_culprit(const char *console, size_t len, const mh_impl_set *s,
                         const unsigned char *off, size_t *k, char *why,
                         size_t wlen);
