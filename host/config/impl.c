@@ -669,12 +669,17 @@ static int take_names(const char *dir, mh_impl *m, char *err, size_t errlen) {
   struct stat st;
   if (stat(m->dir, &st) != 0 || !S_ISDIR(st.st_mode))
     return fail(err, errlen, dir, "not a directory");
-  char what[200];
-  if (mh_impl_path_bad(m->dir, what, sizeof what))
+  char what[200], brief[MH_PATH_BRIEF];
+  if (mh_impl_path_bad(dir, what, sizeof what))
     return fail(err, errlen, dir,
                 "its path holds %s: the image build cannot carry it (rename "
                 "or link the folder elsewhere)",
                 what);
+  if (mh_impl_path_bad(m->dir, what, sizeof what))
+    return fail(err, errlen, dir,
+                "its real path %s holds %s: the image build cannot carry it "
+                "(rename or link the folder elsewhere)",
+                mh_path_brief(m->dir, brief, sizeof brief), what);
   const char *slash = strrchr(m->dir, '/');
   m->name = strdup(slash ? slash + 1 : m->dir);
   char *parent = strndup(m->dir, slash ? (size_t)(slash - m->dir) : 0);
