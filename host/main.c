@@ -15,6 +15,7 @@
 #include "run/cycles.h"
 #include "run/matrix.h"
 #include "run/serial.h"
+#include "util/term.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1145,6 +1146,11 @@ static int close_stdout(int rc) {
 
 int main(int argc, char **argv) {
   guard_std_fds();
+  if (mh_term_guard() != 0) {
+    fprintf(stderr, "merlin: cannot set up the terminal filter: %s\n",
+            strerror(errno));
+    return 1;
+  }
   return close_stdout(dispatch(argc, argv));
 }
 #endif

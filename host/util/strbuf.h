@@ -21,8 +21,6 @@ __attribute__((format(printf, 2, 3)))
 void mh_sb_printf(mh_sb *b, const char *fmt, ...);
 /* Shortest decimal form of a finite double that reads back exactly. */
 void mh_sb_double(mh_sb *b, double v);
-/* s with the HTML special characters (< > & " ') escaped; NULL: nothing. */
-void mh_sb_html(mh_sb *b, const char *s);
 void mh_sb_free(mh_sb *b);
 
 #endif
