@@ -4,6 +4,7 @@
 
 #include "config/boards.h"
 #include "image/image_build.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -144,10 +145,12 @@ char **mh_target_argv(const mh_target *t, const char *image, unsigned runs,
     char *slash = cyc ? strrchr(cyc, '/') : NULL;
     if (slash) {
       slash[1] = '\0';
-      size_t len = strlen(cyc) + sizeof "merlin_insn.so";
-      plugin = malloc(len);
-      if (plugin)
-        snprintf(plugin, len, "%smerlin_insn.so", cyc);
+      mh_sb sb = {0};
+      mh_sb_qemu_opt(&sb, cyc); /* -plugin's syntax: commas doubled */
+      mh_sb_puts(&sb, "merlin_insn.so");
+      plugin = sb.failed ? NULL : sb.s;
+      if (sb.failed)
+        mh_sb_free(&sb);
     }
     free(cyc);
     if (!plugin)

@@ -89,8 +89,14 @@ char **mh_cycles_argv(char **argv, const char *plugin, const char *image,
   while (argv[n])
     n++;
   mh_sb b = {0};
-  mh_sb_printf(&b, "%s,elf=%s,out=%s,model=%s,ws=%u%s%s", plugin, image, side,
-               model_arg, ws, mem_args ? "," : "", mem_args ? mem_args : "");
+  /* paths may hold commas (MERLIN_ROOT, MERLIN_QEMU_PLUGIN): doubled */
+  mh_sb_qemu_opt(&b, plugin);
+  mh_sb_puts(&b, ",elf=");
+  mh_sb_qemu_opt(&b, image);
+  mh_sb_puts(&b, ",out=");
+  mh_sb_qemu_opt(&b, side);
+  mh_sb_printf(&b, ",model=%s,ws=%u%s%s", model_arg, ws, mem_args ? "," : "",
+               mem_args ? mem_args : "");
   char **a = realloc(argv, (n + 3) * sizeof *a);
   if (!a || b.failed) {
     mh_sb_free(&b);
