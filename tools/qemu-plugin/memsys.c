@@ -39,9 +39,10 @@ int mc_arg_uint(const char *s, unsigned long max, unsigned long *out) {
   if (!*s)
     return -1;
   for (; *s; s++) {
-    if (*s < '0' || *s > '9' || x > (max - (unsigned long)(*s - '0')) / 10)
+    unsigned long d = (unsigned long)(*s - '0');
+    if (*s < '0' || *s > '9' || d > max || x > (max - d) / 10)
       return -1;
-    x = x * 10 + (unsigned long)(*s - '0');
+    x = x * 10 + d;
   }
   *out = x;
   return 0;
