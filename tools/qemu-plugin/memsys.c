@@ -63,7 +63,8 @@ static int cache_triple(const char *v, unsigned long max, unsigned long x[3]) {
       *slash = '\0';
     if (mc_arg_uint(p, max, &x[f]) != 0)
       return -1;
-    p = slash + 1;
+    if (slash)
+      p = slash + 1;
   }
   return 0;
 }
