@@ -244,14 +244,14 @@ board-files)
   touch "$work/root/CMakeLists.txt"
   root=$(cd "$(dirname "$0")/../.." && pwd)
   cp "$root"/boards/*.board "$work/root/boards/"
-  # part 'KEY = VALUE'...: boards/bad.board, a part with a memory system
+  # part 'KEY = VALUE'...: boards/x.board, a part with a memory system
   # (lines 1 to 11), each argument replacing its key's line or, for another
   # key, appended from line 12 (printf %b: \033 is an escape, \000 a NUL).
   part() {
     local base=('name = Bad' 'part = b' 'core = cortex-m4' 'target = none'
       'clock_hz = 1' 'flash_bytes = 1' 'ram_bytes = 1' 'counter = c'
       'source = s' 'memory_source = m' 'runs_from = flash')
-    local f=$work/root/boards/bad.board line a in
+    local f=$work/root/boards/x.board line a in
     : >"$f"
     for line in "${base[@]}"; do
       for a in "$@"; do [[ $a != "${line%% =*} = "* ]] || line=$a; done
@@ -265,13 +265,13 @@ board-files)
   }
   # bad LINE NEEDLE 'KEY = VALUE'...: list boards and run refuse it there.
   bad() {
-    local at="boards/bad.board:$1: $2"
+    local at="boards/x.board:$1: $2"
     shift 2
     part "$@"
     MERLIN_ROOT=$work/root expect 1 "$at" "$merlin" list boards
     MERLIN_ROOT=$work/root expect 1 \
       "cannot read the target descriptors: $at" \
-      "$merlin" run --target qemu-m4 --board bad --out "$work/out"
+      "$merlin" run --target qemu-m4 --board x --out "$work/out"
     if grep -q "$(printf '\033')" "$work/log"; then
       fail "an escape byte reached the terminal"
     fi
@@ -306,7 +306,7 @@ board-files)
   # fine now: no wait states (was refused as 0), the largest 64-bit clock
   part 'flash_miss_cycles = 0' 'flash_wait_states = 0' \
     'clock_hz = 18446744073709551615'
-  MERLIN_ROOT=$work/root expect 0 "bad" "$merlin" list boards
+  MERLIN_ROOT=$work/root expect 0 "  x " "$merlin" list boards
   MERLIN_ROOT=$work/root expect 0 "qemu-m4" "$merlin" list targets
   ;;
 *)
