@@ -93,8 +93,9 @@ static int check_rules(const char *file, mh_board *b, const int *seen,
     const mh_board_rule *u = &mh_board_rules[r];
     int a = mh_board_key_find(u->key, strlen(u->key));
     int o = mh_board_key_find(u->other, strlen(u->other));
+    char **v = a >= 0 ? str_slot(b, (size_t)a) : NULL; /* a value: text */
     if (a < 0 || o < 0 || !seen[a] ||
-        (u->value && strcmp(*str_slot(b, (size_t)a), u->value) != 0))
+        (u->value && (!v || strcmp(*v, u->value) != 0)))
       continue;
     if (u->kind == MH_BR_NEEDS && !seen[o]) {
       snprintf(err, errlen, "%s:%d: %s%s%s needs '%s': %s", file, seen[a],
