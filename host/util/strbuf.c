@@ -82,3 +82,11 @@ void mh_sb_free(mh_sb *b) {
   b->len = b->cap = 0;
   b->failed = 0;
 }
+
+void mh_sb_qemu_opt(mh_sb *b, const char *s) {
+  for (; s && *s; s++) {
+    if (*s == ',')
+      mh_sb_putc(b, ',');
+    mh_sb_putc(b, *s);
+  }
+}
