@@ -5,6 +5,7 @@
 #include "report/report_impl.h"
 
 #include "report/format.h"
+#include "util/escape.h"
 
 #include <string.h>
 
@@ -46,9 +47,9 @@ void mh_report_impl_md(mh_sb *b, const mh_results *r) {
     if (!x->n_impls)
       continue;
     mh_sb_puts(b, "### ");
-    mh_fmt_md_cell(b, x->target ? x->target : "?");
+    mh_esc_md(b, x->target ? x->target : "?");
     mh_sb_puts(b, " (");
-    mh_fmt_md_cell(b, x->profile ? x->profile : "?");
+    mh_esc_md(b, x->profile ? x->profile : "?");
     mh_sb_puts(b, ")\n\n| folder | algorithm | status | Keccak | known answers "
                   "from | common code |\n|---|---|---|---|---|---|\n");
     for (size_t k = 0; k < x->n_impls; k++) {
@@ -63,13 +64,13 @@ void mh_report_impl_md(mh_sb *b, const mh_results *r) {
         mh_sb_puts(b, "| ");
         if (c == 2) {
           mh_sb_puts(b, m->left_out ? "**" : "");
-          mh_fmt_md_cell(b, status(m));
+          mh_esc_md(b, status(m));
           if (m->left_out) {
-            mh_fmt_md_cell(b, m->left_out);
+            mh_esc_md(b, m->left_out);
             mh_sb_puts(b, "**");
           }
         } else {
-          mh_fmt_md_cell(b, cells[c] ? cells[c] : "?");
+          mh_esc_md(b, cells[c] ? cells[c] : "?");
         }
         mh_sb_putc(b, ' ');
       }
@@ -84,16 +85,16 @@ void mh_report_impl_html(mh_sb *b, const mh_results *r) {
     return;
   mh_sb_puts(b, "<section id='folders'><h2>Implementation folders</h2><p "
                 "class='note'>");
-  mh_sb_html(b, intro);
+  mh_esc_html(b, intro);
   mh_sb_puts(b, "</p>");
   for (size_t i = 0; i < r->n_runs; i++) {
     const mh_result *x = &r->runs[i];
     if (!x->n_impls)
       continue;
     mh_sb_puts(b, "<h3>");
-    mh_sb_html(b, x->target ? x->target : "?");
+    mh_esc_html(b, x->target ? x->target : "?");
     mh_sb_puts(b, " (");
-    mh_sb_html(b, x->profile ? x->profile : "?");
+    mh_esc_html(b, x->profile ? x->profile : "?");
     mh_sb_puts(b, ")</h3><table class='folders'><thead><tr><th>folder</th>"
                   "<th>algorithm</th><th>status</th><th>Keccak</th><th>known "
                   "answers from</th><th>common code</th></tr></thead><tbody>");
@@ -109,11 +110,11 @@ void mh_report_impl_html(mh_sb *b, const mh_results *r) {
       for (size_t c = 0; c < sizeof cells / sizeof cells[0]; c++) {
         mh_sb_puts(b, "<td>");
         if (c == 2) {
-          mh_sb_html(b, status(m));
+          mh_esc_html(b, status(m));
           if (m->left_out)
-            mh_sb_html(b, m->left_out);
+            mh_esc_html(b, m->left_out);
         } else {
-          mh_sb_html(b, cells[c] ? cells[c] : "?");
+          mh_esc_html(b, cells[c] ? cells[c] : "?");
         }
         mh_sb_puts(b, "</td>");
       }
