@@ -4,10 +4,10 @@
 // figures for a pqm4 checkout's ML-KEM and ML-DSA folders beside the rows
 // of pqm4's own benchmarks.md.
 //
-//   pqm4-checkout.mjs reference BENCHMARKS_MD "SOURCE" > tests/impl/pqm4-benchmarks.json
+//   pqm4-checkout.mjs reference BENCHMARKS_MD "SOURCE" > pqm4-benchmarks.json (in tests/impl)
 //       the ML-KEM and ML-DSA rows of pqm4's benchmarks.md (speed AVG
 //       cycles, stack bytes, hashing share), SOURCE naming the commit
-//   pqm4-checkout.mjs extract "COMMAND" RESULTS_JSON... > tests/impl/pqm4-checkout-run.json
+//   pqm4-checkout.mjs extract "COMMAND" RESULTS_JSON... > pqm4-checkout-run.json (in tests/impl)
 //       what the tables need of the results of COMMAND (one results.json
 //       per target): each folder's operations and the folders left out
 //   pqm4-checkout.mjs render [RUN_JSON [REFERENCE_JSON]]

@@ -486,8 +486,8 @@ static int md_writable(const char *path, char *err, size_t errlen) {
   char *probe = dir ? mh_path_join(dir, ".merlin-md-XXXXXX") : NULL;
   int fd = probe ? mkstemp(probe) : -1;
   if (fd < 0)
-    snprintf(err, errlen, "--md %s: cannot write in %s: %s", b,
-             dir ? dir : "?", probe ? strerror(errno) : "out of memory");
+    snprintf(err, errlen, "--md %s: cannot write in %s: %s", b, dir ? dir : "?",
+             probe ? strerror(errno) : "out of memory");
   else {
     close(fd);
     unlink(probe);

@@ -61,16 +61,17 @@ const char *mh_impl_path_bad(const char *s, char *what, size_t wl) {
     else if (c == '?' && p[1] == '?')
       why = "two together start a trigraph in the C strings the image "
             "carries";
-    else if (c == '@' && strspn(p + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij"
-                                       "klmnopqrstuvwxyz0123456789_") &&
+    else if (c == '@' &&
+             strspn(p + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij"
+                           "klmnopqrstuvwxyz0123456789_") &&
              p[1 + strspn(p + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn"
                                  "opqrstuvwxyz0123456789_")] == '@')
       why = "'@NAME@' is a variable in the files CMake generates";
     if (!why)
       continue;
     if (c < 0x20 || c == 0x7f)
-      snprintf(what, wl, "byte 0x%02x at offset %zu (%s)", c,
-               (size_t)(p - s), why);
+      snprintf(what, wl, "byte 0x%02x at offset %zu (%s)", c, (size_t)(p - s),
+               why);
     else
       snprintf(what, wl, "'%c' at offset %zu (%s)", c, (size_t)(p - s), why);
     return what;

@@ -95,8 +95,8 @@ int mh_impl_host_only(const char *name);
 
 /* Every crypto_kem/<scheme>/<impl>/ and crypto_sign/<scheme>/<impl>/ folder
  * under root (or <scheme>/<impl>/ when root is itself a crypto_kem or
- * crypto_sign folder), sorted, as malloc'd absolute paths; host-only ones and those
- * matching a skip pattern (fnmatch against "<scheme>/<impl>", "<scheme>"
+ * crypto_sign folder), sorted, as malloc'd absolute paths; host-only ones and
+ * those matching a skip pattern (fnmatch against "<scheme>/<impl>", "<scheme>"
  * and "<impl>") left out, and counted in *skipped. Returns 0 (even when
  * none is found), or -1 with err (root unreadable, no crypto_kem or
  * crypto_sign folder in it). */

@@ -29,6 +29,19 @@ size_t mh_report_impls_left_out(const mh_results *r) {
   return n;
 }
 
+/* The cells of a folder's row: folder, algorithm, status (NULL: written
+ * by the caller, with the reason), Keccak, known answers from, common
+ * code. */
+#define N_CELLS 6
+static void row_cells(const mh_impl_rec *m, const char *cells[N_CELLS]) {
+  cells[0] = m->backend;
+  cells[1] = m->alg;
+  cells[2] = NULL;
+  cells[3] = m->hash;
+  cells[4] = m->kat_reference;
+  cells[5] = m->common ? m->common : "the pinned PQClean tree";
+}
+
 static const char intro[] =
     "Each folder of each run: measured, or left out of that target's image "
     "and why (the rest of the run went on without it), the Keccak behind "
@@ -54,13 +67,9 @@ void mh_report_impl_md(mh_sb *b, const mh_results *r) {
                   "from | common code |\n|---|---|---|---|---|---|\n");
     for (size_t k = 0; k < x->n_impls; k++) {
       const mh_impl_rec *m = &x->impls[k];
-      const char *cells[] = {m->backend,
-                             m->alg,
-                             NULL,
-                             m->hash,
-                             m->kat_reference,
-                             m->common ? m->common : "the pinned PQClean tree"};
-      for (size_t c = 0; c < sizeof cells / sizeof cells[0]; c++) {
+      const char *cells[N_CELLS];
+      row_cells(m, cells);
+      for (size_t c = 0; c < N_CELLS; c++) {
         mh_sb_puts(b, "| ");
         if (c == 2) {
           mh_sb_puts(b, m->left_out ? "**" : "");
@@ -100,14 +109,10 @@ void mh_report_impl_html(mh_sb *b, const mh_results *r) {
                   "answers from</th><th>common code</th></tr></thead><tbody>");
     for (size_t k = 0; k < x->n_impls; k++) {
       const mh_impl_rec *m = &x->impls[k];
-      const char *cells[] = {m->backend,
-                             m->alg,
-                             NULL,
-                             m->hash,
-                             m->kat_reference,
-                             m->common ? m->common : "the pinned PQClean tree"};
+      const char *cells[N_CELLS];
+      row_cells(m, cells);
       mh_sb_puts(b, m->left_out ? "<tr class='left-out'>" : "<tr>");
-      for (size_t c = 0; c < sizeof cells / sizeof cells[0]; c++) {
+      for (size_t c = 0; c < N_CELLS; c++) {
         mh_sb_puts(b, "<td>");
         if (c == 2) {
           mh_esc_html(b, status(m));

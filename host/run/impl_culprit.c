@@ -136,8 +136,8 @@ static void facts_free(stream_facts *f) {
   free(f->alg);
   free(f->op);
   free(f->done);
-  char *one[] = {f->kind,   f->heap_failures, f->code,       f->stack,
-                 f->heap_id, f->heap_msg,     f->kat_id,     f->kat_detail,
+  char *one[] = {f->kind,    f->heap_failures, f->code,   f->stack,
+                 f->heap_id, f->heap_msg,      f->kat_id, f->kat_detail,
                  f->err_id,  f->err_msg};
   for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
     free(one[i]);
@@ -285,8 +285,7 @@ int mh_impl_run_culprit(const char *console, size_t len, const mh_impl_set *s,
       snprintf(why, wlen, "failed its %s: %s %s: %s",
                f.kat_id ? "known-answer test" : "checks on this target",
                f.alg[kk] ? f.alg[kk] : "?", f.op[kk] ? f.op[kk] : "?",
-               f.kat_id ? (f.kat_detail ? f.kat_detail : "failed")
-                        : f.err_msg);
+               f.kat_id ? (f.kat_detail ? f.kat_detail : "failed") : f.err_msg);
       rc = 0;
     }
   }

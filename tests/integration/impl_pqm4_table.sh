@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # docs/bring-your-own.md's pqm4 tables ("From a pqm4 checkout") are what
-# scripts/pqm4-checkout.mjs renders from tests/impl/pqm4-checkout-run.json
-# and tests/impl/pqm4-benchmarks.json. To regenerate after a new run:
+# scripts/pqm4-checkout.mjs renders from pqm4-checkout-run.json
+# and pqm4-benchmarks.json in tests/impl. To regenerate after a new run:
 # `node scripts/pqm4-checkout.mjs extract "COMMAND" RESULTS...` into
 # pqm4-checkout-run.json, then paste `node scripts/pqm4-checkout.mjs
 # render` between the markers.

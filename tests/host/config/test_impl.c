@@ -28,8 +28,13 @@ static void bad(const char *path, const char *needle) {
 static void test_paths(void) {
   /* what the build carries (a folder with all of these built and passed
    * its known-answer test: impl-folders-paths) */
-  const char *good[] = {"/a b/c", "/x,y/z", "/q'r", "/p(1)/{2}",
-                        "/e!%&~:=+^`", "/u@host/v", "/\xc3\xa9t\xc3\xa9",
+  const char *good[] = {"/a b/c",
+                        "/x,y/z",
+                        "/q'r",
+                        "/p(1)/{2}",
+                        "/e!%&~:=+^`",
+                        "/u@host/v",
+                        "/\xc3\xa9t\xc3\xa9",
                         "/a?b"};
   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
     char what[200];
