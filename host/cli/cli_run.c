@@ -466,6 +466,15 @@ static int execute_once(run_ctx *c, target_run *tr, int *built) {
   return rc;
 }
 
+/* The build log of tr's image (malloc'd), or NULL. */
+static char *build_log(const run_ctx *c, const target_run *tr) {
+  mh_build_spec bs = run_build_spec(c, tr, 1);
+  char *bdir = mh_build_dir(&bs);
+  char *log = bdir ? mh_path_join(bdir, "build.log") : NULL;
+  free(bdir);
+  return log;
+}
+
 /* Build and execute, leaving out the run's implementation folders that do
  * not build for the target or do not fit it (docs/bring-your-own.md, "Not
  * built, does not fit"), one at a time, until the image builds and runs or
@@ -477,14 +486,11 @@ static int execute(run_ctx *c, target_run *tr) {
     char why[512];
     int blamed = -1;
     if (rc == 1 && !built && tries < c->impls.n) {
-      mh_build_spec bs = run_build_spec(c, tr, 1);
-      char *bdir = mh_build_dir(&bs);
-      char *log = bdir ? mh_path_join(bdir, "build.log") : NULL;
+      char *log = build_log(c, tr);
       blamed = log ? mh_impl_build_culprit(log, &c->impls, tr->impl_off, &k,
                                            why, sizeof why)
                    : -1;
       free(log);
-      free(bdir);
     } else if (rc == 3) {
       continue; /* folders left out already (execute_once) */
     } else if (rc == 2 && tries < c->impls.n) {
@@ -493,23 +499,31 @@ static int execute(run_ctx *c, target_run *tr) {
     }
     if (blamed != 0 && rc == 1 && !built && tr->build_err[0]) {
       /* No folder to blame: the build's own failure, as without any. */
-      mh_build_spec bs = run_build_spec(c, tr, 1);
-      char *bdir = mh_build_dir(&bs);
-      char *log = bdir ? mh_path_join(bdir, "build.log") : NULL;
+      char *log = build_log(c, tr);
       if (log && !mh_exec_signal_received())
         mh_build_log_tail(log);
       fprintf(stderr, "merlin: %s: build failed: %s\n", tr->label,
               tr->build_err);
       free(log);
-      free(bdir);
     }
     if (blamed != 0)
       return rc;
     tr->build_err[0] = '\0';
-    if (leave_out(c, tr, k, why) != 0) {
-      fprintf(stderr, "merlin: out of memory\n");
-      return 1;
-    }
+    /* A build goes on past a folder that fails (-k 0): every folder its
+     * log finds not built is left out at once, for one build again (not
+     * one blamed for a link that overflowed: that is the largest left). */
+    char *log = rc == 1 && !built ? build_log(c, tr) : NULL;
+    do {
+      if (leave_out(c, tr, k, why) != 0) {
+        fprintf(stderr, "merlin: out of memory\n");
+        free(log);
+        return 1;
+      }
+    } while (log && strncmp(why, "not built", 9) == 0 &&
+             mh_impl_build_culprit(log, &c->impls, tr->impl_off, &k, why,
+                                   sizeof why) == 0 &&
+             strncmp(why, "not built", 9) == 0);
+    free(log);
   }
 }
 

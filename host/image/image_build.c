@@ -406,8 +406,19 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
       spec->build_jobs ? (long)spec->build_jobs : sysconf(_SC_NPROCESSORS_ONLN);
   char jobs[24];
   snprintf(jobs, sizeof jobs, "%ld", ncpu > 0 ? ncpu : 1);
-  char *bargv[] = {"cmake",        "--build",    bdir, "--target",
-                   "merlin-image", "--parallel", jobs, NULL};
+  /* With implementation folders, past a folder that fails (ninja -k 0):
+   * the log then blames every folder that does not build at once. */
+  char *bargv[] = {"cmake",
+                   "--build",
+                   bdir,
+                   "--target",
+                   "merlin-image",
+                   "--parallel",
+                   jobs,
+                   spec->impls && spec->impls->n ? "--" : NULL,
+                   "-k",
+                   "0",
+                   NULL};
   if (mh_run_logged(bargv, spec->root, logfd, err, errlen) != 0)
     goto fail;
   if (!mh_file_in(bdir, spec->target->image)) {
