@@ -105,6 +105,32 @@ static void test_common(void) {
   snprintf(p, sizeof p, "%s/pqclean/crypto_kem/x/clean", t);
   CHECK(mh_impl_common_find(p, &c) == 0);
   mh_impl_common_free(&c);
+  /* --impl-common DIR,DIR: every folder, in or out of a checkout, gets
+   * those (once); none: no checkout's; a DIR that is none: an error */
+  char d1[1024], d2[1024], err[512], *ex[2] = {d1, d2};
+  snprintf(d1, sizeof d1, "%s/pqm4/common", t);
+  snprintf(d2, sizeof d2, "%s/pqm4/mupq/common", t);
+  mh_impl_set s = {.explicit_common = ex, .n_explicit_common = 2};
+  size_t ci = 0;
+  CHECK(mh_impl_common_for(&s, p, &ci, err, sizeof err) == 0 && ci == 1);
+  CHECK(mh_impl_common_for(&s, "/elsewhere", &ci, err, sizeof err) == 0 &&
+        ci == 1 && s.n_commons == 1);
+  CHECK(s.commons[0].n == 2 &&
+        strcmp(s.commons[0].origin, "--impl-common") == 0);
+  s.explicit_common = NULL; /* not the set's to free here */
+  s.n_explicit_common = 0;
+  s.common_none = 1;
+  snprintf(p, sizeof p, "%s/pqm4/crypto_kem/x/m4", t);
+  CHECK(mh_impl_common_for(&s, p, &ci, err, sizeof err) == 0 && ci == 0);
+  s.common_none = 0;
+  char *bad_dir[1] = {"/no/such/dir"};
+  s.explicit_common = bad_dir;
+  s.n_explicit_common = 1;
+  CHECK(mh_impl_common_for(&s, p, &ci, err, sizeof err) == -1);
+  CHECK_CONTAINS(err, "--impl-common /no/such/dir: not a directory");
+  s.explicit_common = NULL;
+  s.n_explicit_common = 0;
+  mh_impl_set_free(&s);
   /* mupq's API: contexts, never released; PQClean's: released */
   touch(t, "mupq-api/a.c",
         "void f(void){ shake128incctx s; shake128_inc_init(&s); }\n");
