@@ -246,10 +246,13 @@ foreach(k IN LISTS MERLIN_IMPLS)
 "/* ${MBI_GENERATED} */\n${entry_defs}#include \"${MBI_DIR}/entry.c\"\n")
   add_library(merlin_impl${k}_obj OBJECT ${srcs} "${bdir}/entry.c")
   # The dialect such code is written in (pqm4 builds with -std=gnu99; GNU C
-  # for asm statements, statement expressions, attributes): GNU C11. entry.c
-  # is compiled with it, since it includes the folder's api.h; Merlin's
-  # own sources stay ISO C11.
-  set_target_properties(merlin_impl${k}_obj PROPERTIES C_EXTENSIONS ON)
+  # for asm statements, statement expressions, attributes): GNU C11 for a
+  # user's folder. entry.c is compiled with it, since it includes the
+  # folder's api.h; Merlin's own sources stay ISO C11, and so do the
+  # built-in pqclean backend's folders, whose rows do not change.
+  if(OWN_KAT)
+    set_target_properties(merlin_impl${k}_obj PROPERTIES C_EXTENSIONS ON)
+  endif()
   # What a folder builds against: a user's folder its checkout's common
   # code (--impl-common), or Merlin's heap-free sponge when it calls mupq's
   # fips202 API without one, or with thumb2-asm wolfSSL's Keccak; a
