@@ -56,36 +56,11 @@ int mh_cli_profile_setup(const char *name, char **root, char **path,
 int mh_cli_list(const char *what);
 /* format: md, csv, json or latex (checked by the caller). */
 int mh_cli_report(const char *dir, const char *format);
-/* The library, script and style an HTML page inlines, read from the source
- * root (host/cli/cli_assets.c). 0, or -1 with what is missing and how to
- * get it in err. */
-int mh_cli_html_assets(mh_html_assets *a, char *err, size_t errlen);
-void mh_cli_html_assets_free(mh_html_assets *a);
 /* `merlin compare OLD NEW`: 0 no regression, 1 a regression beyond
  * threshold (a fraction), 2 bad input or provenance differs without
  * force. md_path: also write a Markdown summary there (or NULL);
  * html_path: also the comparison page (report/report_compare.h). */
 int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
                    int force, const char *md_path, const char *html_path);
-
-/* Check a --kat-corrupt value: "alg/op" with a known algorithm id and an
- * operation name; when p is given, the algorithm must be routed by it.
- * Returns 0, or -1 with a message. */
-/* Fault kinds the --inject-fault test hook can build into an image. */
-#define MH_FAULT_KINDS "busfault, usagefault, hang, stackoverflow, heap"
-int mh_inject_fault_check(const char *kind, char *err, size_t errlen);
-int mh_kat_corrupt_check(const char *v, const mh_profile *p, char *err,
-                         size_t errlen);
-
-/* The implementation folders of a run (docs/bring-your-own.md): the
- * profile's "impl:PATH" items (relative to the profile file's folder), the
- * --impl folders and every folder of the --impl-tree roots (less
- * --impl-skip), read into out, with the profile's impl.hash unless
- * --impl-hash says otherwise. A thumb2-asm hash on a target without
- * Thumb-2 is an error. Returns 0, or -1 with err (the first bad folder).
- * Prints how many folders a tree gave unless quiet. */
-int mh_cli_impls(const char *root, const char *profile_path,
-                 const mh_profile *p, const mh_run_opts *o, mh_impl_set *out,
-                 char *err, size_t errlen);
 
 #endif

@@ -3,6 +3,7 @@
  * results, with a regression gate (docs/cli.md). */
 #include "cli/cli.h"
 #include "cli/cli_parse.h"
+#include "run/job.h"
 
 #include "model/results_json.h"
 #include "report/format.h"
@@ -313,7 +314,7 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
   json_t *rows = json_array();
   mh_html_assets assets = {0};
   char err[1024];
-  if (html_path && mh_cli_html_assets(&assets, err, sizeof err) != 0) {
+  if (html_path && mh_run_html_assets(&assets, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: compare: %s\n", err);
     goto out;
   }
@@ -367,7 +368,7 @@ out:
   mh_sb_free(&prov);
   mh_sb_free(&md);
   json_decref(rows);
-  mh_cli_html_assets_free(&assets);
+  mh_html_assets_free(&assets);
   mh_results_free(&a);
   mh_results_free(&b);
   return rc;

@@ -4,6 +4,7 @@
  * format). */
 #include "cli/cli.h"
 #include "cli/cli_parse.h"
+#include "run/job.h"
 
 #include "model/results_json.h"
 #include "report/report_ci.h"
@@ -28,10 +29,10 @@ static char *render_json(const mh_results *r) {
 
 static char *render_html(const mh_results *r) {
   mh_html_assets a;
-  if (mh_cli_html_assets(&a, report_err, sizeof report_err) != 0)
+  if (mh_run_html_assets(&a, report_err, sizeof report_err) != 0)
     return NULL;
   char *s = mh_report_html(r, &a);
-  mh_cli_html_assets_free(&a);
+  mh_html_assets_free(&a);
   return s;
 }
 
