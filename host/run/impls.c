@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The implementation folders of a `merlin run` (docs/bring-your-own.md):
  * from the profile, --impl and --impl-tree. */
-#include "cli/cli.h"
+#include "run/impls.h"
 
 #include "config/targets.h"
 #include "util/fsutil.h"
@@ -40,7 +40,7 @@ static int empty_element(const char *list) {
   return !n || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,");
 }
 
-int mh_cli_impl_usage(const mh_run_opts *o, char *err, size_t errlen) {
+int mh_run_impl_usage(const mh_run_opts *o, char *err, size_t errlen) {
   const struct {
     const char *opt;
     const mh_strlist *l;
@@ -151,7 +151,7 @@ static int take_common(mh_impl_set *out, const mh_strlist *l, char *err,
   return 0;
 }
 
-int mh_cli_impls(const char *root, const char *profile_path,
+int mh_run_impls(const char *root, const char *profile_path,
                  const mh_profile *p, const mh_run_opts *o, mh_impl_set *out,
                  char *err, size_t errlen) {
   char *common = common_dir(root);
