@@ -5,6 +5,7 @@
 #include "cli/cli_parse.h"
 #include "run/job.h"
 
+#include "model/build.h"
 #include "model/results_json.h"
 #include "report/format.h"
 #include "report/html_charts.h"

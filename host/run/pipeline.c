@@ -8,7 +8,7 @@
 #include "run/jobs.h"
 #include "run/plan.h"
 #include "run/stages.h"
-#include "run/target_exec.h"
+#include "util/exec.h"
 #include "util/fsutil.h"
 
 #include <errno.h>
