@@ -245,6 +245,49 @@ static char *build_log(const mh_run_ctx *c, const mh_job *tr) {
   return log;
 }
 
+/* Leave folder k out for why, and with it every other folder the same
+ * failure blames: a build goes on past a folder that fails (-k 0), so every
+ * folder its log finds not built (not one blamed for a link that
+ * overflowed: that is the largest left); and every folder of a tree run
+ * whose checks failed in the image (its other operations ran on). One
+ * build or run again then, not one per folder. 0, or -1 (memory). */
+static int leave_out_all(mh_run_ctx *c, mh_job *tr, int rc, int built, size_t k,
+                         const char *why) {
+  size_t n = c->impls.n, cnt = 0;
+  size_t *ks = malloc(n * sizeof *ks);
+  char(*ws)[512] = malloc(n * sizeof *ws);
+  unsigned char *off = calloc(n, 1);
+  char *log = rc == 1 && !built ? build_log(c, tr) : NULL;
+  int ok = ks && ws && off;
+  const char *kind = log ? "not built" : "failed its";
+  for (size_t i = 0; ok && tr->impl_off && i < n; i++)
+    off[i] = tr->impl_off[i];
+  if (ok) {
+    ks[cnt] = k;
+    snprintf(ws[cnt++], sizeof *ws, "%s", why);
+  }
+  while (ok && cnt < n && strncmp(ws[cnt - 1], kind, strlen(kind)) == 0) {
+    off[ks[cnt - 1]] = 1;
+    int more =
+        log ? mh_impl_build_culprit(log, &c->impls, off, &ks[cnt], ws[cnt],
+                                    sizeof *ws)
+        : rc == 2 && tr->console
+            ? mh_impl_run_culprit(tr->console, tr->console_len, &c->impls, off,
+                                  &ks[cnt], ws[cnt], sizeof *ws)
+            : -1;
+    if (more != 0 || strncmp(ws[cnt], kind, strlen(kind)) != 0)
+      break;
+    cnt++;
+  }
+  for (size_t i = 0; ok && i < cnt; i++)
+    ok = mh_stage_leave_out(c, tr, ks[i], ws[i]) == 0;
+  free(log);
+  free(ks);
+  free(ws);
+  free(off);
+  return ok ? 0 : -1;
+}
+
 /* Build and execute, leaving out the run's implementation folders that do
  * not build for the target or do not fit it (docs/bring-your-own.md, "Not
  * built, does not fit, left out"), until the image builds and runs or no
@@ -279,20 +322,9 @@ int mh_stage_execute(mh_run_ctx *c, mh_job *tr) {
     if (blamed != 0)
       return rc;
     tr->build_err[0] = '\0';
-    /* A build goes on past a folder that fails (-k 0): every folder its
-     * log finds not built is left out at once, for one build again (not
-     * one blamed for a link that overflowed: that is the largest left). */
-    char *log = rc == 1 && !built ? build_log(c, tr) : NULL;
-    do {
-      if (mh_stage_leave_out(c, tr, k, why) != 0) {
-        fprintf(stderr, "merlin: out of memory\n");
-        free(log);
-        return 1;
-      }
-    } while (log && strncmp(why, "not built", 9) == 0 &&
-             mh_impl_build_culprit(log, &c->impls, tr->impl_off, &k, why,
-                                   sizeof why) == 0 &&
-             strncmp(why, "not built", 9) == 0);
-    free(log);
+    if (leave_out_all(c, tr, rc, built, k, why) != 0) {
+      fprintf(stderr, "merlin: out of memory\n");
+      return 1;
+    }
   }
 }

@@ -120,8 +120,10 @@ typedef struct {
   unsigned char *done;
   size_t n;
   char *kind, *heap_failures, *code, *stack, *heap_id, *heap_msg;
-  char *kat_id, *kat_detail; /* the first failed kat */
-  char *err_id, *err_msg;    /* the first other error of an operation */
+  /* per announced operation: why it failed (a failed kat's detail, or
+   * another error's message), and which (1 the kat, 2 an error), or 0 */
+  char **fail_why;
+  unsigned char *fail_kind;
 } stream_facts;
 
 static void facts_free(stream_facts *f) {
@@ -131,14 +133,17 @@ static void facts_free(stream_facts *f) {
     free(f->alg[i]);
     free(f->op[i]);
   }
+  for (size_t i = 0; f->fail_why && i < f->n; i++)
+    free(f->fail_why[i]);
+  free(f->fail_why);
+  free(f->fail_kind);
   free(f->id);
   free(f->backend);
   free(f->alg);
   free(f->op);
   free(f->done);
-  char *one[] = {f->kind,    f->heap_failures, f->code,   f->stack,
-                 f->heap_id, f->heap_msg,      f->kat_id, f->kat_detail,
-                 f->err_id,  f->err_msg};
+  char *one[] = {f->kind,  f->heap_failures, f->code,
+                 f->stack, f->heap_id,       f->heap_msg};
   for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
     free(one[i]);
 }
@@ -167,6 +172,16 @@ static int announce(stream_facts *f, const char *l, size_t ll) {
     return -1;
   f->done = d;
   d[n - 1] = 0;
+  char **fw = realloc(f->fail_why, n * sizeof *fw);
+  if (!fw)
+    return -1;
+  f->fail_why = fw;
+  fw[n - 1] = NULL;
+  unsigned char *fk = realloc(f->fail_kind, n);
+  if (!fk)
+    return -1;
+  f->fail_kind = fk;
+  fk[n - 1] = 0;
   f->n = n;
   return 0;
 }
@@ -204,18 +219,18 @@ static int read_facts(const char *console, size_t len, stream_facts *f) {
       long k = op_index(f, id);
       if (k >= 0 && (strcmp(type, "kat") != 0 || (res && !strcmp(res, "fail"))))
         f->done[k] = 1;
-      if (res && strcmp(res, "fail") == 0 && k >= 0 && !f->kat_id) {
-        f->kat_id = strdup(id);
-        f->kat_detail = field(l, ll, "detail");
+      if (res && strcmp(res, "fail") == 0 && k >= 0 && !f->fail_kind[k]) {
+        f->fail_kind[k] = 1;
+        f->fail_why[k] = field(l, ll, "detail");
       }
       if (msg && strstr(msg, "heap exhausted") && !f->heap_msg) {
         f->heap_msg = msg;
         f->heap_id = id;
         msg = id = NULL;
-      } else if (msg && k >= 0 && !f->err_msg) {
-        f->err_msg = msg;
-        f->err_id = id;
-        msg = id = NULL;
+      } else if (msg && k >= 0 && !f->fail_kind[k]) {
+        f->fail_kind[k] = 2;
+        f->fail_why[k] = msg;
+        msg = NULL;
       }
       free(res);
       free(msg);
@@ -276,16 +291,20 @@ int mh_impl_run_culprit(const char *console, size_t len, const mh_impl_set *s,
       snprintf(why, wlen, "does not fit: its %s %s exhausted the heap (%s)",
                alg, o, f.heap_msg);
     rc = 0;
-  } else if (!f.kind && (f.kat_id || f.err_id)) {
+  } else if (!f.kind) {
     /* No fault: a folder found by --impl-tree whose known-answer test, or
      * the check of a timed sample, failed on this target is left out, not
-     * fatal. */
-    long kk = op_index(&f, f.kat_id ? f.kat_id : f.err_id);
-    if (folder_of_op(&f, kk, s, off, k) == 0 && s->v[*k].from_tree) {
+     * fatal (the first such folder not off yet). */
+    for (size_t i = 0; rc != 0 && i < f.n; i++) {
+      if (!f.fail_kind[i] || folder_of_op(&f, (long)i, s, off, k) != 0 ||
+          !s->v[*k].from_tree)
+        continue;
       snprintf(why, wlen, "failed its %s: %s %s: %s",
-               f.kat_id ? "known-answer test" : "checks on this target",
-               f.alg[kk] ? f.alg[kk] : "?", f.op[kk] ? f.op[kk] : "?",
-               f.kat_id ? (f.kat_detail ? f.kat_detail : "failed") : f.err_msg);
+               f.fail_kind[i] == 1 ? "known-answer test"
+                                   : "checks on this "
+                                     "target",
+               f.alg[i] ? f.alg[i] : "?", f.op[i] ? f.op[i] : "?",
+               f.fail_why[i] ? f.fail_why[i] : "failed");
       rc = 0;
     }
   }

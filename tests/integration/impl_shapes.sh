@@ -15,11 +15,11 @@
 #       and every sample checked
 #   impl_shapes.sh MERLIN OUTDIR bad   one folder per shape whose verifier
 #       accepts a corrupted signature (both forms: one with a broken
-#       crypto_sign_verify, one with a broken crypto_sign_open), in one image
-#       per target: each fails its known-answer test naming its own function;
-#       two whose verifier breaks after the known-answer test (detached,
-#       signed messages) fail the per-sample check of verify (in the host's
-#       image), naming it
+#       crypto_sign_verify, one with a broken crypto_sign_open): given with
+#       --impl on qemu-m4, each fails its known-answer test naming its own
+#       function; found by --impl-tree on the host with two whose verifier
+#       breaks after the known-answer test (detached, signed messages), all
+#       six are left out at once (one build again), named, and ref is timed
 set -euo pipefail
 merlin=$1
 out=$2
@@ -218,42 +218,59 @@ bad)
   # a failed known-answer test leaves the other operations to run).
   shape "$t/late-det" detached "$ull" "" verify-late
   shape "$t/late-open" open size_t TOY_SIGN_ open-late
-  # given one by one (--impl): a folder that fails is fatal, as a folder
-  # found by --impl-tree would be left out instead
-  bad="$t/bad-det,$t/bad-open,$t/bad-both-verify,$t/bad-both-open"
-  for target in host qemu-m4; do
-    set +e
-    if [ $target = host ]; then
-      "$merlin" run --target host --profile "$out/controls.profile" \
-        --impl "$bad,$t/late-det,$t/late-open" --runs 2 --warmup 0 \
-        --out "$out/r" >"$out/$target.log" 2>&1
-    else
-      "$merlin" run --target $target --profile "$out/controls.profile" \
-        --impl "$bad" --kat-only >"$out/$target.log" 2>&1
-    fi
-    got=$?
-    set -e
-    [ "$got" = 1 ] || { cat "$out/$target.log"; fail "$target: exit $got, expected 1"; }
-    for want in \
-      "impl:toy-sign/bad-det\): TOY_SIGN_crypto_sign_verify: accepted a signature with a flipped bit" \
-      "impl:toy-sign/bad-open\): crypto_sign_open: accepted a signed message whose signature part has a flipped bit" \
-      "impl:toy-sign/bad-both-verify\): crypto_sign_verify: accepted a signature with a flipped bit" \
-      "impl:toy-sign/bad-both-open\): TOY_SIGN_crypto_sign_open: accepted a signed message whose signature part has a flipped bit"; do
-      grep -Eq "$target: KAT failed: toy-sign keygen \($want" "$out/$target.log" ||
-        { cat "$out/$target.log"; fail "$target: no message matching $want"; }
-    done
-    grep -q 'impl:toy-sign/ref)' "$out/$target.log" &&
-      { cat "$out/$target.log"; fail "$target: ref was blamed"; }
-    echo "ok: $target: each broken verifier fails the known-answer test, naming the folder's own function"
-  done
+  # qemu-m4, the folders given one by one (--impl): each failure is fatal
+  # and named
+  set +e
+  "$merlin" run --target qemu-m4 --profile "$out/controls.profile" \
+    --impl "$t/bad-det,$t/bad-open,$t/bad-both-verify,$t/bad-both-open" \
+    --kat-only >"$out/qemu-m4.log" 2>&1
+  got=$?
+  set -e
+  [ "$got" = 1 ] || { cat "$out/qemu-m4.log"; fail "qemu-m4: exit $got, expected 1"; }
   for want in \
-    "late-det\): output check failed: sample 0: crypto_sign_verify: accepted a signature with a flipped bit" \
-    "late-open\): output check failed: sample 0: TOY_SIGN_crypto_sign_open: accepted a signed message whose signature part has a flipped bit"; do
-    grep -Eq "host: error in toy-sign verify \(impl:toy-sign/$want" "$out/host.log" ||
-      { cat "$out/host.log"; fail "late: no message matching $want"; }
+    "impl:toy-sign/bad-det\): TOY_SIGN_crypto_sign_verify: accepted a signature with a flipped bit" \
+    "impl:toy-sign/bad-open\): crypto_sign_open: accepted a signed message whose signature part has a flipped bit" \
+    "impl:toy-sign/bad-both-verify\): crypto_sign_verify: accepted a signature with a flipped bit" \
+    "impl:toy-sign/bad-both-open\): TOY_SIGN_crypto_sign_open: accepted a signed message whose signature part has a flipped bit"; do
+    grep -Eq "qemu-m4: KAT failed: toy-sign keygen \($want" "$out/qemu-m4.log" ||
+      { cat "$out/qemu-m4.log"; fail "qemu-m4: no message matching $want"; }
   done
-  [ ! -e "$out/r/latest" ] || fail "results were written"
-  echo "ok: verifiers broken after the known-answer test fail the per-sample check, named"
+  echo "ok: qemu-m4: each broken verifier fails the known-answer test, naming the folder's own function"
+  # the host, the tree (--impl-tree): every broken folder is left out at
+  # once, named (the four by their known-answer test, the two late ones by
+  # the per-sample check of verify), and ref is timed in the image run again
+  set +e
+  "$merlin" run --target host --profile "$out/controls.profile" \
+    --impl-tree "$out/bad" --runs 2 --warmup 0 --out "$out/r" \
+    >"$out/host.log" 2>&1
+  got=$?
+  set -e
+  [ "$got" = 3 ] || { cat "$out/host.log"; fail "host: exit $got, expected 3"; }
+  [ "$(grep -c 'building image (profile controls)' "$out/host.log")" = 2 ] ||
+    { cat "$out/host.log"; fail "host: the six were not left out at once (one build again)"; }
+  node - "$out/r/latest/results.json" <<'JS'
+const r = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8')).runs[0];
+const fail = (m) => { console.log('FAIL: ' + m); process.exit(1); };
+const kat = 'failed its known-answer test: toy-sign keygen: ';
+const late = 'failed its checks on this target: toy-sign verify: output check failed: sample 0: ';
+const want = {
+  'bad-det': kat + 'TOY_SIGN_crypto_sign_verify: accepted a signature with a flipped bit',
+  'bad-open': kat + 'crypto_sign_open: accepted a signed message whose signature part has a flipped bit',
+  'bad-both-verify': kat + 'crypto_sign_verify: accepted a signature with a flipped bit',
+  'bad-both-open': kat + 'TOY_SIGN_crypto_sign_open: accepted a signed message whose signature part has a flipped bit',
+  'late-det': late + 'crypto_sign_verify: accepted a signature with a flipped bit',
+  'late-open': late + 'TOY_SIGN_crypto_sign_open: accepted a signed message whose signature part has a flipped bit',
+};
+for (const [f, w] of Object.entries(want)) {
+  const im = r.implementations.find((x) => x.backend === 'impl:toy-sign/' + f);
+  if (!im || im.left_out !== w) fail(`${f}: left_out ${im && im.left_out}, want ${w}`);
+  if (r.ops.some((o) => o.backend === 'impl:toy-sign/' + f)) fail(`${f} was measured`);
+}
+for (const o of ['keygen', 'sign', 'verify'])
+  if (!r.ops.some((x) => x.backend === 'impl:toy-sign/ref' && x.op === o && x.samples.length === 2))
+    fail(`ref ${o} not timed`);
+console.log('ok: host: in a tree run every broken verifier is left out at once, named, and the rest is timed');
+JS
   ;;
 *)
   fail "unknown mode $mode"

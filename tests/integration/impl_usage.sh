@@ -5,7 +5,7 @@
 # clear message and the right exit status, found before anything is built:
 #   impl_usage.sh MERLIN OUTDIR
 # The characters the image build cannot carry are refused naming the folder
-# and the character (a path with all the others builds: impl-shapes-good);
+# and the character (a path with all the others builds: impl-shapes-good-qemu-m4-qemu-m4);
 # a long path keeps its reason; a numeric
 # CRYPTO_ALGNAME, --impl ',,' and '', --impl-hash thumb2-asm on a core
 # without Thumb-2 and --impl with --from are usage errors; agree --md to a
