@@ -111,11 +111,11 @@ static int has_p99(mh_an_contest_id c) {
   return c == MH_AN_SIGN || c == MH_AN_VERIFY;
 }
 
-/* The estimated cycles of job j on backend (the cycle model's, an
- * estimate): 1, or 0 when an operation has none. */
-static int job_est(const mh_run *run, const mh_an_job *j, const char *backend,
-                   double *est) {
-  *est = 0;
+/* The sum over job j's operations on backend of field(op), a value the
+ * cycle model gives (< 0: none): 1, or 0 when an operation has none. */
+static int job_sum(const mh_run *run, const mh_an_job *j, const char *backend,
+                   double (*field)(const mh_op *), double *sum) {
+  *sum = 0;
   for (int k = 0; k < 1 + (j->op2 != NULL); k++) {
     const mh_op *o = NULL;
     for (size_t i = 0; i < run->n_ops && !o; i++)
@@ -123,11 +123,28 @@ static int job_est(const mh_run *run, const mh_an_job *j, const char *backend,
           mh_str_same(run->ops[i].op, k ? j->op2 : j->op1) &&
           mh_str_same(run->ops[i].backend, backend) && run->ops[i].n_samples)
         o = &run->ops[i];
-    if (!o || !o->cyc || !o->cyc->has_est)
+    double v = o && o->cyc ? field(o) : -1;
+    if (v < 0)
       return 0;
-    *est += o->cyc->est.median;
+    *sum += v;
   }
   return 1;
+}
+
+/* An operation's estimated cycles (median) and energy (µJ, the part's
+ * datasheet power model), < 0 when the model gives none. */
+static double est_of(const mh_op *o) {
+  return o->cyc->has_est ? o->cyc->est.median : -1;
+}
+static double energy_of(const mh_op *o) {
+  return o->cyc->est_energy_uj > 0 ? o->cyc->est_energy_uj : -1;
+}
+
+/* The estimated cycles of job j on backend (the cycle model's, an
+ * estimate): 1, or 0 when an operation has none. */
+static int job_est(const mh_run *run, const mh_an_job *j, const char *backend,
+                   double *est) {
+  return job_sum(run, j, backend, est_of, est);
 }
 
 /* " · est. cycles 0.30×": the same pairing in the cycle model's estimated
@@ -157,23 +174,12 @@ static double cost_est(const mh_run *run, const mh_an_job *j,
   return job_est(run, j, backend, &e) ? e : -1;
 }
 
-/* The estimated energy of job j on backend (µJ, the part's datasheet
- * power model), or 0 when an operation has none. */
+/* The estimated energy of job j on backend (µJ), or 0 when an operation
+ * has none. */
 static double job_energy(const mh_run *run, const mh_an_job *j,
                          const char *backend) {
-  double e = 0;
-  for (int k = 0; k < 1 + (j->op2 != NULL); k++) {
-    const mh_op *o = NULL;
-    for (size_t i = 0; i < run->n_ops && !o; i++)
-      if (mh_str_same(run->ops[i].alg, j->alg) &&
-          mh_str_same(run->ops[i].op, k ? j->op2 : j->op1) &&
-          mh_str_same(run->ops[i].backend, backend) && run->ops[i].n_samples)
-        o = &run->ops[i];
-    if (!o || !o->cyc || o->cyc->est_energy_uj <= 0)
-      return 0;
-    e += o->cyc->est_energy_uj;
-  }
-  return e;
+  double e;
+  return job_sum(run, j, backend, energy_of, &e) ? e : 0;
 }
 
 /* A time in seconds as "812 µs", "49.4 ms", "1.52 s". */

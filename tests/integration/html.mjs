@@ -406,14 +406,21 @@ async function report(browser, dir) {
 async function compare(browser, file) {
   const { page, errors, blocked } = await open(browser, file);
   await charts(page);
-  const reg = await page.$$eval("tr.regressed", (t) => t.map((r) => r.cells[1].textContent));
+  const reg = await page.$$eval("tr.regressed", (t) => t.map((r) => r.cells[0].textContent));
   check(reg.some((l) => /^ml-kem-512 keygen/.test(l)), `the regression is highlighted (${reg.join(", ")})`);
-  const imp = await page.$$eval("tr.improved", (t) => t.map((r) => r.cells[1].textContent));
+  const imp = await page.$$eval("tr.improved", (t) => t.map((r) => r.cells[0].textContent));
   check(imp.some((l) => /^ecdh-p256 shared/.test(l)), `the improvement is highlighted (${imp.join(", ")})`);
   const order = await page.$$eval("section", (s) => s.map((x) => x.id));
   check(order[0] === "provenance", `provenance comes first (${order.join(", ")})`);
   const prov = await page.textContent("#provenance");
   check(/cflags/.test(prov) && /-O3/.test(prov), "the provenance difference (cflags) is listed");
+  // one group of rows per run: a table each, and a facet each in the chart
+  const groups = await page.$$eval("#operations h3[data-group]", (h) => h.map((x) => x.textContent));
+  const facets = await page.$$eval('.chart[data-kind="change"] svg g.role-title text', (t) => t.map((x) => x.textContent));
+  check(groups.length > 0 && facets.length > 0 && facets.every((f) => groups.some((g) => g.startsWith(f))) && new Set(facets).size === facets.length, `a table per run, a chart facet per run with a change (${groups.join(" | ")}; ${facets.join(" | ")})`);
+  const first = await page.$$eval("#operations table[data-table=compare]", (ts) => ts.map((t) => (t.tBodies[0].rows[0] || {}).dataset || {}).map((d) => d.verdict));
+  check(first.includes("REGRESSED"), `regressions lead their table (${first.join(", ")})`);
+  await layout(page, "compare");
   await shots(page, "compare");
   check(errors.length === 0, `no console error (${errors.slice(0, 3).join(" / ")})`);
   check(blocked.length === 0, `no request beyond file:// (${blocked.slice(0, 3).join(" ")})`);
