@@ -2,8 +2,11 @@
 /* `merlin compare OLD NEW`: per-operation change in median between two
  * results, with a regression gate (docs/cli.md). */
 #include "cli/cli.h"
+#include "cli/cli_parse.h"
+#include "run/job.h"
 
 #include "analysis/noise.h"
+#include "model/build.h"
 #include "model/results_json.h"
 #include "report/format.h"
 #include "report/headline.h"
@@ -315,7 +318,7 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
   c.rows = json_array();
   mh_html_assets assets = {0};
   char err[1024];
-  if (html_path && mh_cli_html_assets(&assets, err, sizeof err) != 0) {
+  if (html_path && mh_run_html_assets(&assets, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: compare: %s\n", err);
     goto out;
   }
@@ -377,8 +380,72 @@ out:
   mh_sb_free(&text);
   json_decref(c.groups);
   json_decref(c.rows);
-  mh_cli_html_assets_free(&assets);
+  mh_html_assets_free(&assets);
   mh_results_free(&a);
   mh_results_free(&b);
   return rc;
 }
+
+/* ---- `merlin compare`: its command line (cli_parse.h) ---- */
+
+typedef struct {
+  const char *threshold, *md, *html;
+  int force;
+} compare_args;
+
+static const mh_opt_def COMPARE_OPTS[] = {
+    {"--threshold", NULL, "PCT", "regression threshold in percent (default: 2)",
+     offsetof(compare_args, threshold), 0, 0, 0, 0, NULL},
+    {"--force", NULL, NULL, "compare runs whose provenance differs",
+     offsetof(compare_args, force), 0, 0, 0, 0, NULL},
+    {"--md", NULL, "FILE",
+     "also write a Markdown summary (pull-request comment)",
+     offsetof(compare_args, md), 0, 0, 0, 0, NULL},
+    {"--html", NULL, "FILE",
+     "also write the comparison as one self-contained page\n(charts, "
+     "regressions highlighted)",
+     offsetof(compare_args, html), 0, 0, 0, 0, NULL},
+};
+
+static int cmd_compare(const mh_cmd_def *cmd, int argc, char **argv) {
+  compare_args a = {0};
+  mh_parse_state s = {.cmd = cmd, .args = &a};
+  int rc = mh_cli_parse_cmd(&s, argc, argv, 1, NULL, NULL, NULL);
+  double t = 0.02;
+  if (rc == 0 && s.n_pos != 2)
+    rc = mh_cli_usage_error(&s, "expects two results: OLD NEW");
+  if (rc == 0 && a.threshold) {
+    char *end = NULL;
+    t = strtod(a.threshold, &end) / 100.0;
+    if (!end || *end || end == a.threshold || !(t >= 0.0) || t > 10.0)
+      rc = mh_cli_usage_error(&s,
+                              "--threshold takes a percentage from 0 to 1000, "
+                              "not '%s'",
+                              a.threshold);
+  }
+  if (rc == 0)
+    rc = mh_cli_parse_only
+             ? 0
+             : mh_cli_compare(s.pos[0], s.pos[1], t, a.force, a.md, a.html);
+  mh_cli_state_free(&s);
+  return rc < 0 ? 0 : rc;
+}
+
+const mh_cmd_def mh_cmd_compare = {
+    "compare",
+    "usage: merlin compare OLD NEW [--threshold PCT] [--force] [--md FILE]\n"
+    "                      [--html FILE]\n"
+    "\n"
+    "Compare two results (directories or results.json files) operation by\n"
+    "operation, grouped by run, the verdict on the first line: old and new\n"
+    "median, the change, and whether it lies outside both runs' spread (the\n"
+    "sum of their IQRs) and beyond the machine's noise (the control's\n"
+    "p95/p5 in either run). Exits 1 when an operation got slower by more\n"
+    "than the threshold beyond both (REGRESSED), 0 otherwise, 2 on bad\n"
+    "input. Runs built differently (compiler, flags, libraries, routes,\n"
+    "unit) are compared only with --force; the differences are printed\n"
+    "first.\n",
+    MH_OPTS(COMPARE_OPTS),
+    NULL,
+    0,
+    cmd_compare};
