@@ -28,7 +28,8 @@ const char *const mh_cyc_class_names[MH_CYC_CLASSES] = {
 
 int mh_cycles_choice_valid(const char *c) {
   static const char *const ok[] = {"auto", "off", "m0plus", "m0plus-smallmul",
-                                   "m3",   "m4",  "m33",    "m7"};
+                                   "m3",   "m4",  "m33",    "m55",
+                                   "m7",   "m85"};
   for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
     if (strcmp(c, ok[i]) == 0)
       return 1;
