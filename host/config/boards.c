@@ -41,6 +41,8 @@ static const struct field {
     S(description, W_TARGET, W_TARGET),
     S(unit, W_TARGET, W_TARGET),
     S(cpu_flags, W_CM, W_CM),
+    S(clang, 0, W_CM),
+    S(clang_cpu_flags, 0, W_CM),
     S(toolchain, W_CM, W_CM),
     S(qemu_machine, W_QEMU, W_QEMU),
     S(qemu_cpu, W_QEMU, W_QEMU),
@@ -72,6 +74,27 @@ static const struct field {
 enum { K_COUNT = sizeof FIELDS / sizeof FIELDS[0] };
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+/* clang, or clang-N: the driver `--cc clang` runs for this target */
+static int clang_name_ok(const char *v) {
+  if (strncmp(v, "clang", 5) != 0)
+    return 0;
+  if (!v[5])
+    return 1;
+  if (v[5] != '-' || !v[6])
+    return 0;
+  for (const char *c = v + 6; *c; c++)
+    if (*c < '0' || *c > '9')
+      return 0;
+  return 1;
+}
+
+static int clang_key(void) {
+  for (int k = 0; k < K_COUNT; k++)
+    if (FIELDS[k].off == offsetof(mh_board, clang))
+      return k;
+  return 0;
+}
 
 static char *dup_span(const char *s, size_t n) {
   char *d = malloc(n + 1);
@@ -239,6 +262,13 @@ int mh_board_parse(const char *file, const char *id, const char *buf,
   }
   if (check_kind(file, b, seen, err, errlen) != 0)
     goto fail;
+  if (b->clang && !clang_name_ok(b->clang)) {
+    snprintf(err, errlen,
+             "%s:%d: 'clang' must be clang or clang-N (a versioned Debian "
+             "driver), not '%s'",
+             file, seen[clang_key()], b->clang);
+    goto fail;
+  }
   return 0;
 fail:
   mh_board_free(b);
