@@ -82,6 +82,20 @@ static void test_descriptor(void) {
   expect_error(buf, "boards/t.board: missing 'qemu_cpu' (kind = qemu)");
   snprintf(buf, sizeof buf, "%sflash_hint = x\n", good);
   expect_error(buf, "'flash_hint' does not belong in kind = qemu");
+  /* --cc clang's driver: clang or clang-N, with the line */
+  snprintf(buf, sizeof buf, "%sclang = clang-19\nclang_cpu_flags = -mcpu=x\n",
+           good);
+  CHECK(mh_board_parse("boards/t.board", "t", buf, strlen(buf), &b, err,
+                       sizeof err) == 0);
+  CHECK(strcmp(b.clang, "clang-19") == 0 &&
+        strcmp(b.clang_cpu_flags, "-mcpu=x") == 0);
+  mh_board_free(&b);
+  snprintf(buf, sizeof buf, "%sclang = gcc\n", good);
+  expect_error(buf, "boards/t.board:21: 'clang' must be clang or clang-N");
+  snprintf(buf, sizeof buf, "%sclang = clang-\n", good);
+  expect_error(buf, "'clang' must be clang or clang-N");
+  expect_error(GOOD "clang = clang\n",
+               "'clang' does not belong in a part-only file (no kind)");
   expect_error(GOOD "qemu_cpu = cortex-m4\n",
                "'qemu_cpu' does not belong in a part-only file (no kind)");
   snprintf(buf, sizeof buf, "%s", good);
