@@ -17,9 +17,9 @@ mkdir -p "$out"
 fail=0
 
 arm-none-eabi-gcc -mcpu=cortex-m7 -mthumb -nostdlib -nostartfiles \
-  -Wl,-Ttext=0 -Wl,-e,reset "$here/snippets_published.S" -o "$out/pub.elf"
+  -Wa,-I"$here" -Wl,-Ttext=0 -Wl,-e,reset "$here/snippets_published.S" -o "$out/pub.elf"
 arm-none-eabi-gcc -march=armv8.1-m.main+mve.fp+fp.dp -mfloat-abi=hard \
-  -mthumb -nostdlib -nostartfiles -Wl,-Ttext=0x10000000 -Wl,-e,reset \
+  -mthumb -nostdlib -nostartfiles -Wa,-I"$here" -Wl,-Ttext=0x10000000 -Wl,-e,reset \
   "$here/snippets_mve.S" -o "$out/mve.elf"
 
 # per_group ELF MACHINE CPU MODEL: one line per sequence, its cycles per
@@ -98,6 +98,8 @@ mla-chain 1 J:"accumulate_dependency_can_be_chained_from_previous_MAC"
 mul-use 3 J:"multiply_accumulates_have_2_cycle_result_latency"
 shifted-use 3 J:"result_latency_of_operand2_shifted_reg_is_2_cycles"
 muls16 2 J:"muls.n...take_a_total_of_2_cycles"
+bfi-use 2 J:"bfi_is_a_single_stage_instruction"
+uxtab-use 3 J:"{u,s}xta{b,h,b16}_have_2_cycle_result_latency"
 T
 
 # Cortex-M55: Arm's beat diagrams in ARMScheduleM55.td (no silicon

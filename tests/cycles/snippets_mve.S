@@ -11,16 +11,7 @@
   .word 0x31010000
   .word reset
 
-  .macro marker name
-  .global \name
-  .type \name, %function
-  .thumb_func
-\name:
-  bx lr
-  .size \name, . - \name
-  .endm
-  marker mcore_mark_sample_begin
-  marker mcore_mark_sample_end
+  .include "published.inc"
 
   /* r12, r5 and r1 point to zeroed RAM, r0 = 0 */
   .macro setup
@@ -31,22 +22,6 @@
   movs r0, #0
   .endm
 
-  .macro measure seq
-  .balign 512
-  setup
-  bl mcore_mark_sample_begin
-  .rept 4
-  \seq
-  .endr
-  bl mcore_mark_sample_end
-  .balign 512
-  setup
-  bl mcore_mark_sample_begin
-  .rept 14
-  \seq
-  .endr
-  bl mcore_mark_sample_end
-  .endm
 
   /* ---- Cortex-M55: Arm's beat diagrams (ARMScheduleM55.td) ---- */
   .macro m55_ld_add_mul_st /* VLDR;VADD;VMUL;VSTR: 5 cycles */

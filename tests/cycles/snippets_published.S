@@ -13,16 +13,7 @@
   .word 0x20010000
   .word reset
 
-  .macro marker name
-  .global \name
-  .type \name, %function
-  .thumb_func
-\name:
-  bx lr
-  .size \name, . - \name
-  .endm
-  marker mcore_mark_sample_begin
-  marker mcore_mark_sample_end
+  .include "published.inc"
 
   /* registers as the sequences expect them: r12 and r1 point to zeroed
    * RAM, r0 = 0, r1 = r0 + 4, r2 = 0, the rest small numbers */
@@ -40,24 +31,6 @@
   mov r8, r12
   .endm
 
-  /* one sequence, 4 and 14 times (each region in its own 512-byte block:
-   * QEMU cuts translation blocks at 1 KB pages) */
-  .macro measure seq
-  .balign 512
-  setup
-  bl mcore_mark_sample_begin
-  .rept 4
-  \seq
-  .endr
-  bl mcore_mark_sample_end
-  .balign 512
-  setup
-  bl mcore_mark_sample_begin
-  .rept 14
-  \seq
-  .endr
-  bl mcore_mark_sample_end
-  .endm
 
   /* a loop whose body ends in BNE 1b, 4 and 14 iterations (r7 counts) */
   .macro measure_loop seq
@@ -238,6 +211,14 @@ reset:
   .macro m33_muls /* 16-bit MULS takes 2 cycles */
   muls r3, r4
   .endm
+  .macro m33_bfi_use /* BFI is single stage */
+  bfi r3, r4, #4, #8
+  add.w r9, r3, r10
+  .endm
+  .macro m33_uxtab_use /* extend-and-add: result latency 2 */
+  uxtab r3, r4, r5
+  add.w r9, r3, r10
+  .endm
 
 m33_part:
   measure_loop m33_loop_subs_bne
@@ -251,6 +232,8 @@ m33_part:
   measure m33_mul_use
   measure m33_shifted_use
   measure m33_muls
+  measure m33_bfi_use
+  measure m33_uxtab_use
 
   /* semihosting SYS_EXIT, ADP_Stopped_ApplicationExit */
   movs r0, #0x18

@@ -157,6 +157,20 @@ static const mc_model model_m55 = {
     .pipe = MC_PIPE_M55,
 };
 
+/* The issue costs of the dual-issue cores (Cortex-M7, M85): 1 for what
+ * issues in one slot (pairing and latencies: pipeline.c), divide 7, TBB/TBH
+ * 2, system instructions 3, LDM/STM ceil(N/2) (added in mc_cost_of), and
+ * the core's VDIV. */
+#define DUAL_ISSUE_COST(fpdiv)                                                 \
+  {                                                                            \
+    [K_ALU] = 1, [K_ALU_PC] = 1, [K_MUL] = 1, [K_MLA] = 1, [K_MULL] = 1,       \
+    [K_MLAL] = 1, [K_DIV] = 7, [K_LD] = 1, [K_ST] = 1, [K_LD_PC] = 1,          \
+    [K_LDRD] = 1, [K_LDM] = 0, [K_STM] = 0, [K_B] = 1, [K_BCOND] = 1,          \
+    [K_CBZ] = 1, [K_BL] = 1, [K_BX] = 1, [K_TB] = 2, [K_MSR] = 3, [K_MRS] = 3, \
+    [K_BARRIER] = 3, [K_ISB] = 3, [K_FP] = 1, [K_FP_MAC] = 1,                  \
+    [K_FP_DIV] = (fpdiv), [K_FP_LS] = 1, [K_FP_LSM] = 0, [K_FP_MOV2] = 1,      \
+  }
+
 /* Cortex-M7 (docs/cycle-model.md "Cortex-M7"), version 2: no Arm table
  * either. Issue rules, latencies and the mispredict cost from silicon
  * measurements (STM32H743: jnk0le/random "pipeline cycle test",
@@ -172,17 +186,7 @@ static const mc_model model_m7 = {
     .source = "Cortex-M7 silicon measurements (STM32H743: jnk0le/random "
               "pipeline cycle test; STM32H730: quinapalus.com); LLVM "
               "ARMScheduleM7.td",
-    .cost =
-        {
-            [K_ALU] = 1,     [K_ALU_PC] = 1,  [K_MUL] = 1,   [K_MLA] = 1,
-            [K_MULL] = 1,    [K_MLAL] = 1,    [K_DIV] = 7,   [K_LD] = 1,
-            [K_ST] = 1,      [K_LD_PC] = 1,   [K_LDRD] = 1,  [K_LDM] = 0,
-            [K_STM] = 0,     [K_B] = 1,       [K_BCOND] = 1, [K_CBZ] = 1,
-            [K_BL] = 1,      [K_BX] = 1,      [K_TB] = 2,    [K_MSR] = 3,
-            [K_MRS] = 3,     [K_BARRIER] = 3, [K_ISB] = 3,   [K_FP] = 1,
-            [K_FP_MAC] = 1,  [K_FP_DIV] = 16, [K_FP_LS] = 1, [K_FP_LSM] = 0,
-            [K_FP_MOV2] = 1,
-        },
+    .cost = DUAL_ISSUE_COST(16), /* VDIV/VSQRT: measured 16/14 */
     .refill = 0,
     .ldm_pc_extra = 0,
     .ls_pipeline = 0,
@@ -203,17 +207,7 @@ static const mc_model model_m85 = {
     .source = "LLVM ARMScheduleM85.td (Arm's Cortex-M85 scheduling model, "
               "after Arm 107950); Cortex-M85 silicon measurements (RA8D1, "
               "jnk0le/random)",
-    .cost =
-        {
-            [K_ALU] = 1,     [K_ALU_PC] = 1,  [K_MUL] = 1,   [K_MLA] = 1,
-            [K_MULL] = 1,    [K_MLAL] = 1,    [K_DIV] = 7,   [K_LD] = 1,
-            [K_ST] = 1,      [K_LD_PC] = 1,   [K_LDRD] = 1,  [K_LDM] = 0,
-            [K_STM] = 0,     [K_B] = 1,       [K_BCOND] = 1, [K_CBZ] = 1,
-            [K_BL] = 1,      [K_BX] = 1,      [K_TB] = 2,    [K_MSR] = 3,
-            [K_MRS] = 3,     [K_BARRIER] = 3, [K_ISB] = 3,   [K_FP] = 1,
-            [K_FP_MAC] = 1,  [K_FP_DIV] = 14, [K_FP_LS] = 1, [K_FP_LSM] = 0,
-            [K_FP_MOV2] = 1,
-        },
+    .cost = DUAL_ISSUE_COST(14), /* VDIV: ARMScheduleM85.td latency 14 */
     .refill = 0,
     .ldm_pc_extra = 0,
     .ls_pipeline = 0,

@@ -40,12 +40,14 @@ static void mve_beats(const mc_insn *in, mc_state *st, mc_cost *c) {
 /* Results that reach the next instruction a cycle late on the M33 and M55:
  * loads, multiplies and MACs, shifted-operand instructions, DSP and
  * extend-and-add (M33 silicon: "result latency ... 2 cycles"; M55:
- * ARMScheduleM55.td CX instructions, Latency = 2). */
+ * ARMScheduleM55.td CX instructions, Latency = 2), but not BFI/BFC, plain
+ * extends or REV (M33 silicon: "bfi is a single stage instruction";
+ * ARMScheduleM55.td: BFI, UXT/SXT, REV of latency 1). */
 static uint16_t late_result(const mc_insn *in) {
   const mc_regs *r = &in->regs;
   if (in->kind == K_LD || in->kind == K_LDRD)
     return (uint16_t)(r->dst & ~r->addr);
-  if (is_mac(in->kind) || r->shc || r->dsp)
+  if (is_mac(in->kind) || (r->shc && !r->dsp) || (r->dsp && !r->dsp1))
     return r->dst;
   return 0;
 }

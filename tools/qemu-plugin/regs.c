@@ -59,6 +59,7 @@ static void misc16(uint16_t h, mc_regs *r) {
     r->src = r->early = R(rm); /* extend, REV */
     r->dst = R(rd);
     r->simple16 = r->dsp = r->shc = 1;
+    r->dsp1 = 1;                       /* a plain extend or REV: single stage */
   } else if ((h & 0xFE00) == 0xB400) { /* PUSH */
     r->src = (uint16_t)((h & 0xFF) | ((h & 0x100) ? R(14) : 0)) | R(13);
     r->addr = r->dst = R(13);
@@ -146,6 +147,7 @@ static void dp_imm32(uint16_t h1, uint16_t h2, mc_regs *r) {
   r->movwt = op == 0x04 ? 1 : op == 0x0C ? 2 : 0;
   if (op >= 0x10) { /* saturate, bit-field: the shifter, source read early */
     r->dsp = r->shc = 1;
+    r->dsp1 = op == 0x16; /* BFI, BFC */
     r->early = rn == 15 ? 0 : R(rn);
   }
 }
@@ -276,6 +278,9 @@ static void decode32(uint16_t h1, uint16_t h2, mc_regs *r) {
       /* extends (with or without add), REV, RBIT: Rm through the shifter */
       if ((h2 & 0x80) && ((h1 & 0xF0) < 0x60 || (h1 & 0xF0) == 0x90))
         r->early = R(h2 & 0xF);
+      /* a plain extend (no addend) or REV/REV16/REVSH: single stage */
+      r->dsp1 = (h2 & 0x80) && (((h1 & 0xF0) < 0x60 && rn == 15) ||
+                                ((h1 & 0xF0) == 0x90 && (h2 & 0xF0) != 0xA0));
     }
   } else if ((h1 & 0xFF00) == 0xFB00) {
     mul32(h1, h2, r);

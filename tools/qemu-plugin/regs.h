@@ -33,6 +33,8 @@ typedef struct {
                      constant operand, or a DSP-class instruction */
   uint8_t dsp;    /* DSP class: extend, bit-field, byte reverse, saturate,
                      parallel add/subtract, CLZ, PKH */
+  uint8_t dsp1;   /* of those, single-stage on the M33/M55: BFI, BFC, a
+                     plain extend, REV (M33 silicon, ARMScheduleM55.td) */
   uint8_t pshift; /* a plain shift or rotate (LSL/LSR/ASR/ROR) */
   uint8_t simple; /* ADD, SUB or MOV of registers or simple immediates */
   uint8_t movwt;  /* 1: MOVW, 2: MOVT */
