@@ -12,9 +12,11 @@
 #include "agree/agree.h"
 #include "cli/cli.h"
 #include "config/targets.h"
+#include "run/board_model.h"
 #include "run/cycles.h"
 #include "run/matrix.h"
 #include "run/serial.h"
+#include "util/term.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -752,17 +754,10 @@ static int check_run(const parse_state *s, run_args *a) {
   double costs[MH_ACC_GROUPS];
   if (a->accel && mh_accel_parse(a->accel, costs, err, sizeof err) != 0)
     return usage_error(s, "%s", err);
-  for (size_t i = 0; (a->board || a->accel) && i < o->n_targets; i++)
-    if (mh_target_find(o->targets[i])->kind != MH_EXEC_QEMU)
-      return usage_error(s,
-                         "%s needs the cycle plugin, which runs on QEMU "
-                         "targets; %s is not one",
-                         a->board ? "--board" : "--accel", o->targets[i]);
-  if (a->board && a->cmodel && strcmp(a->cmodel, "off") == 0)
-    return usage_error(s,
-                       "--board %s needs the cycle model: drop "
-                       "--cycle-model off",
-                       a->board);
+  /* --board, --cycle-model, --accel, --flash-ws: before any build */
+  if (mh_board_model_check(a->board, a->cmodel, a->accel, a->fws, o->targets,
+                           o->n_targets, err, sizeof err) != 0)
+    return usage_error(s, "%s", err);
   const char *lists[2][2] = {{"--cc", a->cc}, {"--opt", a->opt}};
   for (size_t k = 0; k < 2; k++) {
     char **vals = NULL;
@@ -1145,6 +1140,11 @@ static int close_stdout(int rc) {
 
 int main(int argc, char **argv) {
   guard_std_fds();
+  if (mh_term_guard() != 0) {
+    fprintf(stderr, "merlin: cannot set up the terminal filter: %s\n",
+            strerror(errno));
+    return 1;
+  }
   return close_stdout(dispatch(argc, argv));
 }
 #endif

@@ -8,6 +8,7 @@
 #include "report/html_charts.h"
 #include "report/report_compare.h"
 #include "run/matrix.h"
+#include "util/escape.h"
 #include "util/fsutil.h"
 #include "util/strbuf.h"
 
@@ -69,6 +70,18 @@ static void build_name(const mh_result *x, char *buf, size_t len) {
   snprintf(buf, len, "%s %s", cc, opt);
 }
 
+/* "  TARGET KEY: OLD -> NEW", every string as a terminal shows it. */
+static void prov_line(mh_sb *out, const char *target, const char *key,
+                      const char *old, const char *new) {
+  const char *w[] = {target, key, old ? old : "(none)", new ? new : "(none)"};
+  static const char *const sep[] = {"  ", " ", ": ", " -> "};
+  for (size_t i = 0; i < 4; i++) {
+    mh_sb_puts(out, sep[i]);
+    mh_esc_term(out, w[i]);
+  }
+  mh_sb_putc(out, '\n');
+}
+
 /* Provenance that must agree for a fair comparison: the build, the
  * libraries, the routes, the unit. Prints each difference; returns their
  * number. */
@@ -81,8 +94,7 @@ static int provenance_diffs(const mh_result *a, const mh_result *b,
     const char *va = mh_run_prov(&a->run, keys[k]);
     const char *vb = mh_run_prov(&b->run, keys[k]);
     if (!same(va, vb)) {
-      mh_sb_printf(out, "  %s %s: %s -> %s\n", a->target, keys[k],
-                   va ? va : "(none)", vb ? vb : "(none)");
+      prov_line(out, a->target, keys[k], va, vb);
       n++;
     }
   }
@@ -99,8 +111,7 @@ static int provenance_diffs(const mh_result *a, const mh_result *b,
       if (!same(x->run.prov[i].value, vy)) {
         const char *old = side ? vy : x->run.prov[i].value;
         const char *new = side ? x->run.prov[i].value : vy;
-        mh_sb_printf(out, "  %s %s: %s -> %s\n", a->target, key,
-                     old ? old : "(none)", new ? new : "(none)");
+        prov_line(out, a->target, key, old, new);
         n++;
       }
     }
@@ -108,11 +119,16 @@ static int provenance_diffs(const mh_result *a, const mh_result *b,
   return n;
 }
 
+/* "alg op [N B] (backend)", as a terminal shows it. */
 static void label(mh_sb *b, const mh_op *o) {
-  mh_sb_printf(b, "%s %s", o->alg, o->op);
+  mh_esc_term(b, o->alg);
+  mh_sb_putc(b, ' ');
+  mh_esc_term(b, o->op);
   if (o->bytes >= 0)
     mh_sb_printf(b, " %ld B", o->bytes);
-  mh_sb_printf(b, " (%s)", o->backend);
+  mh_sb_puts(b, " (");
+  mh_esc_term(b, o->backend);
+  mh_sb_putc(b, ')');
 }
 
 /* Counts of one comparison. */
@@ -166,11 +182,16 @@ static void compare_op(const mh_result *y, const mh_op *p, const mh_op *q,
   char o1[64], n1[64];
   mh_format_number(om, o1, sizeof o1);
   mh_format_number(nm, n1, sizeof n1);
+  char tgt[128];
   if (nm != om) /* only changes on the terminal; all in --md */
-    printf("%-10s %-50s %14s -> %14s %9s  %s\n", y->target, l, o1, n1, pct,
+    printf("%-10s %-50s %14s -> %14s %9s  %s\n",
+           mh_esc_term_buf(y->target, tgt, sizeof tgt), l, o1, n1, pct,
            verdict);
-  mh_sb_printf(md, "| %s | %s | %s | %s | %s | %s |\n", y->target, l, o1, n1,
-               pct_md, verdict);
+  mh_sb_puts(md, "| ");
+  mh_esc_md(md, y->target);
+  mh_sb_puts(md, " | ");
+  mh_esc_md(md, l);
+  mh_sb_printf(md, " | %s | %s | %s | %s |\n", o1, n1, pct_md, verdict);
   double op = p->stats.p99, np = q->stats.p99;
   json_t *row = op_row(y, q, l, verdict);
   json_object_set_new(row, "old_median", json_real(om));
@@ -226,12 +247,15 @@ static int pair_runs(const mh_results *a, const mh_results *b, int force,
       pairs++;
       provenance_diffs(x, y, prov);
       if (!mh_result_same_row(x, y)) {
-        char bx[100], by[100];
+        char bx[100], by[100], t[128], p[128], ex[128], ey[128];
         build_name(x, bx, sizeof bx);
         build_name(y, by, sizeof by);
         printf("merlin: compare: --force: %s (profile %s): comparing the %s "
                "build with the %s build\n",
-               y->target, y->profile, bx, by);
+               mh_esc_term_buf(y->target, t, sizeof t),
+               mh_esc_term_buf(y->profile, p, sizeof p),
+               mh_esc_term_buf(bx, ex, sizeof ex),
+               mh_esc_term_buf(by, ey, sizeof ey));
       }
     } else if (find_result(a, y, 1)) {
       loose_pairs++;
@@ -305,13 +329,17 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
       goto out;
     }
   }
+  mh_sb_puts(&md, "## Merlin: ");
+  mh_esc_md(&md, old_arg);
+  mh_sb_puts(&md, " -> ");
+  mh_esc_md(&md, new_arg);
   mh_sb_printf(&md,
-               "## Merlin: %s -> %s\n\nThreshold %.1f %%; a change "
+               "\n\nThreshold %.1f %%; a change "
                "counts only outside both runs' spread (the sum of "
                "their IQRs).\n\n| target | operation | old median | "
                "new median | change | verdict |\n|---|---|---:|---:|"
                "---:|---|\n",
-               old_arg, new_arg, threshold * 100.0);
+               threshold * 100.0);
   for (size_t i = 0; i < b.n_runs; i++) {
     const mh_result *y = &b.runs[i], *x = find_result(&a, y, force);
     if (x)

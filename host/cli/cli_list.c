@@ -7,6 +7,7 @@
 #include "config/targets.h"
 #include "image/image_build.h"
 #include "model/results_json.h"
+#include "util/escape.h"
 #include "util/fsutil.h"
 
 #include <ctype.h>
@@ -22,8 +23,11 @@ static int list_targets(void) {
     fprintf(stderr, "merlin: cannot read the target descriptors: %s\n", err);
     return 1;
   }
-  for (size_t i = 0; i < mh_n_targets; i++)
-    printf("  %-14s %s\n", mh_targets[i].id, mh_targets[i].description);
+  for (size_t i = 0; i < mh_n_targets; i++) {
+    char d[512];
+    printf("  %-14s %s\n", mh_targets[i].id,
+           mh_esc_term_buf(mh_targets[i].description, d, sizeof d));
+  }
   return 0;
 }
 
@@ -43,11 +47,15 @@ static int list_profiles(void) {
     if (mh_profile_locate(root, names[i], &path, &name, err, sizeof err) == 0 &&
         mh_profile_load(path, mh_path_display(root, path), &p, err,
                         sizeof err) == 0) {
+      char d[512];
       printf("  %-20s %s\n", names[i],
-             p.description ? p.description : "(no description)");
+             p.description ? mh_esc_term_buf(p.description, d, sizeof d)
+                           : "(no description)");
       mh_profile_free(&p);
     } else {
-      printf("  %-20s (invalid: %s)\n", names[i], err);
+      char e[2048];
+      printf("  %-20s (invalid: %s)\n", names[i],
+             mh_esc_term_buf(err, e, sizeof e));
     }
     free(path);
     free(name);
@@ -87,13 +95,17 @@ static int list_boards(void) {
     free(root);
     return 1;
   }
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i < n; i++) {
+    char id[128], core[128], name[256];
     printf("  %-14s %-14s %5.0f MHz %6.0f KB flash %6.0f KB RAM  %s%s\n",
-           bs[i].id, bs[i].core, (double)bs[i].clock_hz / 1e6,
-           (double)bs[i].flash_bytes / 1024.0, (double)bs[i].ram_bytes / 1024.0,
-           bs[i].name,
+           mh_esc_term_buf(bs[i].id, id, sizeof id),
+           mh_esc_term_buf(bs[i].core, core, sizeof core),
+           (double)bs[i].clock_hz / 1e6, (double)bs[i].flash_bytes / 1024.0,
+           (double)bs[i].ram_bytes / 1024.0,
+           mh_esc_term_buf(bs[i].name, name, sizeof name),
            strcmp(bs[i].target, "none") == 0 ? " (described, no port yet)"
                                              : "");
+  }
   mh_boards_free(bs, n);
   free(root);
   return 0;

@@ -24,6 +24,7 @@
 #include "run/matrix.h"
 #include "run/progress.h"
 #include "run/run_port.h"
+#include "run/rundir.h"
 #include "run/target_exec.h"
 #include "util/fsutil.h"
 #include "wire/wire.h"
@@ -76,7 +77,54 @@ typedef struct {
   char build_err[2048]; /* a failed build's message, when deferred */
   mh_board board;       /* --board: the part modelled (board_model.h) */
   int has_board;
+  mh_rundir rd; /* this run's own files (run/rundir.h) */
 } target_run;
+
+/* The files a run keeps for diagnosis, published from its own directory
+ * into the image's build directory when the target's run ends
+ * (run/rundir.h): the last run's copies stay where docs/cli.md and
+ * docs/constant-time.md say. */
+static const char *const KEPT_FILES[] = {
+    "console.log", "cycles.side", "ct.side", "ct-console.log", "valgrind.log"};
+
+/* The run's own copy of the built image, in its own directory (opened
+ * under bdir on first use): what it executes. NULL with err. */
+static char *own_image(target_run *tr, const char *bdir, const char *image,
+                       char *err, size_t errlen) {
+  if (!bdir) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  if (mh_rundir_open(&tr->rd, bdir, err, errlen) != 0)
+    return NULL;
+  return mh_rundir_image(&tr->rd, image, err, errlen);
+}
+
+/* What a target's run leaves behind: its kept files published, its own
+ * directory removed; console_copy then names the published console. */
+static void finish_files(target_run *tr) {
+  for (size_t i = 0; tr->rd.dir && i < sizeof KEPT_FILES / sizeof *KEPT_FILES;
+       i++) {
+    char *kept = mh_rundir_publish(&tr->rd, KEPT_FILES[i]);
+    if (kept && i == 0) {
+      free(tr->console_copy);
+      tr->console_copy = kept;
+    } else {
+      free(kept);
+    }
+  }
+  mh_rundir_close(&tr->rd);
+}
+
+/* Everything a target_run holds. */
+static void target_run_free(target_run *tr) {
+  free(tr->console);
+  free(tr->console_copy);
+  free(tr->side);
+  mh_board_free(&tr->board);
+  mh_result_free(&tr->res);
+  mh_rundir_close(&tr->rd);
+}
 
 /* The build of target run tr: the one place a run turns its options into
  * an mh_build_spec, so that every image of a run (timed, board hint, size
@@ -152,18 +200,16 @@ static int need_root(run_ctx *c) {
 
 /* QEMU timed runs: load the cycle plugin (docs/cycle-model.md), which
  * writes its side file next to the build. Returns 0, or 1 (reported). */
-static int plugin_args(run_ctx *c, target_run *tr, const mh_build_spec *bs,
-                       const char *image, char ***argv) {
+static int plugin_args(run_ctx *c, target_run *tr, const char *image,
+                       char ***argv) {
   const mh_run_opts *o = c->o;
   if (tr->t->kind != MH_EXEC_QEMU || o->kat_only || !o->cycle_model ||
       strcmp(o->cycle_model, "off") == 0)
     return 0;
   char err[1024];
   char *so = mh_cycles_plugin_path(err, sizeof err);
-  char *bdir = so ? mh_build_dir(bs) : NULL;
   free(tr->side);
-  tr->side = bdir ? mh_path_join(bdir, "cycles.side") : NULL;
-  free(bdir);
+  tr->side = so ? mh_rundir_file(&tr->rd, "cycles.side") : NULL;
   if (!so || !tr->side) {
     fprintf(stderr, "merlin: %s: %s\n", tr->t->id, so ? "out of memory" : err);
     free(so);
@@ -285,6 +331,24 @@ static int leave_out(run_ctx *c, target_run *tr, size_t k, const char *why) {
   return 0;
 }
 
+/* "running (...)" with the bounds a hang is judged by. */
+static void announce_run(const mh_run_opts *o, const target_run *tr) {
+  char bounds[96];
+  if (o->timeout_s)
+    snprintf(bounds, sizeof bounds,
+             "hung after %u s without a line, %u s in all", o->stall_s,
+             o->timeout_s);
+  else
+    snprintf(bounds, sizeof bounds, "hung after %u s without a line",
+             o->stall_s);
+  if (!o->quiet && o->kat_only)
+    fprintf(stderr, "merlin: %s: running known-answer tests only (%s)\n",
+            tr->label, bounds);
+  else if (!o->quiet)
+    fprintf(stderr, "merlin: %s: running (%u runs, %u warm-up; %s)\n",
+            tr->label, o->runs, o->warmup, bounds);
+}
+
 /* Build and execute the image once; fills tr->console. Returns 0 when the
  * image ran and exited 0, 2 when it exited non-zero (its stream may say
  * why), 3 when implementation folders would not fit its stack (left out,
@@ -323,10 +387,20 @@ static int execute_once(run_ctx *c, target_run *tr, int *built) {
     free(image);
     return 3; /* built again without them by execute() */
   }
+  char *bdir = mh_build_dir(&bs), key[96];
+  char *own = own_image(tr, bdir, image, err, sizeof err);
+  free(image);
+  if (!own) {
+    fprintf(stderr, "merlin: %s: %s\n", tr->label, err);
+    free(bdir);
+    return 1;
+  }
+  image = own;
   char **argv = mh_target_argv(t, image, o->runs, o->warmup);
-  if (argv && plugin_args(c, tr, &bs, image, &argv) != 0) {
+  if (argv && plugin_args(c, tr, image, &argv) != 0) {
     mh_argv_free(argv); /* plugin_args leaves it to us when it fails */
     free(image);
+    free(bdir);
     return 1;
   }
   int tty = isatty(STDERR_FILENO);
@@ -337,26 +411,13 @@ static int execute_once(run_ctx *c, target_run *tr, int *built) {
   if (!argv || !pr) {
     mh_argv_free(argv);
     mh_progress_free(pr);
+    free(bdir);
     fprintf(stderr, "merlin: out of memory\n");
     return 1;
   }
-  char bounds[96];
-  if (o->timeout_s)
-    snprintf(bounds, sizeof bounds,
-             "hung after %u s without a line, %u s in all", o->stall_s,
-             o->timeout_s);
-  else
-    snprintf(bounds, sizeof bounds, "hung after %u s without a line",
-             o->stall_s);
-  if (!o->quiet && o->kat_only)
-    fprintf(stderr, "merlin: %s: running known-answer tests only (%s)\n",
-            tr->label, bounds);
-  else if (!o->quiet)
-    fprintf(stderr, "merlin: %s: running (%u runs, %u warm-up; %s)\n",
-            tr->label, o->runs, o->warmup, bounds);
+  announce_run(o, tr);
   /* The recorded durations of this image with these options (what to
    * expect next time; docs/cli.md, "Progress"). */
-  char *bdir = mh_build_dir(&bs), key[96];
   char *rec = bdir ? mh_path_join(bdir, "durations.txt") : NULL;
   snprintf(key, sizeof key, "runs=%u warmup=%u kat-only=%d plugin=%d",
            o->kat_only ? 0 : o->runs, o->kat_only ? 0 : o->warmup, o->kat_only,
@@ -389,8 +450,9 @@ static int execute_once(run_ctx *c, target_run *tr, int *built) {
   tr->console = res.out;
   tr->console_len = res.out_len;
   res.out = NULL;
-  /* Keep the last raw console next to the build, for diagnosis. */
-  char *clog = bdir ? mh_path_join(bdir, "console.log") : NULL;
+  /* Keep the last raw console next to the build, for diagnosis (in the
+   * run's own directory until the run ends: finish_files). */
+  char *clog = mh_rundir_file(&tr->rd, "console.log");
   if (clog && mh_write_atomic(clog, tr->console, tr->console_len, err,
                               sizeof err) == 0) {
     tr->console_copy = clog;
@@ -818,16 +880,22 @@ static int valgrind_pass(run_ctx *c, target_run *tr) {
   return 0;
 #endif
   mh_build_spec bs = run_build_spec(c, tr, 1);
-  char *image = NULL, *bdir = mh_build_dir(&bs);
-  char *log = bdir ? mh_path_join(bdir, "valgrind.log") : NULL;
+  char *built = NULL, *image = NULL, *bdir = mh_build_dir(&bs);
+  char *log = NULL, *kept = bdir ? mh_path_join(bdir, "valgrind.log") : NULL;
   char logopt[4200];
-  if (!log || mh_image_build(&bs, &image, err, sizeof err) != 0) {
+  if (mh_image_build(&bs, &built, err, sizeof err) != 0 ||
+      !(image = own_image(tr, bdir, built, err, sizeof err)) ||
+      !(log = mh_rundir_file(&tr->rd, "valgrind.log")) || !kept) {
     fprintf(stderr, "merlin: %s: constant-time pass: %s\n", tr->label,
-            log ? err : "out of memory");
+            image && !log ? "out of memory" : err);
+    free(built);
+    free(image);
     free(bdir);
     free(log);
+    free(kept);
     return 1;
   }
+  free(built);
   snprintf(logopt, sizeof logopt, "--log-file=%s", log);
   char *argv[] = {"valgrind",
                   "--tool=memcheck",
@@ -860,7 +928,7 @@ static int valgrind_pass(run_ctx *c, target_run *tr) {
   if (!res.exited || res.exit_code != 0 || res.timed_out) {
     fprintf(stderr,
             "merlin: %s: the image under valgrind failed (exit %d); see %s\n",
-            tr->label, res.exited ? res.exit_code : -1, log);
+            tr->label, res.exited ? res.exit_code : -1, kept);
   } else if (mh_wire_parse(res.out, res.out_len, &vr, &werr) != 0) {
     fprintf(stderr, "merlin: %s: constant-time pass: stream rejected: %s\n",
             tr->label, werr.msg);
@@ -888,6 +956,7 @@ out:
   free(image);
   free(bdir);
   free(log);
+  free(kept);
   return rc;
 }
 
@@ -914,7 +983,7 @@ static int ct_pass_run(run_ctx *c, target_run *tr, const char *image,
   free(rec);
   mh_ct_pass p = {tr->t,
                   image,
-                  bdir,
+                  tr->rd.dir,
                   c->root,
                   o->timeout_s,
                   o->stall_s,
@@ -934,11 +1003,12 @@ static int ct_pass_run(run_ctx *c, target_run *tr, const char *image,
 static int qemu_ct_pass(run_ctx *c, target_run *tr) {
   char err[2048];
   mh_build_spec bs = run_build_spec(c, tr, 1);
-  char *image = NULL, *bdir = mh_build_dir(&bs);
+  char *built = NULL, *image = NULL, *bdir = mh_build_dir(&bs);
   int rc = 1;
   if (!bdir)
     snprintf(err, sizeof err, "out of memory");
-  else if (mh_image_build(&bs, &image, err, sizeof err) == 0) {
+  else if (mh_image_build(&bs, &built, err, sizeof err) == 0 &&
+           (image = own_image(tr, bdir, built, err, sizeof err)) != NULL) {
     if (!c->o->quiet)
       fprintf(stderr, "merlin: %s: constant-time pass under the QEMU plugin\n",
               tr->label);
@@ -946,6 +1016,7 @@ static int qemu_ct_pass(run_ctx *c, target_run *tr) {
   }
   if (rc)
     fprintf(stderr, "merlin: %s: constant-time pass: %s\n", tr->label, err);
+  free(built);
   free(image);
   free(bdir);
   return rc;
@@ -1002,11 +1073,7 @@ static int repeat_runs(run_ctx *c, target_run *tr) {
       op->repeat_min = m < op->repeat_min ? m : op->repeat_min;
       op->repeat_max = m > op->repeat_max ? m : op->repeat_max;
     }
-    free(rep.console);
-    free(rep.console_copy);
-    free(rep.side);
-    mh_board_free(&rep.board);
-    mh_result_free(&rep.res);
+    target_run_free(&rep);
     if (rc != 0)
       return rc;
   }
@@ -1026,6 +1093,7 @@ static int run_target(run_ctx *c, target_run *tr) {
     rc = judge_ct(c, tr);
   if (rc == 0 && !c->o->from && !c->o->port && !c->o->kat_only)
     rc = attach_costs(c, tr);
+  finish_files(tr);
   if (rc == 1 && tr->console_copy)
     fprintf(stderr, "merlin: %s: raw console kept in %s\n", tr->label,
             mh_path_display(c->root, tr->console_copy));
@@ -1478,11 +1546,7 @@ typedef struct {
 
 static void plan_free(run_plan *pl) {
   for (size_t i = 0; pl->trs && i < pl->done; i++) {
-    free(pl->trs[i].console);
-    free(pl->trs[i].console_copy);
-    free(pl->trs[i].side);
-    mh_board_free(&pl->trs[i].board);
-    mh_result_free(&pl->trs[i].res);
+    target_run_free(&pl->trs[i]);
     for (size_t k = 0; pl->trs[i].impl_why && k < pl->trs[i].ctx->impls.n; k++)
       free(pl->trs[i].impl_why[k]);
     free(pl->trs[i].impl_why);

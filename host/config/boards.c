@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "config/boards.h"
 
+#include "config/board_keys.h"
 #include "util/fsutil.h"
+#include "util/strbuf.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -10,91 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Who needs a key: a part-only file (no kind), or a target of one kind.
- * A key is required of the kinds in need and allowed in those in may. */
-enum { W_PART = 1, W_NATIVE = 2, W_QEMU = 4, W_BOARD = 8 };
-#define W_TARGET (W_NATIVE | W_QEMU | W_BOARD)
-#define W_CM (W_QEMU | W_BOARD) /* a Cortex-M image */
-#define W_PARTS (W_PART | W_CM) /* a file that describes a part */
-enum { T_STR, T_NUM };
-
-static const struct field {
-  const char *key;
-  int type;
-  size_t off;
-  unsigned need, may;
-} FIELDS[] = {
-#define S(k, need, may)                                                        \
-  { #k, T_STR, offsetof(mh_board, k), need, may }
-#define N(k, need, may)                                                        \
-  { #k, T_NUM, offsetof(mh_board, k), need, may }
-    S(name, W_PART | W_TARGET, W_PART | W_TARGET),
-    S(part, W_PARTS, W_PARTS),
-    S(core, W_PARTS, W_PARTS),
-    S(target, W_PARTS, W_PARTS | W_NATIVE),
-    N(clock_hz, W_PARTS, W_PARTS),
-    N(flash_bytes, W_PARTS, W_PARTS),
-    N(ram_bytes, W_PARTS, W_PARTS),
-    S(counter, W_PARTS, W_PARTS),
-    S(source, W_PARTS, W_PARTS),
-    S(kind, W_TARGET, W_TARGET),
-    S(description, W_TARGET, W_TARGET),
-    S(unit, W_TARGET, W_TARGET),
-    S(cpu_flags, W_CM, W_CM),
-    S(clang, 0, W_CM),
-    S(clang_cpu_flags, 0, W_CM),
-    S(toolchain, W_CM, W_CM),
-    S(qemu_machine, W_QEMU, W_QEMU),
-    S(qemu_cpu, W_QEMU, W_QEMU),
-    N(icount_shift, W_QEMU, W_QEMU),
-    S(port_sources, W_TARGET, W_TARGET),
-    S(port_includes, 0, W_TARGET),
-    S(port_defines, 0, W_TARGET),
-    S(link_dirs, 0, W_TARGET),
-    S(linker_script, W_CM, W_CM),
-    S(cmake_include, 0, W_TARGET),
-    S(cycle_model, W_TARGET, W_TARGET),
-    S(flash_hint, W_BOARD, W_BOARD),
-    S(memory, 0, W_CM),
-    N(flash_wait_states, 0, W_PARTS),
-    N(flash_miss_cycles, 0, W_PARTS),
-    S(icache, 0, W_PARTS),
-    S(dcache, 0, W_PARTS),
-    S(prefetch, 0, W_PARTS),
-    S(unified_cache, 0, W_PARTS),
-    S(runs_from, 0, W_PARTS),
-    S(zero_wait, 0, W_PARTS),
-    S(memory_source, 0, W_PARTS),
-    N(run_current_ua, 0, W_PARTS),
-    N(supply_mv, 0, W_PARTS),
-    S(power_source, 0, W_PARTS),
-#undef S
-#undef N
-};
-enum { K_COUNT = sizeof FIELDS / sizeof FIELDS[0] };
-
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-/* clang, or clang-N: the driver `--cc clang` runs for this target */
-static int clang_name_ok(const char *v) {
-  if (strncmp(v, "clang", 5) != 0)
-    return 0;
-  if (!v[5])
-    return 1;
-  if (v[5] != '-' || !v[6])
-    return 0;
-  for (const char *c = v + 6; *c; c++)
-    if (*c < '0' || *c > '9')
-      return 0;
-  return 1;
-}
-
-static int clang_key(void) {
-  for (int k = 0; k < K_COUNT; k++)
-    if (FIELDS[k].off == offsetof(mh_board, clang))
-      return k;
-  return 0;
-}
 
 static char *dup_span(const char *s, size_t n) {
   char *d = malloc(n + 1);
@@ -105,35 +23,36 @@ static char *dup_span(const char *s, size_t n) {
   return d;
 }
 
-static char **str_slot(mh_board *b, int k) {
-  return FIELDS[k].type == T_STR ? (char **)(void *)((char *)b + FIELDS[k].off)
-                                 : NULL;
-}
-
-static uint64_t *num_slot(mh_board *b, int k) {
-  return FIELDS[k].type == T_NUM
-             ? (uint64_t *)(void *)((char *)b + FIELDS[k].off)
+static char **str_slot(mh_board *b, size_t k) {
+  return mh_board_keys[k].type != MH_BV_NUM
+             ? (char **)(void *)((char *)b + mh_board_keys[k].off)
              : NULL;
 }
 
-/* The kind of a parsed file as a W_ bit, or 0 for an unknown kind. */
+static uint64_t *num_slot(mh_board *b, size_t k) {
+  return mh_board_keys[k].type == MH_BV_NUM
+             ? (uint64_t *)(void *)((char *)b + mh_board_keys[k].off)
+             : NULL;
+}
+
+/* The kind of a parsed file as an MH_BW_ bit (the reader checked the
+ * kind against its choices). */
 static unsigned who(const mh_board *b) {
   if (!b->kind)
-    return W_PART;
+    return MH_BW_PART;
   /* qemu-user: a native image run under QEMU user-mode emulation with the
    * instruction-count plugin (docs/host.md, "Exact host counts"). */
-  return strcmp(b->kind, "native") == 0      ? W_NATIVE
-         : strcmp(b->kind, "qemu-user") == 0 ? W_NATIVE
-         : strcmp(b->kind, "qemu") == 0      ? W_QEMU
-         : strcmp(b->kind, "board") == 0     ? W_BOARD
-                                             : 0;
+  return strcmp(b->kind, "native") == 0 || strcmp(b->kind, "qemu-user") == 0
+             ? MH_BW_NATIVE
+         : strcmp(b->kind, "qemu") == 0 ? MH_BW_QEMU
+                                        : MH_BW_BOARD;
 }
 
 static const char *who_name(unsigned w) {
-  return w == W_PART     ? "a part-only file (no kind)"
-         : w == W_NATIVE ? "kind = native"
-         : w == W_QEMU   ? "kind = qemu"
-                         : "kind = board";
+  return w == MH_BW_PART     ? "a part-only file (no kind)"
+         : w == MH_BW_NATIVE ? "kind = native"
+         : w == MH_BW_QEMU   ? "kind = qemu"
+                             : "kind = board";
 }
 
 /* After the lines: the kind is known, so check which keys it needs and
@@ -141,34 +60,22 @@ static const char *who_name(unsigned w) {
 static int check_kind(const char *file, const mh_board *b, const int *seen,
                       char *err, size_t errlen) {
   unsigned w = who(b);
-  if (!w) {
-    int line = 0;
-    for (int k = 0; k < K_COUNT; k++)
-      if (FIELDS[k].off == offsetof(mh_board, kind))
-        line = seen[k];
-    snprintf(err, errlen,
-             "%s:%d: unknown kind '%s' (valid: native, qemu-user, qemu, board)",
-             file, line, b->kind);
-    return -1;
-  }
-  for (int k = 0; k < K_COUNT; k++) {
-    if (seen[k] && !(FIELDS[k].may & w)) {
+  for (size_t k = 0; k < mh_n_board_keys; k++) {
+    const mh_board_key *f = &mh_board_keys[k];
+    if (seen[k] && !(f->may & w)) {
       snprintf(err, errlen, "%s:%d: '%s' does not belong in %s", file, seen[k],
-               FIELDS[k].key, who_name(w));
+               f->key, who_name(w));
       return -1;
     }
-    if (!seen[k] && (FIELDS[k].need & w)) {
-      snprintf(err, errlen, "%s: missing '%s'%s%s", file, FIELDS[k].key,
-               w == W_PART ? "" : " (", w == W_PART ? "" : who_name(w));
-      if (w != W_PART) {
-        size_t used = strlen(err);
-        snprintf(err + used, errlen - used, ")");
-      }
+    if (!seen[k] && (f->need & w)) {
+      snprintf(err, errlen, "%s: missing '%s'%s%s%s", file, f->key,
+               w == MH_BW_PART ? "" : " (", w == MH_BW_PART ? "" : who_name(w),
+               w == MH_BW_PART ? "" : ")");
       return -1;
     }
   }
   /* A target's file is named after it: boards/<id>.board. */
-  if (w != W_PART && b->target && strcmp(b->target, b->id) != 0) {
+  if (w != MH_BW_PART && b->target && strcmp(b->target, b->id) != 0) {
     snprintf(err, errlen,
              "%s: target = %s, but a target's descriptor is "
              "named after it (boards/%s.board)",
@@ -178,15 +85,97 @@ static int check_kind(const char *file, const mh_board *b, const int *seen,
   return 0;
 }
 
+/* The rules between keys (board_keys.h: a key that needs or excludes
+ * another). */
+static int check_rules(const char *file, mh_board *b, const int *seen,
+                       char *err, size_t errlen) {
+  for (size_t r = 0; r < mh_n_board_rules; r++) {
+    const mh_board_rule *u = &mh_board_rules[r];
+    int a = mh_board_key_find(u->key, strlen(u->key));
+    int o = mh_board_key_find(u->other, strlen(u->other));
+    char **v = a >= 0 ? str_slot(b, (size_t)a) : NULL; /* a value: text */
+    if (a < 0 || o < 0 || !seen[a] ||
+        (u->value && (!v || strcmp(*v, u->value) != 0)))
+      continue;
+    if (u->kind == MH_BR_NEEDS && !seen[o]) {
+      snprintf(err, errlen, "%s:%d: %s%s%s needs '%s': %s", file, seen[a],
+               u->key, u->value ? " = " : "", u->value ? u->value : "",
+               u->other, u->why);
+      return -1;
+    }
+    if (u->kind == MH_BR_EXCLUDES && seen[o]) {
+      snprintf(err, errlen, "%s:%d: %s%s%s excludes '%s' (line %d): %s", file,
+               seen[a], u->key, u->value ? " = " : "", u->value ? u->value : "",
+               u->other, seen[o], u->why);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Line number line, the span [s, e) of a line that is not blank or a
+ * comment: key k's value into b. Returns 0, or -1 with err. */
+static int parse_line(const char *file, size_t line, const char *s,
+                      const char *t, mh_board *b, int *seen, char *err,
+                      size_t errlen) {
+  char shown[400];
+  const char *eq = memchr(s, '=', (size_t)(t - s));
+  if (!eq) {
+    snprintf(err, errlen, "%s:%zu: expected 'key = value'", file, line);
+    return -1;
+  }
+  const char *ke = eq, *v = eq + 1;
+  while (ke > s && is_space(ke[-1]))
+    ke--;
+  while (v < t && is_space(*v))
+    v++;
+  int k = mh_board_key_find(s, (size_t)(ke - s));
+  if (k < 0) {
+    mh_sb valid = {0};
+    for (size_t j = 0; j < mh_n_board_keys; j++)
+      mh_sb_printf(&valid, "%s%s", j ? ", " : "", mh_board_keys[j].key);
+    mh_board_show(s, (size_t)(ke - s), shown, sizeof shown);
+    snprintf(err, errlen, "%s:%zu: unknown key '%s' (valid: %s)", file, line,
+             shown, valid.failed ? "see docs/boards.md" : valid.s);
+    mh_sb_free(&valid);
+    return -1;
+  }
+  const mh_board_key *f = &mh_board_keys[k];
+  if (seen[k]) {
+    snprintf(err, errlen, "%s:%zu: '%s' given twice (first on line %d)", file,
+             line, f->key, seen[k]);
+    return -1;
+  }
+  seen[k] = (int)line;
+  if (v == t) {
+    snprintf(err, errlen, "%s:%zu: '%s' has no value", file, line, f->key);
+    return -1;
+  }
+  uint64_t x = 0;
+  char why[1024];
+  if (mh_board_value_check(f, v, (size_t)(t - v), &x, why, sizeof why) != 0) {
+    snprintf(err, errlen, "%s:%zu: %s", file, line, why);
+    return -1;
+  }
+  uint64_t *num = num_slot(b, (size_t)k);
+  if (num)
+    *num = x;
+  else if (!(*str_slot(b, (size_t)k) = dup_span(v, (size_t)(t - v)))) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
 int mh_board_parse(const char *file, const char *id, const char *buf,
                    size_t len, mh_board *b, char *err, size_t errlen) {
   memset(b, 0, sizeof *b);
-  int seen[K_COUNT] = {0};
+  int *seen = calloc(mh_n_board_keys, sizeof *seen);
   size_t line = 0;
   const char *p = buf, *end = buf + len;
-  if (!(b->id = strdup(id))) {
+  if (!seen || !(b->id = strdup(id))) {
     snprintf(err, errlen, "out of memory");
-    return -1;
+    goto fail;
   }
   while (p < end) {
     const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -201,76 +190,16 @@ int mh_board_parse(const char *file, const char *id, const char *buf,
       t--;
     if (s == t || *s == '#')
       continue;
-    const char *eq = memchr(s, '=', (size_t)(t - s));
-    if (!eq) {
-      snprintf(err, errlen, "%s:%zu: expected 'key = value'", file, line);
+    if (parse_line(file, line, s, t, b, seen, err, errlen) != 0)
       goto fail;
-    }
-    const char *ke = eq, *v = eq + 1;
-    while (ke > s && is_space(ke[-1]))
-      ke--;
-    while (v < t && is_space(*v))
-      v++;
-    int k = 0;
-    while (k < K_COUNT && !(strlen(FIELDS[k].key) == (size_t)(ke - s) &&
-                            memcmp(FIELDS[k].key, s, (size_t)(ke - s)) == 0))
-      k++;
-    if (k == K_COUNT) {
-      char valid[1000] = "";
-      size_t used = 0;
-      for (int j = 0; j < K_COUNT && used < sizeof valid; j++)
-        used += (size_t)snprintf(valid + used, sizeof valid - used, "%s%s",
-                                 j ? ", " : "", FIELDS[j].key);
-      snprintf(err, errlen, "%s:%zu: unknown key '%.*s' (valid: %s)", file,
-               line, (int)(ke - s), s, valid);
-      goto fail;
-    }
-    if (seen[k]) {
-      snprintf(err, errlen, "%s:%zu: '%s' given twice (first on line %d)", file,
-               line, FIELDS[k].key, seen[k]);
-      goto fail;
-    }
-    seen[k] = (int)line;
-    if (v == t) {
-      snprintf(err, errlen, "%s:%zu: '%s' has no value", file, line,
-               FIELDS[k].key);
-      goto fail;
-    }
-    uint64_t *num = num_slot(b, k);
-    if (num) {
-      uint64_t x = 0;
-      for (const char *c = v; c < t; c++) {
-        if (*c < '0' || *c > '9' || x > (UINT64_MAX - 9) / 10) {
-          snprintf(err, errlen,
-                   "%s:%zu: '%s' must be a whole number, not "
-                   "'%.*s'",
-                   file, line, FIELDS[k].key, (int)(t - v), v);
-          goto fail;
-        }
-        x = x * 10 + (uint64_t)(*c - '0');
-      }
-      if (x == 0 && FIELDS[k].off != offsetof(mh_board, icount_shift)) {
-        snprintf(err, errlen, "%s:%zu: '%s' must not be 0", file, line,
-                 FIELDS[k].key);
-        goto fail;
-      }
-      *num = x;
-    } else if (!(*str_slot(b, k) = dup_span(v, (size_t)(t - v)))) {
-      snprintf(err, errlen, "out of memory");
-      goto fail;
-    }
   }
-  if (check_kind(file, b, seen, err, errlen) != 0)
+  if (check_kind(file, b, seen, err, errlen) != 0 ||
+      check_rules(file, b, seen, err, errlen) != 0)
     goto fail;
-  if (b->clang && !clang_name_ok(b->clang)) {
-    snprintf(err, errlen,
-             "%s:%d: 'clang' must be clang or clang-N (a versioned Debian "
-             "driver), not '%s'",
-             file, seen[clang_key()], b->clang);
-    goto fail;
-  }
+  free(seen);
   return 0;
 fail:
+  free(seen);
   mh_board_free(b);
   return -1;
 }
@@ -279,7 +208,7 @@ void mh_board_free(mh_board *b) {
   if (!b)
     return;
   free(b->id);
-  for (int k = 0; k < K_COUNT; k++) {
+  for (size_t k = 0; k < mh_n_board_keys; k++) {
     char **s = str_slot(b, k);
     if (s)
       free(*s);
@@ -295,6 +224,47 @@ void mh_boards_free(mh_board *boards, size_t n) {
 
 static int by_id(const void *a, const void *b) {
   return strcmp(((const mh_board *)a)->id, ((const mh_board *)b)->id);
+}
+
+/* A part-only file's target is none or a target of boards/ (docs/boards.md):
+ * what merlin runs there. */
+static int check_part_targets(const mh_board *bs, size_t n, char *err,
+                              size_t errlen) {
+  for (size_t i = 0; i < n; i++) {
+    if (bs[i].kind || strcmp(bs[i].target, "none") == 0)
+      continue;
+    size_t j = 0;
+    while (j < n && !(bs[j].kind && strcmp(bs[j].id, bs[i].target) == 0))
+      j++;
+    if (j == n) {
+      snprintf(err, errlen,
+               "boards/%s.board: target = %s is no target of boards/ (a file "
+               "with a kind, a port that runs there; none: no port yet)",
+               bs[i].id, bs[i].target);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* A board file's name is its id: a word, as a target's id. */
+static int check_file_name(const char *name, size_t len, char *err,
+                           size_t errlen) {
+  char shown[400];
+  size_t i = 0;
+  while (i < len &&
+         ((name[i] >= 'a' && name[i] <= 'z') ||
+          (name[i] >= 'A' && name[i] <= 'Z') ||
+          (name[i] >= '0' && name[i] <= '9') || (i && strchr("._+-", name[i]))))
+    i++;
+  if (i == len)
+    return 0;
+  mh_board_show(name, strlen(name), shown, sizeof shown);
+  snprintf(err, errlen,
+           "boards/%s: a board file is named ID.board, ID a word (letters, "
+           "digits, '.', '_', '+', '-', starting with a letter or digit)",
+           shown);
+  return -1;
 }
 
 int mh_boards_load(const char *root, mh_board **boards, size_t *n, char *err,
@@ -322,6 +292,10 @@ int mh_boards_load_all(const char *root, int with_native, mh_board **boards,
     if (len <= sl || de->d_name[0] == '.' ||
         strcmp(de->d_name + len - sl, SUFFIX) != 0)
       continue;
+    if (check_file_name(de->d_name, len - sl, err, errlen) != 0) {
+      rc = -1;
+      break;
+    }
     char *path = mh_path_join(dir, de->d_name);
     char *id = strndup(de->d_name, len - sl);
     char *buf = NULL, display[300];
@@ -336,7 +310,7 @@ int mh_boards_load_all(const char *root, int with_native, mh_board **boards,
       if (mh_read_file(path, 1 << 20, &buf, &blen, err, errlen) != 0 ||
           mh_board_parse(display, id, buf, blen, &g[*n], err, errlen) != 0)
         rc = -1;
-      else if (!with_native && who(&g[*n]) == W_NATIVE)
+      else if (!with_native && who(&g[*n]) == MH_BW_NATIVE)
         mh_board_free(&g[*n]); /* a target, not a part */
       else
         (*n)++;
@@ -347,6 +321,8 @@ int mh_boards_load_all(const char *root, int with_native, mh_board **boards,
   }
   closedir(d);
   free(dir);
+  if (rc == 0)
+    rc = check_part_targets(*boards, *n, err, errlen);
   if (rc != 0) {
     mh_boards_free(*boards, *n);
     *boards = NULL;

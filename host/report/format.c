@@ -40,17 +40,9 @@ void mh_fmt_num(mh_sb *b, double v) {
   mh_sb_puts(b, t);
 }
 
-void mh_fmt_md_cell(mh_sb *b, const char *s) {
-  for (; s && *s; s++) {
-    if (*s == '|')
-      mh_sb_putc(b, '\\');
-    mh_sb_putc(b, *s == '\n' || *s == '\r' ? ' ' : *s);
-  }
-}
-
 void mh_fmt_op_name(mh_sb *b, const char *alg, const char *op, long bytes,
                     int md) {
-  void (*text)(mh_sb *, const char *) = md ? mh_fmt_md_cell : mh_sb_html;
+  void (*text)(mh_sb *, const char *) = md ? mh_esc_md : mh_esc_html;
   text(b, alg);
   mh_sb_putc(b, ' ');
   text(b, op);
@@ -62,7 +54,7 @@ void mh_fmt_md_op_cells(mh_sb *b, const mh_op *o) {
   mh_sb_puts(b, "| ");
   mh_fmt_op_name(b, o->alg, o->op, o->bytes, 1);
   mh_sb_puts(b, " | ");
-  mh_fmt_md_cell(b, o->backend);
+  mh_esc_md(b, o->backend);
 }
 
 void mh_fmt_nums(mh_sb *b, const char *sep, const double *v, size_t n) {

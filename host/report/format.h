@@ -5,6 +5,7 @@
 #define MERLIN_HOST_REPORT_FORMAT_H
 
 #include "model/model.h"
+#include "util/escape.h"
 #include "util/strbuf.h"
 
 #include <stddef.h>
@@ -14,10 +15,6 @@ void mh_format_number(double v, char *buf, size_t len);
 
 /* Appends mh_format_number(v) to b. */
 void mh_fmt_num(mh_sb *b, double v);
-
-/* Appends s as Markdown table-cell text: '|' escaped, line breaks as
- * spaces; NULL: nothing. */
-void mh_fmt_md_cell(mh_sb *b, const char *s);
 
 /* Appends "<alg> <op>[ N B]", the name of an operation in a table row;
  * md: s as Markdown cell text, else as HTML text. */

@@ -23,9 +23,9 @@ typedef struct {
 
 static void txt(hl *h, const char *s) {
   if (h->html)
-    mh_sb_html(h->b, s);
+    mh_esc_html(h->b, s);
   else
-    mh_fmt_md_cell(h->b, s);
+    mh_esc_md(h->b, s);
 }
 
 static void bold(hl *h, const char *s) {
@@ -85,7 +85,7 @@ static void job_attrs(hl *h, const char *side, const mh_an_job *j,
                "data-%s-backend='",
                side, j->label, side, j->alg, side, j->op1, j->op2 ? " " : "",
                j->op2 ? j->op2 : "", side);
-  mh_sb_html(h->b, backend);
+  mh_esc_html(h->b, backend);
   mh_sb_putc(h->b, '\'');
 }
 
@@ -217,8 +217,9 @@ static void ratio_cell(hl *h, const mh_run *run, mh_an_contest_id c, size_t i,
   mh_fmt_num(h->b, pm);
   mh_sb_puts(h->b, " vs ");
   mh_fmt_num(h->b, rm);
-  mh_sb_printf(h->b, " %s'><a href='#ratio-%zu-%d-%zu'>", h->unit, h->ri,
-               (int)c, i);
+  mh_sb_putc(h->b, ' ');
+  mh_esc_html(h->b, h->unit);
+  mh_sb_printf(h->b, "'><a href='#ratio-%zu-%d-%zu'>", h->ri, (int)c, i);
   ratio(h, "ratio", v->median);
   if (has_p99(c)) {
     mh_sb_puts(h->b, " (p99 ");
@@ -314,7 +315,9 @@ static void wf_pair(hl *h, const char *what, const char *cls, double a,
   num(h, "value", a);
   mh_sb_puts(h->b, " vs ");
   num(h, "ref", b);
-  mh_sb_printf(h->b, " %s)", unit);
+  mh_sb_putc(h->b, ' ');
+  txt(h, unit);
+  mh_sb_putc(h->b, ')');
 }
 
 /* w was checked and timed (results.json holds only those). */
@@ -325,12 +328,14 @@ static void wf_item(hl *h, const mh_run *run, size_t i, const mh_wf *ref) {
   item_open(h);
   if (h->html) {
     mh_sb_puts(h->b, " class='hl' data-kind='workflow'");
-    mh_sb_printf(h->b, " data-run='%zu' data-variant='%s' data-backend='",
-                 h->ri, w->variant);
-    mh_sb_html(h->b, w->backend);
-    mh_sb_printf(h->b, "' data-ref-variant='%s' data-ref-backend='",
-                 ref->variant);
-    mh_sb_html(h->b, ref->backend);
+    mh_sb_printf(h->b, " data-run='%zu' data-variant='", h->ri);
+    mh_esc_html(h->b, w->variant);
+    mh_sb_puts(h->b, "' data-backend='");
+    mh_esc_html(h->b, w->backend);
+    mh_sb_puts(h->b, "' data-ref-variant='");
+    mh_esc_html(h->b, ref->variant);
+    mh_sb_puts(h->b, "' data-ref-backend='");
+    mh_esc_html(h->b, ref->backend);
     mh_sb_puts(h->b, "'>");
   }
   bold(h, "Provisioning a new key:");
@@ -431,7 +436,7 @@ static void fits(hl *h, const mh_result *x) {
 /* The fairness paragraph of report.md, as one item. */
 static void fairness(hl *h, const mh_results *r, const char *target) {
   mh_sb f = {0};
-  mh_report_md_fairness(&f, r, target);
+  mh_report_fairness(&f, r, target, h->html);
   size_t n = f.len;
   while (n && f.s[n - 1] == '\n')
     n--;
@@ -439,19 +444,7 @@ static void fairness(hl *h, const mh_results *r, const char *target) {
   if (h->html)
     mh_sb_printf(h->b, " class='hl' data-kind='fairness' data-run='%zu'>",
                  h->ri);
-  /* **bold** of the Markdown becomes <span class='what'> in HTML */
-  for (size_t i = 0, on = 0; h->html && i < n; i++) {
-    if (f.s[i] == '*' && i + 1 < n && f.s[i + 1] == '*') {
-      mh_sb_puts(h->b, on ? "</span>" : "<span class='what'>");
-      on = !on;
-      i++;
-      continue;
-    }
-    char c[2] = {f.s[i], 0};
-    mh_sb_html(h->b, c);
-  }
-  if (!h->html)
-    mh_sb_add(h->b, f.s ? f.s : "", n);
+  mh_sb_add(h->b, f.s ? f.s : "", n);
   h->b->failed |= f.failed;
   mh_sb_free(&f);
   item_close(h, "workflows", "workflows");
@@ -488,14 +481,14 @@ static void unit_line(hl *h, const mh_result *x) {
 static void run_title(hl *h, const mh_result *x) {
   if (h->html) {
     mh_sb_printf(h->b, "<div class='run' data-run='%zu'><h3>", h->ri);
-    mh_sb_html(h->b, x->target);
+    mh_esc_html(h->b, x->target);
   } else {
     mh_sb_puts(h->b, "### ");
-    mh_fmt_md_cell(h->b, x->target);
+    mh_esc_md(h->b, x->target);
   }
   mh_sb_puts(h->b, " (profile ");
   txt(h, x->profile);
-  mh_report_md_build_suffix(h->b, x); /* ", gcc -O2" */
+  mh_report_build_suffix(h->b, x, h->html ? mh_esc_html : mh_esc_md);
   mh_sb_puts(h->b, h->html ? ")</h3>\n" : ")\n\n");
 }
 

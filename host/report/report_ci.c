@@ -4,6 +4,7 @@
 
 #include "model/workflow.h"
 #include "report/html_charts.h"
+#include "util/escape.h"
 #include "util/strbuf.h"
 
 #include <jansson.h>
@@ -93,8 +94,9 @@ char *mh_report_benchmark_action(const mh_results *r) {
       failed = !e || json_array_append_new(a, e) != 0;
     }
   }
-  char *s =
-      failed ? NULL : json_dumps(a, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+  char *s = failed ? NULL
+                   : json_dumps(a, JSON_INDENT(2) | JSON_ENSURE_ASCII |
+                                       JSON_REAL_PRECISION(17));
   json_decref(a);
   if (!s)
     return NULL;
@@ -109,7 +111,7 @@ char *mh_report_benchmark_action(const mh_results *r) {
 }
 
 /* XML attribute text. */
-static void xml(mh_sb *b, const char *s) { mh_sb_html(b, s ? s : ""); }
+static void xml(mh_sb *b, const char *s) { mh_esc_xml(b, s ? s : ""); }
 
 /* Operation k is the first of its (alg, op, backend, variant): one KAT. */
 static int first_kat(const mh_run *run, size_t k) {
@@ -160,7 +162,10 @@ static void suite(mh_sb *b, const mh_result *x) {
     mh_sb_puts(b, "    <testcase classname=\"");
     xml(b, cls.s);
     mh_sb_puts(b, ".workflow\" name=\"");
-    mh_sb_printf(b, "%s %s (", w->workflow, w->variant);
+    xml(b, w->workflow);
+    mh_sb_putc(b, ' ');
+    xml(b, w->variant);
+    mh_sb_puts(b, " (");
     xml(b, w->backend);
     mh_sb_puts(b, ")\"/>\n");
   }

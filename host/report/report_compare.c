@@ -47,14 +47,14 @@ static void table(mh_sb *b, const mh_cmp_page *p) {
     const char *verdict = json_string_value(json_object_get(row, "verdict"));
     verdict = verdict ? verdict : "";
     mh_sb_printf(b, "<tr class='%s' data-verdict='", row_class(verdict));
-    mh_sb_html(b, verdict);
+    mh_esc_html(b, verdict);
     mh_sb_putc(b, '\'');
     mh_html_data_f(b, json_incref(json_object_get(row, "_f")));
     mh_sb_puts(b, ">");
     static const char *const text[] = {"target", "label", "unit"};
     for (size_t k = 0; k < 3; k++) {
       mh_sb_puts(b, "<td>");
-      mh_sb_html(b, json_string_value(json_object_get(row, text[k])));
+      mh_esc_html(b, json_string_value(json_object_get(row, text[k])));
       mh_sb_puts(b, "</td>");
     }
     num_or_dash(b, json_object_get(row, "old_median"));
@@ -64,7 +64,7 @@ static void table(mh_sb *b, const mh_cmp_page *p) {
     num_or_dash(b, json_object_get(row, "new_p99"));
     change_cell(b, row, "p99_change");
     mh_sb_puts(b, "<td>");
-    mh_sb_html(b, verdict);
+    mh_esc_html(b, verdict);
     mh_sb_puts(b, "</td></tr>");
   }
   mh_sb_puts(b, "</tbody></table>");
@@ -136,9 +136,9 @@ char *mh_report_compare_html(const mh_cmp_page *p, const mh_html_assets *a) {
   mh_sb b = {0};
   mh_html_open(&b, "Merlin comparison", a);
   mh_sb_puts(&b, "<h1>Merlin comparison</h1><p class='meta'>");
-  mh_sb_html(&b, p->old_name);
+  mh_esc_html(&b, p->old_name);
   mh_sb_puts(&b, " &#8594; ");
-  mh_sb_html(&b, p->new_name);
+  mh_esc_html(&b, p->new_name);
   mh_sb_printf(&b,
                ". Threshold %.1f %%; a change counts only outside both "
                "runs' spread (the sum of their IQRs).</p>\n",
@@ -152,7 +152,7 @@ char *mh_report_compare_html(const mh_cmp_page *p, const mh_html_assets *a) {
       mh_sb_puts(&b, "<li>");
       char line[1024];
       snprintf(line, sizeof line, "%.*s", (int)n, s);
-      mh_sb_html(&b, line + strspn(line, " "));
+      mh_esc_html(&b, line + strspn(line, " "));
       mh_sb_puts(&b, "</li>");
       s += n + (s[n] == '\n');
     }

@@ -79,10 +79,10 @@ static void row(mh_sb *b, const mh_run *run, const mh_op *o) {
   mh_fmt_md_op_cells(b, o);
   if (shares_backend(run, o)) {
     mh_sb_puts(b, " ");
-    mh_fmt_md_cell(b, o->variant);
+    mh_esc_md(b, o->variant);
   }
   mh_sb_puts(b, " | ");
-  mh_fmt_md_cell(b, o->ct_methods && *o->ct_methods ? o->ct_methods : "-");
+  mh_esc_md(b, o->ct_methods && *o->ct_methods ? o->ct_methods : "-");
   mh_sb_puts(b, " | ");
   mh_sb_puts(b, !used(o, "instruction-count")   ? "-"
                 : found(o, "instruction-count") ? "varies"
@@ -129,13 +129,13 @@ static void notes(mh_sb *b, const mh_run *run) {
     mh_sb_puts(b, "- ");
     mh_fmt_op_name(b, o->alg, o->op, o->bytes, 1);
     mh_sb_puts(b, " (");
-    mh_fmt_md_cell(b, o->backend);
+    mh_esc_md(b, o->backend);
     if (shares_backend(run, o)) {
       mh_sb_puts(b, " ");
-      mh_fmt_md_cell(b, o->variant);
+      mh_esc_md(b, o->variant);
     }
     mh_sb_puts(b, "): ");
-    mh_fmt_md_cell(b, o->ct_detail);
+    mh_esc_md(b, o->ct_detail);
     mh_sb_putc(b, '\n');
   }
 }
@@ -147,11 +147,11 @@ static void target(mh_sb *b, const mh_result *x) {
   for (size_t i = 0; i < run->n_ops; i++)
     traced |= run->ops[i].ct_trace != NULL;
   mh_sb_puts(b, "### ");
-  mh_fmt_md_cell(b, x->target);
+  mh_esc_md(b, x->target);
   mh_sb_puts(b, " / ");
-  mh_fmt_md_cell(b, x->profile);
+  mh_esc_md(b, x->profile);
   mh_sb_puts(b, " (core ");
-  mh_fmt_md_cell(b, core ? core : "?");
+  mh_esc_md(b, core ? core : "?");
   mh_sb_puts(b, ")\n\n");
   if (run->icount_shift >= 0 && !traced)
     mh_sb_puts(b, "Path, address and variable-latency checks: not run (they "

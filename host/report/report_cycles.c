@@ -21,9 +21,9 @@ static void energy_section(mh_sb *b, const mh_run *run, double hz) {
   mh_sb_puts(b, " V x ");
   mh_fmt_num(b, c->run_current_ua / 1e3);
   mh_sb_puts(b, " mA. Source: ");
-  mh_fmt_md_cell(b, c->power_source);
+  mh_esc_md(b, c->power_source);
   mh_sb_puts(b, ". Weakness: ");
-  mh_fmt_md_cell(b, mh_energy_weakness);
+  mh_esc_md(b, mh_energy_weakness);
   mh_sb_puts(b, ".\n\n| operation | backend | est. cycles (median) | "
                 "est. time (µs) | energy (µJ, estimate) |\n|---|---|---:|---:|"
                 "---:|\n");
@@ -82,7 +82,7 @@ static void accel_section(mh_sb *b, const mh_run *run) {
       sep = ", ";
     }
   mh_sb_puts(b, "; ");
-  mh_fmt_md_cell(b, c->accel_source ? c->accel_source : "");
+  mh_esc_md(b, c->accel_source ? c->accel_source : "");
   mh_sb_puts(b, "). Data transfer set-up and contention are not modelled.\n\n"
                 "| operation | backend | est. cycles |");
   for (int g = 0; g < MH_ACC_GROUPS; g++)
@@ -118,13 +118,13 @@ static void run_section(mh_sb *b, const mh_result *x) {
   const mh_run *run = &x->run;
   const mh_cyc_run *c = run->cyc;
   mh_sb_puts(b, "### ");
-  mh_fmt_md_cell(b, x->target);
+  mh_esc_md(b, x->target);
   mh_sb_puts(b, " / ");
-  mh_fmt_md_cell(b, x->profile);
+  mh_esc_md(b, x->profile);
   mh_sb_puts(b, "\n\n");
   if (c->absent) {
     mh_sb_puts(b, "No estimated cycles: ");
-    mh_fmt_md_cell(b, c->absent);
+    mh_esc_md(b, c->absent);
     mh_sb_puts(b, ". Instruction classes and the profile (by instructions) "
                   "are in results.json.\n\n");
     return;
@@ -134,23 +134,25 @@ static void run_section(mh_sb *b, const mh_result *x) {
   if (c->board) {
     hz = c->board_hz;
     mh_sb_puts(b, "**Estimated cycles on ");
-    mh_fmt_md_cell(b, c->board_name);
+    mh_esc_md(b, c->board_name);
     mh_sb_puts(b, " at ");
     mh_fmt_num(b, hz / 1e6);
     mh_sb_puts(b, " MHz (model)**, with its memory system: ");
-    mh_fmt_md_cell(b, c->memsys ? c->memsys : "");
+    mh_esc_md(b, c->memsys ? c->memsys : "");
     mh_sb_puts(b, " (source: ");
-    mh_fmt_md_cell(b, c->memory_source);
+    mh_esc_md(b, c->memory_source);
     mh_sb_puts(b, "). ");
   }
   mh_sb_puts(b, "Cycle model ");
-  mh_fmt_md_cell(b, c->model);
+  mh_esc_md(b, c->model);
+  mh_sb_puts(b, " version ");
+  mh_esc_md(b, c->version);
   mh_sb_printf(b,
-               " version %s, %u flash wait states: **estimate (model)** "
+               ", %u flash wait states: **estimate (model)** "
                "from the instruction timings of Arm's TRM, not a "
                "measurement (docs/cycle-model.md). Instructions are exact "
                "(QEMU).",
-               c->version, c->wait_states);
+               c->wait_states);
   if (hz > 0) {
     mh_sb_puts(b, c->board ? " Time is the estimate at the part's clock, "
                            : " Time is the estimate at the target's board "
@@ -185,7 +187,7 @@ static void run_section(mh_sb *b, const mh_result *x) {
     }
     mh_sb_printf(b, " | %.1f%% | ", 100 * e->hash_share);
     if (e->n_top) {
-      mh_fmt_md_cell(b, e->top[0].name);
+      mh_esc_md(b, e->top[0].name);
       mh_sb_printf(b, " (%.1f%%)", 100 * e->top[0].share);
     }
     mh_sb_puts(b, " |\n");

@@ -22,10 +22,10 @@
 
 static void run_heading(mh_sb *b, const mh_result *x) {
   mh_sb_puts(b, "<h3>");
-  mh_sb_html(b, x->target);
+  mh_esc_html(b, x->target);
   mh_sb_puts(b, " (profile ");
-  mh_sb_html(b, x->profile);
-  mh_report_md_build_suffix(b, x);
+  mh_esc_html(b, x->profile);
+  mh_report_build_suffix(b, x, mh_esc_html);
   mh_sb_puts(b, "), ratios of medians</h3>");
 }
 
@@ -56,9 +56,9 @@ static void ratio_table(mh_sb *b, const mh_result *x, size_t ri) {
                  x, json_pack("[s, s]", v[i].pq_backend, v[i].ref_backend),
                  json_pack("[s, s]", v[i].pq->alg, v[i].ref->alg)));
       mh_sb_printf(b, "><td>%s</td><td>", v[i].pq->label);
-      mh_sb_html(b, v[i].pq_backend);
+      mh_esc_html(b, v[i].pq_backend);
       mh_sb_printf(b, "</td><td>%s</td><td>", v[i].ref->label);
-      mh_sb_html(b, v[i].ref_backend);
+      mh_esc_html(b, v[i].ref_backend);
       mh_sb_puts(b, "</td>");
       mh_sb_printf(b, "<td class='num' data-v='%.17g'>%.2f</td>", v[i].median,
                    v[i].median);
@@ -80,13 +80,13 @@ static void fit_table(mh_sb *b, const mh_result *x) {
     return;
   const mh_alg_cost *first = &x->algs[k0];
   mh_sb_puts(b, "<h3>");
-  mh_sb_html(b, x->target);
+  mh_esc_html(b, x->target);
   mh_sb_puts(b, "</h3><table class='sortable filterable' data-table='fits'>"
                 "<thead><tr><th>algorithm</th><th>backend</th>");
   for (size_t k = 0; k < first->n_fits; k++)
     if (first->fit[k] != -1) {
       mh_sb_puts(b, "<th>");
-      mh_sb_html(b, first->fit_board[k]);
+      mh_esc_html(b, first->fit_board[k]);
       mh_sb_puts(b, "</th>");
     }
   mh_sb_puts(b, "</tr></thead><tbody>");
@@ -96,16 +96,16 @@ static void fit_table(mh_sb *b, const mh_result *x) {
     mh_html_data_f(b, mh_html_filter(x, json_pack("[s]", a->backend),
                                      json_pack("[s]", a->alg)));
     mh_sb_puts(b, "><td>");
-    mh_sb_html(b, a->alg);
+    mh_esc_html(b, a->alg);
     mh_sb_puts(b, "</td><td>");
-    mh_sb_html(b, a->backend);
+    mh_esc_html(b, a->backend);
     mh_sb_puts(b, "</td>");
     for (size_t k = 0; k < a->n_fits; k++) {
       if (a->fit[k] == -1)
         continue;
       mh_sb_puts(b, a->fit[k] == 1 ? "<td>fits" : "<td class='dearer'>");
       if (a->fit[k] != 1)
-        mh_sb_html(b, a->fit_reason[k]);
+        mh_esc_html(b, a->fit_reason[k]);
       mh_sb_puts(b, "</td>");
     }
     mh_sb_puts(b, "</tr>");
@@ -140,14 +140,14 @@ static json_t *page_data(const mh_results *r, json_t *charts) {
 
 static void intro(mh_sb *b, const mh_results *r, const mh_html_assets *a) {
   mh_sb_puts(b, "<h1>Merlin benchmark report</h1><p class='meta'>Created ");
-  mh_sb_html(b, r->created ? r->created : "?");
+  mh_esc_html(b, r->created ? r->created : "?");
   mh_sb_puts(b, " by merlin ");
-  mh_sb_html(b, r->merlin ? r->merlin : "?");
+  mh_esc_html(b, r->merlin ? r->merlin : "?");
   mh_sb_puts(b, ". Every operation passed its known-answer test on the target "
                 "before it was timed. Numbers are rounded for reading as in "
                 "report.md; results.json (embedded in this page) holds every "
                 "exact value and sample. Charts: ");
-  mh_sb_html(b, a->versions ? a->versions : "?");
+  mh_esc_html(b, a->versions ? a->versions : "?");
   mh_sb_puts(b, ", inlined.</p><nav class='toc'><a href='#headline'>Headline"
                 "</a><a href='#charts'>Charts</a><a href='#ratios'>Ratios</a>"
                 "<a href='#workflows'>Workflows</a><a href='#fits'>Does it "
@@ -164,11 +164,11 @@ static void target_sections(mh_sb *b, const mh_results *r, json_t *charts) {
     if (!mh_html_first_of_target(r, i))
       continue;
     mh_sb_puts(b, "<section class='target' data-target='");
-    mh_sb_html(b, x->target);
+    mh_esc_html(b, x->target);
     mh_sb_puts(b, "'><h2>");
-    mh_sb_html(b, x->target);
+    mh_esc_html(b, x->target);
     mh_sb_puts(b, ": charts, in ");
-    mh_sb_html(b, x->run.unit ? x->run.unit : "?");
+    mh_esc_html(b, x->run.unit ? x->run.unit : "?");
     mh_sb_puts(b, "</h2>\n");
     mh_html_chart_boxes(b, charts, x->target);
     mh_sb_puts(b, "</section>\n");

@@ -7,31 +7,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "gcc 12.2.1 -O2": the build of x (the optimisation when known). */
-static void build(mh_sb *b, const mh_result *x) {
+/* "gcc 12.2.1 -O2": the build of x (the optimisation when known), each
+ * word escaped by esc. */
+static void build(mh_sb *b, const mh_result *x, mh_esc_fn esc) {
   char cc[64], opt[32];
   mh_result_cc(x, cc, sizeof cc);
   mh_result_opt(x, opt, sizeof opt);
-  mh_fmt_md_cell(b, cc);
+  esc(b, cc);
   if (*opt) {
     mh_sb_putc(b, ' ');
-    mh_fmt_md_cell(b, opt);
+    esc(b, opt);
   }
 }
 
-void mh_report_md_build_suffix(mh_sb *b, const mh_result *x) {
+void mh_report_build_suffix(mh_sb *b, const mh_result *x, mh_esc_fn esc) {
   if (!mh_run_prov(&x->run, "compiler"))
     return;
   mh_sb_puts(b, ", ");
-  build(b, x);
+  build(b, x, esc);
 }
 
 void mh_report_md_run_label(mh_sb *b, const mh_results *r, const mh_result *x) {
-  mh_fmt_md_cell(b, x->target);
+  mh_esc_md(b, x->target);
   if (!mh_results_is_matrix(r))
     return;
   mh_sb_puts(b, " (");
-  build(b, x);
+  build(b, x, mh_esc_md);
   mh_sb_putc(b, ')');
 }
 
@@ -40,11 +41,11 @@ void mh_report_md_run_label(mh_sb *b, const mh_results *r, const mh_result *x) {
 static void compiler_cell(mh_sb *b, const mh_result *x) {
   char cc[64];
   mh_result_cc(x, cc, sizeof cc);
-  mh_fmt_md_cell(b, cc);
+  mh_esc_md(b, cc);
   const char *c = mh_run_prov(&x->run, "compiler");
   const char *v = c ? strrchr(c, ' ') : NULL;
   if (v)
-    mh_fmt_md_cell(b, v);
+    mh_esc_md(b, v);
 }
 
 /* The runs of r with x's target and profile, in file order. */
@@ -62,18 +63,18 @@ static void group_table(mh_sb *b, const mh_result *const *g, size_t n) {
   const mh_result *first = g[0];
   char cc[64], opt[32];
   mh_sb_puts(b, "### ");
-  mh_fmt_md_cell(b, first->target);
+  mh_esc_md(b, first->target);
   mh_sb_puts(b, " (profile ");
-  mh_fmt_md_cell(b, first->profile);
+  mh_esc_md(b, first->profile);
   mh_sb_puts(b, ")\n\nMedian per operation in ");
-  mh_fmt_md_cell(b, first->run.unit);
+  mh_esc_md(b, first->run.unit);
   mh_sb_puts(b, ", one row per compiler and optimisation level; `x first` is "
                 "the median over the first row's (");
   mh_result_cc(first, cc, sizeof cc);
   mh_result_opt(first, opt, sizeof opt);
-  mh_fmt_md_cell(b, cc);
+  mh_esc_md(b, cc);
   mh_sb_putc(b, ' ');
-  mh_fmt_md_cell(b, opt);
+  mh_esc_md(b, opt);
   mh_sb_puts(b, "). Flash is the algorithm's code in an image built the "
                 "same way (merlin sizes).\n\n"
                 "| operation | backend | compiler | opt | median | p99 | IQR "
@@ -90,7 +91,7 @@ static void group_table(mh_sb *b, const mh_result *const *g, size_t n) {
       compiler_cell(b, g[k]);
       mh_sb_puts(b, " | ");
       mh_result_opt(g[k], opt, sizeof opt);
-      mh_fmt_md_cell(b, opt);
+      mh_esc_md(b, opt);
       const double v[] = {o->stats.median, o->stats.p99, o->stats.iqr};
       mh_fmt_nums(b, " | ", v, 3);
       mh_sb_puts(b, " | ");

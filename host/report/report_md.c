@@ -21,10 +21,10 @@
 
 static void title(mh_sb *b, const mh_result *x) {
   mh_sb_puts(b, "### ");
-  mh_fmt_md_cell(b, x->target);
+  mh_esc_md(b, x->target);
   mh_sb_puts(b, " (profile ");
-  mh_fmt_md_cell(b, x->profile);
-  mh_report_md_build_suffix(b, x);
+  mh_esc_md(b, x->profile);
+  mh_report_build_suffix(b, x, mh_esc_md);
   mh_sb_puts(b, ")\n\n");
 }
 
@@ -35,7 +35,7 @@ static void prov_num(mh_sb *b, const char *s) {
   if (s && *s && !*end && isfinite(v))
     mh_fmt_num(b, v);
   else
-    mh_fmt_md_cell(b, s ? s : "?");
+    mh_esc_md(b, s ? s : "?");
 }
 
 static void prov_list(mh_sb *b, const mh_run *run, const char *prefix,
@@ -46,9 +46,9 @@ static void prov_list(mh_sb *b, const mh_run *run, const char *prefix,
     if (strncmp(run->prov[i].key, prefix, pl) != 0)
       continue;
     mh_sb_puts(b, any ? "; " : "");
-    mh_fmt_md_cell(b, run->prov[i].key + pl);
+    mh_esc_md(b, run->prov[i].key + pl);
     mh_sb_puts(b, sep);
-    mh_fmt_md_cell(b, run->prov[i].value);
+    mh_esc_md(b, run->prov[i].value);
     any = 1;
   }
   if (!any)
@@ -97,7 +97,7 @@ static void provenance(mh_sb *b, const mh_result *x) {
   const char *s;
   title(b, x);
   mh_sb_puts(b, "| field | value |\n|---|---|\n| core | ");
-  mh_fmt_md_cell(b, (s = mh_run_prov(run, "core")) ? s : "?");
+  mh_esc_md(b, (s = mh_run_prov(run, "core")) ? s : "?");
   mh_sb_puts(b, " |\n| clock | ");
   s = mh_run_prov(run, "clock_hz");
   if (!s || strcmp(s, "0") == 0) {
@@ -107,57 +107,55 @@ static void provenance(mh_sb *b, const mh_result *x) {
     mh_sb_puts(b, " Hz");
   }
   mh_sb_puts(b, " |\n| cycle counter | ");
-  mh_fmt_md_cell(b,
-                 (s = mh_run_prov(run, "cycle_counter")) ? s : "not recorded");
+  mh_esc_md(b, (s = mh_run_prov(run, "cycle_counter")) ? s : "not recorded");
   mh_sb_puts(b, " |\n| counter | ");
-  mh_fmt_md_cell(b, (s = mh_run_prov(run, "counter")) ? s : "?");
+  mh_esc_md(b, (s = mh_run_prov(run, "counter")) ? s : "?");
   mh_sb_puts(b, ", counts ");
-  mh_fmt_md_cell(b, (s = mh_run_prov(run, "unit")) ? s : "?");
+  mh_esc_md(b, (s = mh_run_prov(run, "unit")) ? s : "?");
   mh_sb_puts(b, " at ");
   prov_num(b, mh_run_prov(run, "counter_hz"));
   mh_sb_puts(b, " Hz |\n| unit | ");
-  mh_fmt_md_cell(b, run->unit);
+  mh_esc_md(b, run->unit);
   mh_sb_puts(b, " (one counter tick = ");
   mh_sb_double(b, run->ticks_to_unit);
   mh_sb_puts(b, " ");
-  mh_fmt_md_cell(b, run->unit);
+  mh_esc_md(b, run->unit);
   mh_sb_puts(b, "; counter overhead ");
   mh_sb_printf(b, "%llu", (unsigned long long)run->overhead_ticks);
   mh_sb_puts(b, " ticks, subtracted) |\n| compiler | ");
-  mh_fmt_md_cell(b, (s = mh_run_prov(run, "compiler")) ? s : "?");
+  mh_esc_md(b, (s = mh_run_prov(run, "compiler")) ? s : "?");
   mh_sb_puts(b, " |\n| flags | ");
-  mh_fmt_md_cell(b, (s = mh_run_prov(run, "cflags")) ? s : "?");
+  mh_esc_md(b, (s = mh_run_prov(run, "cflags")) ? s : "?");
   /* Flags added to implementation folders, from the data file
    * src/backends/impl/compiler-workarounds.txt (docs/bring-your-own.md). */
   for (size_t i = 0; i < x->n_impls; i++) {
     if (!x->impls[i].compiler_workaround)
       continue;
     mh_sb_puts(b, " |\n| compiler workaround, ");
-    mh_fmt_md_cell(b, x->impls[i].backend);
+    mh_esc_md(b, x->impls[i].backend);
     mh_sb_puts(b, " | ");
-    mh_fmt_md_cell(b, x->impls[i].compiler_workaround);
+    mh_esc_md(b, x->impls[i].compiler_workaround);
   }
   mh_sb_puts(b, " |\n| libraries | ");
   prov_list(b, run, "lib.", " ");
   mh_sb_puts(b, " |\n| routes | ");
   prov_list(b, run, "route.", ": ");
   mh_sb_puts(b, " |\n| source | ");
-  mh_fmt_md_cell(b, (s = mh_run_prov(run, "source")) ? s : "?");
+  mh_esc_md(b, (s = mh_run_prov(run, "source")) ? s : "?");
   mh_sb_puts(b, " |\n| runs | ");
-  mh_fmt_md_cell(b, (s = mh_run_prov(run, "runs")) ? s : "?");
+  mh_esc_md(b, (s = mh_run_prov(run, "runs")) ? s : "?");
   mh_sb_puts(b, " timed after ");
-  mh_fmt_md_cell(b, (s = mh_run_prov(run, "warmup")) ? s : "?");
+  mh_esc_md(b, (s = mh_run_prov(run, "warmup")) ? s : "?");
   mh_sb_puts(b, " warm-up |\n| QEMU icount | ");
   if (run->icount_shift >= 0) {
     mh_sb_printf(b, "-icount shift=%d (2^%d ns per instruction); ",
                  run->icount_shift, run->icount_shift);
-    mh_fmt_md_cell(b,
-                   x->qemu_version ? x->qemu_version : "QEMU version unknown");
+    mh_esc_md(b, x->qemu_version ? x->qemu_version : "QEMU version unknown");
   } else {
     mh_sb_puts(b, "not emulated");
   }
   mh_sb_puts(b, " |\n| host | ");
-  mh_fmt_md_cell(b, x->host ? x->host : "?");
+  mh_esc_md(b, x->host ? x->host : "?");
   mh_sb_puts(b, " |\n| not in this run | ");
   absent(b, x);
   mh_sb_puts(b, " |\n\n");
@@ -177,10 +175,10 @@ static int budget_cut(const mh_run *run, const mh_op *op) {
 }
 
 static void group_name(mh_sb *b, const mh_an_group *g) {
-  mh_fmt_md_cell(b, g->backend);
+  mh_esc_md(b, g->backend);
   if (g->variant) {
     mh_sb_puts(b, " (");
-    mh_fmt_md_cell(b, g->variant);
+    mh_esc_md(b, g->variant);
     mh_sb_puts(b, ")");
   }
 }
@@ -204,7 +202,7 @@ static size_t group_header(mh_sb *b, const mh_run *run, mh_an_group **g,
       mh_sb_putc(b, ' ');
       group_name(b, &(*g)[k]);
       mh_sb_printf(b, " %s (", stat[s]);
-      mh_fmt_md_cell(b, run->unit);
+      mh_esc_md(b, run->unit);
       mh_sb_puts(b, ") |");
     }
   mh_sb_puts(b, align);
@@ -254,9 +252,9 @@ static void results_table(mh_sb *b, const mh_result *x) {
     if (!mh_an_first_of_row(run, i))
       continue;
     mh_sb_puts(b, "| ");
-    mh_fmt_md_cell(b, row->alg);
+    mh_esc_md(b, row->alg);
     mh_sb_putc(b, ' ');
-    mh_fmt_md_cell(b, row->op);
+    mh_esc_md(b, row->op);
     mh_sb_puts(b, " | ");
     payload(b, row);
     mh_sb_puts(b, " |");
@@ -288,7 +286,7 @@ static void comparison(mh_sb *b, const mh_result *x) {
     return;
   }
   mh_sb_puts(b, "Medians, in ");
-  mh_fmt_md_cell(b, run->unit);
+  mh_esc_md(b, run->unit);
   mh_sb_puts(b, ".\n\n");
   static const char *const stat[] = {"median"};
   mh_an_group *g;
@@ -379,7 +377,7 @@ static void cst_row(mh_sb *b, const mh_results *r, const mh_result *x,
                 : kind == ROW_HEAP ? " heap (bytes / allocations)"
                                    : " time (median, ");
   if (kind == ROW_TIME) {
-    mh_fmt_md_cell(b, x->run.unit ? x->run.unit : "?");
+    mh_esc_md(b, x->run.unit ? x->run.unit : "?");
     mh_sb_putc(b, ')');
   }
   for (size_t c = 0; c < nc; c++) {
@@ -403,9 +401,9 @@ static void cst_row(mh_sb *b, const mh_results *r, const mh_result *x,
 static void cst_head(mh_sb *b, const mh_result *x, const mh_op *pair,
                      const mh_op *const *cols, size_t nc) {
   mh_sb_puts(b, "#### ");
-  mh_fmt_md_cell(b, pair->alg);
+  mh_esc_md(b, pair->alg);
   mh_sb_puts(b, " (");
-  mh_fmt_md_cell(b, pair->backend);
+  mh_esc_md(b, pair->backend);
   mh_sb_puts(b, ")\n\n");
   const mh_alg_cost *a = mh_result_alg(x, pair->alg, pair->backend);
   char name[16];
@@ -415,7 +413,7 @@ static void cst_head(mh_sb *b, const mh_result *x, const mh_op *pair,
     mh_sb_puts(b, k ? ", "
                     : "Object sizes (bytes, the library's "
                       "constants, checked by the KATs): ");
-    mh_fmt_md_cell(b, name);
+    mh_esc_md(b, name);
     mh_sb_putc(b, ' ');
     mh_fmt_num(b, (double)v);
   }
@@ -424,7 +422,7 @@ static void cst_head(mh_sb *b, const mh_result *x, const mh_op *pair,
   mh_sb_puts(b, "| |");
   for (size_t c = 0; c < nc; c++) {
     mh_sb_putc(b, ' ');
-    mh_fmt_md_cell(b, cols[c]->op);
+    mh_esc_md(b, cols[c]->op);
     if (cols[c]->bytes >= 0)
       mh_sb_printf(b, " %ld B", cols[c]->bytes);
     mh_sb_puts(b, " |");
@@ -479,11 +477,11 @@ static void ct_notes(mh_sb *b, const mh_results *r, const mh_op *const *cols,
       if (dup)
         continue;
       mh_sb_puts(b, "- ");
-      mh_fmt_md_cell(b, r->runs[i].target);
+      mh_esc_md(b, r->runs[i].target);
       mh_sb_puts(b, ", ");
-      mh_fmt_md_cell(b, o->op);
+      mh_esc_md(b, o->op);
       mh_sb_puts(b, ": ");
-      mh_fmt_md_cell(b, o->ct_detail);
+      mh_esc_md(b, o->ct_detail);
       mh_sb_putc(b, '\n');
     }
 }
@@ -542,7 +540,7 @@ static void fits_table(mh_sb *b, const mh_result *x) {
   for (size_t k = 0; k < first->n_fits; k++)
     if (first->fit[k] != -1) {
       mh_sb_putc(b, ' ');
-      mh_fmt_md_cell(b, first->fit_board[k]);
+      mh_esc_md(b, first->fit_board[k]);
       mh_sb_puts(b, " |");
     }
   mh_sb_puts(b, "\n|---|");
@@ -555,9 +553,9 @@ static void fits_table(mh_sb *b, const mh_result *x) {
     if (!a->n_fits)
       continue;
     mh_sb_puts(b, "| ");
-    mh_fmt_md_cell(b, a->alg);
+    mh_esc_md(b, a->alg);
     mh_sb_puts(b, " (");
-    mh_fmt_md_cell(b, a->backend);
+    mh_esc_md(b, a->backend);
     mh_sb_puts(b, ") |");
     for (size_t k = 0; k < a->n_fits; k++) {
       if (a->fit[k] == -1)
@@ -566,7 +564,7 @@ static void fits_table(mh_sb *b, const mh_result *x) {
       if (a->fit[k] == 1)
         mh_sb_puts(b, "fits");
       else
-        mh_fmt_md_cell(b, a->fit_reason[k]);
+        mh_esc_md(b, a->fit_reason[k]);
       mh_sb_puts(b, " |");
     }
     mh_sb_putc(b, '\n');
@@ -575,13 +573,12 @@ static void fits_table(mh_sb *b, const mh_result *x) {
   for (size_t k = 0; k < first->n_fits; k++)
     if (first->fit[k] == -1) {
       mh_sb_puts(b, note ? ", " : "\nNot evaluated: ");
-      mh_fmt_md_cell(b, first->fit_board[k]);
+      mh_esc_md(b, first->fit_board[k]);
       mh_sb_puts(b, " (");
-      mh_fmt_md_cell(
-          b,
-          first->fit_reason[k] +
-              (strncmp(first->fit_reason[k], "not evaluated: ", 15) == 0 ? 15
-                                                                         : 0));
+      mh_esc_md(b, first->fit_reason[k] + (strncmp(first->fit_reason[k],
+                                                   "not evaluated: ", 15) == 0
+                                               ? 15
+                                               : 0));
       mh_sb_putc(b, ')');
       note = 1;
     }
@@ -615,9 +612,9 @@ static void ratio_section(mh_sb *b, const mh_run *run, mh_an_contest_id c) {
                  what[c]);
   for (size_t i = 0; i < n; i++) {
     mh_sb_printf(b, "| %s | ", v[i].pq->label);
-    mh_fmt_md_cell(b, v[i].pq_backend);
+    mh_esc_md(b, v[i].pq_backend);
     mh_sb_printf(b, " | %s | ", v[i].ref->label);
-    mh_fmt_md_cell(b, v[i].ref_backend);
+    mh_esc_md(b, v[i].ref_backend);
     mh_sb_printf(b, " | %.2f | %.2f |\n", v[i].median, v[i].p99);
   }
   if (n)
@@ -650,7 +647,7 @@ static void ratios(mh_sb *b, const mh_result *x) {
     }
     mh_fmt_md_op_cells(b, o);
     mh_sb_puts(b, " | ");
-    mh_fmt_md_cell(b, best->backend);
+    mh_esc_md(b, best->backend);
     mh_sb_printf(b, " | %.2f |\n", o->stats.median / best->stats.median);
   }
   if (header)
@@ -747,7 +744,7 @@ static void distributions(mh_sb *b, const mh_result *x) {
       title(b, x);
       mh_sb_puts(b, "Operations whose samples spread (coefficient of "
                     "variation above 5 %), in ");
-      mh_fmt_md_cell(b, run->unit);
+      mh_esc_md(b, run->unit);
       mh_sb_puts(b, ".\n\n| operation | backend | n | p1 | p10 | p50 | p90 | "
                     "p99 | max | p99 / median |\n"
                     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -787,19 +784,19 @@ static void payload_fits(mh_sb *b, const mh_result *x) {
                  "measured payloads; the residual is the largest distance "
                  "of a median from the line, relative to it.\n\n"
                  "| operation | backend | payloads | fixed (");
-      mh_fmt_md_cell(b, run->unit);
+      mh_esc_md(b, run->unit);
       mh_sb_puts(b, ") | rate (");
-      mh_fmt_md_cell(b, run->unit);
+      mh_esc_md(b, run->unit);
       mh_sb_puts(
           b, " per byte) | max residual |\n|---|---|---:|---:|---:|---:|\n");
       header = 1;
     }
     mh_sb_puts(b, "| ");
-    mh_fmt_md_cell(b, o->alg);
+    mh_esc_md(b, o->alg);
     mh_sb_putc(b, ' ');
-    mh_fmt_md_cell(b, o->op);
+    mh_esc_md(b, o->op);
     mh_sb_puts(b, " | ");
-    mh_fmt_md_cell(b, o->backend);
+    mh_esc_md(b, o->backend);
     mh_sb_printf(b, " | %zu | ", f.n_points);
     mh_fmt_num(b, f.fixed);
     mh_sb_puts(b, " | ");
@@ -814,9 +811,9 @@ char *mh_report_md(const mh_results *r) {
   mh_sb b = {0};
   mh_sb_puts(&b, "# Merlin benchmark report\n\n");
   mh_sb_puts(&b, "Created ");
-  mh_fmt_md_cell(&b, r->created ? r->created : "?");
+  mh_esc_md(&b, r->created ? r->created : "?");
   mh_sb_puts(&b, " by merlin ");
-  mh_fmt_md_cell(&b, r->merlin ? r->merlin : "?");
+  mh_esc_md(&b, r->merlin ? r->merlin : "?");
   mh_sb_puts(&b, ". Every operation passed its known-answer test before it was "
                  "timed. Values are per operation, with the counter overhead "
                  "subtracted: median, 99th percentile (p99) and interquartile "

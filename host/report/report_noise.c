@@ -15,15 +15,16 @@ static int timed(const mh_run *run) {
 void mh_report_md_noise(mh_sb *b, const mh_result *x) {
   const mh_run *run = &x->run;
   char s[512];
-  if (mh_noise_sentence(run, s, sizeof s) == 0)
-    mh_sb_printf(b, "%s\n\n", s);
+  if (mh_noise_sentence(run, s, sizeof s) == 0) {
+    mh_esc_md(b, s);
+    mh_sb_puts(b, "\n\n");
+  }
   if (!timed(run))
     return;
-  mh_sb_printf(b,
-               "Low end of the distributions (%s): a machine's noise "
-               "only ever adds time, so the lower quartile and the "
-               "minimum move least.\n\n",
-               run->unit);
+  mh_sb_puts(b, "Low end of the distributions (");
+  mh_esc_md(b, run->unit);
+  mh_sb_puts(b, "): a machine's noise only ever adds time, so the lower "
+                "quartile and the minimum move least.\n\n");
   mh_sb_puts(b, "| operation | payload | backend | median | p25 | min |\n"
                 "|---|---:|---|---:|---:|---:|\n");
   for (size_t i = 0; i < run->n_ops; i++) {
@@ -32,11 +33,11 @@ void mh_report_md_noise(mh_sb *b, const mh_result *x) {
       continue;
     char by[24];
     mh_sb_puts(b, "| ");
-    mh_fmt_md_cell(b, op->alg);
+    mh_esc_md(b, op->alg);
     mh_sb_putc(b, ' ');
-    mh_fmt_md_cell(b, op->op);
+    mh_esc_md(b, op->op);
     mh_sb_printf(b, " | %s | ", mh_op_bytes_str(op, by));
-    mh_fmt_md_cell(b, op->backend);
+    mh_esc_md(b, op->backend);
     mh_sb_puts(b, " | ");
     mh_fmt_num(b, op->stats.median);
     mh_sb_puts(b, " | ");

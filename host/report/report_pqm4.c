@@ -50,14 +50,14 @@ static size_t rows_of(const mh_run *run, const char *const ops[3], row *out) {
  * its variant where that says more ("clean (pqclean)"). */
 static void impl_cell(mh_sb *b, const mh_op *o) {
   if (strncmp(o->backend, "impl:", 5) == 0)
-    mh_fmt_md_cell(b, o->variant);
+    mh_esc_md(b, o->variant);
   else if (o->variant && strcmp(o->variant, "c") != 0 && o->variant[0]) {
-    mh_fmt_md_cell(b, o->variant);
+    mh_esc_md(b, o->variant);
     mh_sb_puts(b, " (");
-    mh_fmt_md_cell(b, o->backend);
+    mh_esc_md(b, o->backend);
     mh_sb_puts(b, ")");
   } else {
-    mh_fmt_md_cell(b, o->backend);
+    mh_esc_md(b, o->backend);
   }
 }
 
@@ -95,7 +95,7 @@ static void speed(mh_sb *b, const row *rows, size_t n, const char *title,
   for (size_t i = 0; i < n; i++) {
     const mh_op *mid = rows[i].op[1];
     mh_sb_puts(b, "| ");
-    mh_fmt_md_cell(b, mid->alg);
+    mh_esc_md(b, mid->alg);
     mh_sb_puts(b, " (");
     for (size_t k = 0; k < 3; k++)
       mh_sb_printf(b, "%s%u", k ? "/" : "",
@@ -119,7 +119,7 @@ static void per_op(mh_sb *b, const row *rows, size_t n, const char *title,
   head(b, title, cols, hashing ? "%" : "bytes", 0);
   for (size_t i = 0; i < n; i++) {
     mh_sb_puts(b, "| ");
-    mh_fmt_md_cell(b, rows[i].op[1]->alg);
+    mh_esc_md(b, rows[i].op[1]->alg);
     mh_sb_puts(b, " | ");
     impl_cell(b, rows[i].op[1]);
     mh_sb_puts(b, " |");
@@ -158,7 +158,7 @@ static void size(mh_sb *b, const mh_result *x, const row *rows, size_t n,
     const mh_op *o = rows[i].op[1];
     const mh_alg_cost *a = mh_result_alg(x, o->alg, o->backend);
     mh_sb_puts(b, "| ");
-    mh_fmt_md_cell(b, o->alg);
+    mh_esc_md(b, o->alg);
     mh_sb_puts(b, " | ");
     impl_cell(b, o);
     const mh_lib_bytes *own = NULL;
@@ -203,17 +203,23 @@ static void one_run(mh_sb *b, const mh_result *x) {
   static const char *const scm[3] = {"Key Generation", "Sign", "Verify"};
   const char *unit = run->unit ? run->unit : "?";
   const char *flags = mh_run_prov(run, "cflags");
-  mh_sb_printf(b, "# %s (profile %s)\n\n", x->target, x->profile);
-  mh_sb_printf(b, "Compiler: %s; flags: %s. Speed in %s",
-               mh_run_prov(run, "compiler") ? mh_run_prov(run, "compiler")
-                                            : "?",
-               flags ? flags : "?", unit);
+  const char *cc = mh_run_prov(run, "compiler");
+  mh_sb_puts(b, "# ");
+  mh_esc_md(b, x->target);
+  mh_sb_puts(b, " (profile ");
+  mh_esc_md(b, x->profile);
+  mh_sb_puts(b, ")\n\nCompiler: ");
+  mh_esc_md(b, cc ? cc : "?");
+  mh_sb_puts(b, "; flags: ");
+  mh_esc_md(b, flags ? flags : "?");
+  mh_sb_puts(b, ". Speed in ");
+  mh_esc_md(b, unit);
   int cyc = run->cyc && run->cyc->model;
-  if (cyc)
-    mh_sb_printf(b,
-                 ", and in cycles estimated by the model %s (an "
-                 "estimate, not a measurement)",
-                 run->cyc->model);
+  if (cyc) {
+    mh_sb_puts(b, ", and in cycles estimated by the model ");
+    mh_esc_md(b, run->cyc->model);
+    mh_sb_puts(b, " (an estimate, not a measurement)");
+  }
   mh_sb_puts(b, ".\n\n# Speed Evaluation\n");
   for (int est = 0; est <= cyc; est++) {
     const char *u = est ? "cycles, estimate" : unit;

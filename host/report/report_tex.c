@@ -2,14 +2,20 @@
 #include "report/report_tex.h"
 
 #include "report/format.h"
+#include "util/escape.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* Text in a LaTeX table cell: the ten special characters escaped. */
-static void tex(mh_sb *b, const char *s) {
-  for (; s && *s; s++) {
+/* Text in a LaTeX table cell: first the visible forms of escape.h
+ * (control characters and the like), then the ten special characters
+ * escaped. */
+static void tex(mh_sb *b, const char *text) {
+  mh_sb v = {0};
+  mh_esc_term(&v, text);
+  b->failed |= v.failed;
+  for (const char *s = v.s; s && *s; s++) {
     switch (*s) {
     case '&':
     case '%':
@@ -34,6 +40,7 @@ static void tex(mh_sb *b, const char *s) {
       mh_sb_putc(b, *s);
     }
   }
+  mh_sb_free(&v);
 }
 
 static void number(mh_sb *b, double v) {

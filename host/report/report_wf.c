@@ -13,24 +13,38 @@
 #include <stdio.h>
 #include <string.h>
 
+/* "| workflow | variant[ | backend]": a workflow's first cells. */
+static void wf_cells(mh_sb *b, const mh_wf *w, int backend) {
+  mh_sb_puts(b, "| ");
+  mh_esc_md(b, w->workflow);
+  mh_sb_puts(b, " | ");
+  mh_esc_md(b, w->variant);
+  if (backend) {
+    mh_sb_puts(b, " | ");
+    mh_esc_md(b, w->backend);
+  }
+}
+
 static void table(mh_sb *b, const mh_result *x) {
   const mh_run *run = &x->run;
   const char *u = run->unit ? run->unit : "?";
-  mh_sb_printf(b, "### %s (%s)\n\n", x->target, x->profile);
-  mh_sb_printf(
-      b,
-      "Device time is the sum of the device's steps (the peer's work is "
-      "excluded, and checked), in %s. Bytes on the wire are counted from "
-      "the messages the run produced (sent + received); stored is what the "
-      "device keeps; stack and heap are the peaks of the device steps. "
-      "Ratios: against classical-p256 on the same target (on the same "
-      "backend where it exists, column *vs*).\n\n",
-      u);
-  mh_sb_printf(b,
-               "| workflow | variant | backend | median (%s) | p99 | IQR | n "
-               "| wire bytes (sent + received) | stored | stack | heap | vs "
-               "| time × | bytes × | stored × | stack × |\n",
-               u);
+  mh_sb_puts(b, "### ");
+  mh_esc_md(b, x->target);
+  mh_sb_puts(b, " (");
+  mh_esc_md(b, x->profile);
+  mh_sb_puts(b, ")\n\nDevice time is the sum of the device's steps (the "
+                "peer's work is excluded, and checked), in ");
+  mh_esc_md(b, u);
+  mh_sb_puts(b, ". Bytes on the wire are counted from the messages the run "
+                "produced (sent + received); stored is what the device keeps; "
+                "stack and heap are the peaks of the device steps. Ratios: "
+                "against classical-p256 on the same target (on the same "
+                "backend where it exists, column *vs*).\n\n| workflow | "
+                "variant | backend | median (");
+  mh_esc_md(b, u);
+  mh_sb_puts(b, ") | p99 | IQR | n | wire bytes (sent + received) | stored | "
+                "stack | heap | vs | time × | bytes × | stored × | stack × "
+                "|\n");
   mh_sb_puts(b, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
                 "---:|---:|---:|---:|\n");
   for (size_t i = 0; i < run->n_wfs; i++) {
@@ -39,7 +53,7 @@ static void table(mh_sb *b, const mh_result *x) {
       continue;
     uint64_t sent, recv;
     mh_an_wf_bytes(w, &sent, &recv);
-    mh_sb_printf(b, "| %s | %s | %s", w->workflow, w->variant, w->backend);
+    wf_cells(b, w, 1);
     const double v[] = {w->stats.median, w->stats.p99, w->stats.iqr};
     mh_fmt_nums(b, " | ", v, 3);
     mh_sb_printf(
@@ -52,7 +66,7 @@ static void table(mh_sb *b, const mh_result *x) {
       mh_sb_puts(b, "– | – | – | – | – |\n");
       continue;
     }
-    mh_sb_puts(b, ref->backend);
+    mh_esc_md(b, ref->backend);
     mh_fmt_md_ratio(b, w->stats.median, ref->stats.median);
     mh_fmt_md_ratio(b, (double)mh_wf_wire_bytes(w),
                     (double)mh_wf_wire_bytes(ref));
@@ -76,10 +90,13 @@ static void messages(mh_sb *b, const mh_result *x) {
             strcmp(run->wfs[k].variant, w->variant) == 0;
     if (dup || !w->n_samples)
       continue;
-    mh_sb_printf(b, "| %s | %s | ", w->workflow, w->variant);
-    for (size_t k = 0; k < w->n_msgs; k++)
-      mh_sb_printf(b, "%s%s %s %llu", k ? ", " : "", w->msgs[k].tx ? "→" : "←",
-                   w->msgs[k].name, (unsigned long long)w->msgs[k].bytes);
+    wf_cells(b, w, 0);
+    mh_sb_puts(b, " | ");
+    for (size_t k = 0; k < w->n_msgs; k++) {
+      mh_sb_printf(b, "%s%s ", k ? ", " : "", w->msgs[k].tx ? "→" : "←");
+      mh_esc_md(b, w->msgs[k].name);
+      mh_sb_printf(b, " %llu", (unsigned long long)w->msgs[k].bytes);
+    }
     mh_sb_puts(b, " |\n");
   }
   mh_sb_putc(b, '\n');
@@ -87,10 +104,9 @@ static void messages(mh_sb *b, const mh_result *x) {
 
 static void steps(mh_sb *b, const mh_result *x) {
   const mh_run *run = &x->run;
-  mh_sb_printf(b,
-               "Step breakdown (median of each device step, %s, and its "
-               "share of the sum of the step medians):\n\n",
-               run->unit ? run->unit : "?");
+  mh_sb_puts(b, "Step breakdown (median of each device step, ");
+  mh_esc_md(b, run->unit ? run->unit : "?");
+  mh_sb_puts(b, ", and its share of the sum of the step medians):\n\n");
   mh_sb_puts(b,
              "| workflow | variant | backend | steps |\n|---|---|---|---|\n");
   for (size_t i = 0; i < run->n_wfs; i++) {
@@ -100,9 +116,12 @@ static void steps(mh_sb *b, const mh_result *x) {
     double sum = 0;
     for (size_t k = 0; k < w->n_steps; k++)
       sum += w->step_median[k];
-    mh_sb_printf(b, "| %s | %s | %s | ", w->workflow, w->variant, w->backend);
+    wf_cells(b, w, 1);
+    mh_sb_puts(b, " | ");
     for (size_t k = 0; k < w->n_steps; k++) {
-      mh_sb_printf(b, "%s%s ", k ? " · " : "", w->steps[k]);
+      mh_sb_puts(b, k ? " · " : "");
+      mh_esc_md(b, w->steps[k]);
+      mh_sb_putc(b, ' ');
       mh_fmt_num(b, w->step_median[k]);
       if (sum > 0)
         mh_sb_printf(b, " (%.0f%%)", 100.0 * w->step_median[k] / sum);
@@ -112,15 +131,20 @@ static void steps(mh_sb *b, const mh_result *x) {
   mh_sb_putc(b, '\n');
 }
 
-void mh_report_md_fairness(mh_sb *b, const mh_results *r, const char *target) {
+void mh_report_fairness(mh_sb *b, const mh_results *r, const char *target,
+                        int html) {
+  const char *on = html ? "<span class='what'>" : "**";
+  const char *off = html ? "</span>" : "**";
+  mh_esc_fn esc = html ? mh_esc_html : mh_esc_md;
   double largest;
   char what[256];
   size_t images = 0;
   for (size_t i = 0; i < r->n_runs; i++)
     images += strcmp(r->runs[i].target, target) == 0;
   size_t n = mh_an_wf_fairness(r, target, &largest, what, sizeof what);
-  mh_sb_printf(b, "**Fairness (%s, %zu image%s):** ", target, images,
-               images == 1 ? "" : "s");
+  mh_sb_printf(b, "%sFairness (", on);
+  esc(b, target);
+  mh_sb_printf(b, ", %zu image%s):%s ", images, images == 1 ? "" : "s", off);
   if (!n) {
     mh_sb_puts(b, "nothing to compare: no control figures (HKDF-SHA256, "
                   "HMAC-SHA256) measured twice on this target.\n\n");
@@ -129,9 +153,11 @@ void mh_report_md_fairness(mh_sb *b, const mh_results *r, const char *target) {
   mh_sb_printf(b,
                "HKDF-SHA256 and HMAC-SHA256 medians compared over %zu "
                "values (the control after every workflow%s): largest "
-               "difference %.2f%% (%s), limit 3%%. ",
+               "difference %.2f%% (",
                n, images > 1 ? ", and the operations across the images" : "",
-               largest * 100.0, what);
+               largest * 100.0);
+  esc(b, what);
+  mh_sb_puts(b, "), limit 3%. ");
   /* The machine's own noise during the runs (the control timed after
    * every operation): a difference within it says nothing of the images. */
   double noise = 0;
@@ -146,21 +172,22 @@ void mh_report_md_fairness(mh_sb *b, const mh_results *r, const char *target) {
                   "same control code at the same speed.\n\n");
   else if (noise > MH_NOISE_STEADY)
     mh_sb_printf(b,
-                 "**Not judged: the machine was not steady.** The same "
+                 "%sNot judged: the machine was not steady.%s The same "
                  "control, timed after every operation, varied by %.1f%% "
                  "within the runs themselves (p95/p5), more than the 3%% "
                  "limit, so this difference measures the machine (other "
                  "work on the cores, frequency changes), not the images; "
                  "rerun on a quiet machine to judge them.\n\n",
-                 noise * 100.0);
+                 on, off, noise * 100.0);
   else
-    mh_sb_puts(b,
-               "**The comparison is not fair**: the same control code took "
-               "measurably different times, so the machine's speed changed "
-               "between the measurements (host timing noise, frequency "
-               "scaling or contention) or the images differ in more than the "
-               "algorithm under test; compare these workflows with care, "
-               "or rerun on a quiet machine.\n\n");
+    mh_sb_printf(b,
+                 "%sThe comparison is not fair%s: the same control code took "
+                 "measurably different times, so the machine's speed changed "
+                 "between the measurements (host timing noise, frequency "
+                 "scaling or contention) or the images differ in more than the "
+                 "algorithm under test; compare these workflows with care, "
+                 "or rerun on a quiet machine.\n\n",
+                 on, off);
 }
 
 void mh_report_md_workflows(mh_sb *b, const mh_results *r) {
@@ -186,7 +213,7 @@ void mh_report_md_workflows(mh_sb *b, const mh_results *r) {
     for (size_t k = 0; k < i && first; k++)
       first = strcmp(r->runs[k].target, x->target) != 0;
     if (first)
-      mh_report_md_fairness(b, r, x->target);
+      mh_report_fairness(b, r, x->target, 0);
   }
 }
 
@@ -200,14 +227,14 @@ void mh_report_html_workflows(mh_sb *b, const mh_result *x, size_t ri) {
   if (!any)
     return;
   mh_sb_puts(b, "<h3>");
-  mh_sb_html(b, x->target);
+  mh_esc_html(b, x->target);
   mh_sb_puts(b, " (profile ");
-  mh_sb_html(b, x->profile);
-  mh_report_md_build_suffix(b, x);
+  mh_esc_html(b, x->profile);
+  mh_report_build_suffix(b, x, mh_esc_html);
   mh_sb_puts(b, ")</h3><table class='sortable filterable' "
                 "data-table='workflows'><thead><tr><th>workflow</th><th>"
                 "variant</th><th>backend</th><th>median (");
-  mh_sb_html(b, run->unit ? run->unit : "?");
+  mh_esc_html(b, run->unit ? run->unit : "?");
   mh_sb_puts(b, ")</th><th>p99</th><th>IQR</th><th>n</th><th>wire bytes "
                 "(sent + received)</th><th>stored (bytes)</th><th>stack "
                 "(bytes)</th><th>heap (bytes)</th><th>against</th><th>time "
@@ -221,11 +248,11 @@ void mh_report_html_workflows(mh_sb *b, const mh_result *x, size_t ri) {
     mh_sb_printf(b, "<tr id='wf-%zu-%zu'", ri, i);
     mh_html_data_f(b, mh_html_wf_filter(x, w));
     mh_sb_puts(b, "><td>");
-    mh_sb_html(b, w->workflow);
+    mh_esc_html(b, w->workflow);
     mh_sb_puts(b, "</td><td>");
-    mh_sb_html(b, w->variant);
+    mh_esc_html(b, w->variant);
     mh_sb_puts(b, "</td><td>");
-    mh_sb_html(b, w->backend);
+    mh_esc_html(b, w->backend);
     mh_sb_puts(b, "</td>");
     uint64_t sent, recv;
     mh_an_wf_bytes(w, &sent, &recv);
@@ -236,7 +263,7 @@ void mh_report_html_workflows(mh_sb *b, const mh_result *x, size_t ri) {
     for (size_t k = 0; k < sizeof v / sizeof *v; k++)
       mh_html_num_cell(b, v[k]);
     mh_sb_puts(b, "<td>");
-    mh_sb_html(b, ref ? ref->variant : "");
+    mh_esc_html(b, ref ? ref->variant : "");
     mh_sb_puts(b, "</td>");
     const double rv[][2] = {
         {w->stats.median, ref ? ref->stats.median : 0},

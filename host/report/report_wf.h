@@ -11,9 +11,10 @@
 /* Appends "## Workflows" to b when any run has workflows. */
 void mh_report_md_workflows(mh_sb *b, const mh_results *r);
 
-/* The fairness line of target (its paragraph, Markdown; the headline
- * quotes it). */
-void mh_report_md_fairness(mh_sb *b, const mh_results *r, const char *target);
+/* The fairness line of target (its paragraph, in Markdown or HTML text;
+ * the headline quotes it). */
+void mh_report_fairness(mh_sb *b, const mh_results *r, const char *target,
+                        int html);
 
 /* The workflow table of run ri for report.html (nothing when it has no
  * timed workflows); row ids "wf-RI-I" (I: the workflow's index in the

@@ -5,26 +5,43 @@
 #include "run/cycles.h"
 #include "run/matrix.h"
 
+#include "util/escape.h"
 #include "util/strbuf.h"
 
 #include <string.h>
 
-static void field(mh_sb *b, const char *s, int first) {
+/* A spreadsheet reads a cell that starts like a formula as one (OWASP,
+ * "CSV Injection"): such a text gets a leading apostrophe, which shows
+ * it as text. A minus starts a formula only before a digit or an
+ * operator; "-O2" is text. */
+static int formula_like(const char *s) {
+  return (s[0] && strchr("=+@", s[0])) ||
+         (s[0] == '-' && s[1] && strchr("0123456789=+-@(", s[1]));
+}
+
+/* One text field (RFC 4180): the visible forms of escape.h, quoted when
+ * it holds a separator or a quote. */
+static void field(mh_sb *b, const char *text, int first) {
   if (!first)
     mh_sb_putc(b, ',');
-  if (!s)
-    s = "";
-  if (!s[strcspn(s, ",\"\r\n")]) {
+  mh_sb v = {0};
+  if (text && formula_like(text))
+    mh_sb_putc(&v, '\'');
+  mh_esc_term(&v, text ? text : "");
+  b->failed |= v.failed;
+  const char *s = v.s ? v.s : "";
+  if (!s[strcspn(s, ",\"")]) {
     mh_sb_puts(b, s);
-    return;
+  } else {
+    mh_sb_putc(b, '"');
+    for (; *s; s++) {
+      if (*s == '"')
+        mh_sb_putc(b, '"');
+      mh_sb_putc(b, *s);
+    }
+    mh_sb_putc(b, '"');
   }
-  mh_sb_putc(b, '"');
-  for (; *s; s++) {
-    if (*s == '"')
-      mh_sb_putc(b, '"');
-    mh_sb_putc(b, *s);
-  }
-  mh_sb_putc(b, '"');
+  mh_sb_free(&v);
 }
 
 static void num(mh_sb *b, double v) {

@@ -2,7 +2,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "run/board_model.h"
 
+#include "config/board_keys.h"
+#include "config/targets.h"
 #include "image/elffile.h"
+#include "image/image_build.h"
 #include "run/cycles.h"
 #include "util/strbuf.h"
 
@@ -17,24 +20,29 @@ static const mh_board *find(const mh_board *all, size_t n, const char *id) {
   return NULL;
 }
 
-/* "BYTES/LINE/WAYS" with LINE a power of two dividing BYTES/WAYS. */
-static int cache_ok(const char *v) {
-  unsigned long b, l, w;
-  char tail;
-  return sscanf(v, "%lu/%lu/%lu%c", &b, &l, &w, &tail) == 3 && b && l && w &&
-         !(l & (l - 1)) && b % (l * w) == 0;
-}
-
 static int copy_board(const mh_board *src, mh_board *b) {
   /* Re-parse is simpler than a deep copy: keep only what the model uses. */
   memset(b, 0, sizeof *b);
-  const char *const in[] = {
-      src->id,        src->name,          src->icache,
-      src->dcache,    src->prefetch,      src->unified_cache,
-      src->runs_from, src->memory_source, src->power_source};
-  char **out[] = {&b->id,        &b->name,          &b->icache,
-                  &b->dcache,    &b->prefetch,      &b->unified_cache,
-                  &b->runs_from, &b->memory_source, &b->power_source};
+  const char *const in[] = {src->id,
+                            src->name,
+                            src->core,
+                            src->icache,
+                            src->dcache,
+                            src->prefetch,
+                            src->unified_cache,
+                            src->runs_from,
+                            src->memory_source,
+                            src->power_source};
+  char **out[] = {&b->id,
+                  &b->name,
+                  &b->core,
+                  &b->icache,
+                  &b->dcache,
+                  &b->prefetch,
+                  &b->unified_cache,
+                  &b->runs_from,
+                  &b->memory_source,
+                  &b->power_source};
   for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
     if (in[i] && !(*out[i] = strdup(in[i])))
       return -1;
@@ -66,13 +74,10 @@ int mh_board_model_load(const char *root, const char *board_id,
              "--board %s is a %s part; target %s runs %s: the estimate "
              "would be for another core",
              board_id, p->core, target_id, t && t->core ? t->core : "no part");
-  } else if (!p->runs_from || !p->memory_source ||
-             (p->icache && !cache_ok(p->icache)) ||
-             (p->dcache && !cache_ok(p->dcache))) {
+  } else if (!p->runs_from) { /* the reader checked the rest */
     snprintf(err, errlen,
              "--board %s: boards/%s.board describes no memory system "
-             "(runs_from, memory_source; icache/dcache as BYTES/LINE/WAYS: "
-             "docs/boards.md)",
+             "(runs_from, memory_source: docs/boards.md)",
              board_id, board_id);
   } else if (copy_board(p, b) != 0) {
     snprintf(err, errlen, "out of memory");
@@ -85,31 +90,68 @@ int mh_board_model_load(const char *root, const char *board_id,
   return rc;
 }
 
-char *mh_board_model_args(const mh_board *b, const char *image, char *err,
-                          size_t errlen) {
-  mh_sb s = {0};
-  if (strcmp(b->runs_from, "flash") != 0) { /* SRAM: zero-wait */
-    mh_sb_puts(&s, "miss=0");
-    return s.failed ? NULL : s.s;
-  }
-  mh_elf e;
-  uint64_t lo = 0, hi = 0;
-  if (mh_elf_open(image, &e, err, errlen) != 0)
-    return NULL;
-  int ok = mh_elf_symbol(&e, "vectors", &lo, NULL) == 0 &&
-           mh_elf_symbol(&e, "__data_load", &hi, NULL) == 0 && hi > lo;
-  mh_elf_free(&e);
-  if (!ok) {
+/* --board part on target: a cycle model of the part's core. */
+static int model_fits(const mh_board *b, const char *target, const char *cmodel,
+                      char *err, size_t errlen) {
+  const char *why = NULL;
+  const char *m = mh_cycles_model_arg(target, cmodel ? cmodel : "auto", &why);
+  const char *core = mh_board_model_core(m);
+  if (strcmp(m, "none") == 0)
     snprintf(err, errlen,
-             "%s: no vectors/__data_load symbols: where its flash ends is "
-             "not known",
-             image);
-    return NULL;
+             "--board %s needs a cycle model; target %s has none (%s)", b->id,
+             target, why ? why : "no model");
+  else if (!core || strcmp(core, b->core) != 0)
+    snprintf(err, errlen,
+             "--cycle-model %s models %s; --board %s is a %s part: the "
+             "estimate would be for another core",
+             m, core ? core : "no core merlin knows", b->id, b->core);
+  else
+    return 0;
+  return -1;
+}
+
+int mh_board_model_check(const char *part, const char *cmodel,
+                         const char *accel, const char *flash_ws,
+                         const char *const *targets, size_t n, char *err,
+                         size_t errlen) {
+  const char *opt = part ? "--board" : accel ? "--accel" : "--flash-ws";
+  const char *val = part ? part : accel ? accel : flash_ws;
+  if (cmodel && strcmp(cmodel, "off") == 0 && val) {
+    snprintf(err, errlen, "%s %s needs the cycle model: drop --cycle-model off",
+             opt, val);
+    return -1;
   }
-  mh_sb_printf(&s, "flash=0x%llx-0x%llx,miss=%llu,prefetch=%d",
-               (unsigned long long)lo, (unsigned long long)hi,
-               (unsigned long long)b->flash_miss_cycles,
-               b->prefetch && strcmp(b->prefetch, "yes") == 0);
+  for (size_t i = 0; (part || accel) && i < n; i++)
+    if (mh_target_find(targets[i])->kind != MH_EXEC_QEMU) {
+      snprintf(err, errlen,
+               "%s needs the cycle plugin, which runs on QEMU targets; %s "
+               "is not one",
+               part ? "--board" : "--accel", targets[i]);
+      return -1;
+    }
+  char *root = part ? mh_source_root(err, errlen) : NULL;
+  int rc = part && !root ? -1 : 0;
+  for (size_t i = 0; root && rc == 0 && i < n; i++) {
+    mh_board b;
+    rc = mh_board_model_load(root, part, targets[i], &b, err, errlen);
+    if (rc == 0) {
+      rc = model_fits(&b, targets[i], cmodel, err, errlen);
+      mh_board_free(&b);
+    }
+  }
+  free(root);
+  return rc;
+}
+
+char *mh_board_model_mem(const mh_board *b, uint64_t lo, uint64_t hi) {
+  mh_sb s = {0};
+  if (strcmp(b->runs_from, "sram") == 0) /* zero-wait; no flash keys */
+    mh_sb_puts(&s, "miss=0");
+  else
+    mh_sb_printf(&s, "flash=0x%llx-0x%llx,miss=%llu,prefetch=%d",
+                 (unsigned long long)lo, (unsigned long long)hi,
+                 (unsigned long long)b->flash_miss_cycles,
+                 b->prefetch && strcmp(b->prefetch, "yes") == 0);
   if (b->icache)
     mh_sb_printf(&s, ",ic=%s", b->icache);
   if (b->dcache)
@@ -118,10 +160,33 @@ char *mh_board_model_args(const mh_board *b, const char *image, char *err,
     mh_sb_puts(&s, ",unified=1");
   if (s.failed) {
     mh_sb_free(&s);
-    snprintf(err, errlen, "out of memory");
     return NULL;
   }
   return s.s;
+}
+
+char *mh_board_model_args(const mh_board *b, const char *image, char *err,
+                          size_t errlen) {
+  uint64_t lo = 0, hi = 0;
+  if (strcmp(b->runs_from, "flash") == 0) {
+    mh_elf e;
+    if (mh_elf_open(image, &e, err, errlen) != 0)
+      return NULL;
+    int ok = mh_elf_symbol(&e, "vectors", &lo, NULL) == 0 &&
+             mh_elf_symbol(&e, "__data_load", &hi, NULL) == 0 && hi > lo;
+    mh_elf_free(&e);
+    if (!ok) {
+      snprintf(err, errlen,
+               "%s: no vectors/__data_load symbols: where its flash ends is "
+               "not known",
+               image);
+      return NULL;
+    }
+  }
+  char *s = mh_board_model_mem(b, lo, hi);
+  if (!s)
+    snprintf(err, errlen, "out of memory");
+  return s;
 }
 
 double mh_energy_uj(double cycles, double hz, double ua, double mv) {

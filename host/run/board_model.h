@@ -12,6 +12,7 @@
 #include "model/model.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Load board board_id of ROOT/boards into *b and check it can be modelled
  * on target target_id (same core; a memory system described). Returns 0,
@@ -19,6 +20,23 @@
 int mh_board_model_load(const char *root, const char *board_id,
                         const char *target_id, mh_board *b, char *err,
                         size_t errlen);
+
+/* merlin run's cycle-model options, checked before anything is built (a
+ * failure is a usage error): --board PART, --accel and --flash-ws need the
+ * cycle model (not --cycle-model off); --board and --accel need the cycle
+ * plugin (every target a QEMU target); PART is a part of boards/ with a
+ * memory system, of each target's core, with a cycle model of that core
+ * (cmodel, NULL for auto, or the target's own). Options not given are
+ * NULL. Returns 0, or -1 with a message. */
+int mh_board_model_check(const char *part, const char *cmodel,
+                         const char *accel, const char *flash_ws,
+                         const char *const *targets, size_t n, char *err,
+                         size_t errlen);
+
+/* The plugin's memory-system arguments of b for an image whose flash (from
+ * the vector table to the end of what it loads from flash) is [lo, hi),
+ * malloc'd ("flash=LO-HI,miss=...,ic=..."); NULL when out of memory. */
+char *mh_board_model_mem(const mh_board *b, uint64_t lo, uint64_t hi);
 
 /* The plugin's memory-system arguments for b and image (its flash: from
  * the vector table to the end of what the image loads from flash),

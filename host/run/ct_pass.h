@@ -18,7 +18,8 @@
 typedef struct {
   const mh_target *t; /* a QEMU target */
   const char *image;  /* the timed run's image */
-  const char *bdir;   /* its build directory: ct.side, ct-console.log */
+  const char *bdir;   /* where ct.side and ct-console.log go: the run's own
+                       * directory (run/rundir.h) */
   const char *cwd;
   unsigned timeout_s, stall_s;
   mh_exec_hooks hooks; /* the pass's console lines as they arrive (progress) */

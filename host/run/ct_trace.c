@@ -22,7 +22,8 @@ char **mh_ct_trace_argv(char **argv, const char *side) {
   while (argv[n])
     n++;
   mh_sb b = {0};
-  mh_sb_printf(&b, "%s,ct=%s", n ? argv[n - 1] : "", side);
+  mh_sb_printf(&b, "%s,ct=", n ? argv[n - 1] : "");
+  mh_sb_qemu_opt(&b, side); /* commas doubled, as in mh_cycles_argv */
   if (b.failed || !n) {
     mh_sb_free(&b);
     mh_argv_free(argv);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #define _POSIX_C_SOURCE 200809L
 #include "run/cycles.h"
+#include "config/board_keys.h"
 #include "config/targets.h"
 #include "model/stats.h"
 #include "util/fsutil.h"
@@ -27,13 +28,9 @@ const char *const mh_cyc_class_names[MH_CYC_CLASSES] = {
 #define MAX_SIDE_BYTES ((size_t)1 << 30)
 
 int mh_cycles_choice_valid(const char *c) {
-  static const char *const ok[] = {"auto", "off", "m0plus", "m0plus-smallmul",
-                                   "m3",   "m4",  "m33",    "m55",
-                                   "m7",   "m85"};
-  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-    if (strcmp(c, ok[i]) == 0)
-      return 1;
-  return 0;
+  /* the plugin's models, per core: config/board_keys.c */
+  return strcmp(c, "auto") == 0 || strcmp(c, "off") == 0 ||
+         mh_board_model_core(c) != NULL;
 }
 
 const char *mh_cycles_model_arg(const char *target_id, const char *choice,
@@ -92,8 +89,14 @@ char **mh_cycles_argv(char **argv, const char *plugin, const char *image,
   while (argv[n])
     n++;
   mh_sb b = {0};
-  mh_sb_printf(&b, "%s,elf=%s,out=%s,model=%s,ws=%u%s%s", plugin, image, side,
-               model_arg, ws, mem_args ? "," : "", mem_args ? mem_args : "");
+  /* paths may hold commas (MERLIN_ROOT, MERLIN_QEMU_PLUGIN): doubled */
+  mh_sb_qemu_opt(&b, plugin);
+  mh_sb_puts(&b, ",elf=");
+  mh_sb_qemu_opt(&b, image);
+  mh_sb_puts(&b, ",out=");
+  mh_sb_qemu_opt(&b, side);
+  mh_sb_printf(&b, ",model=%s,ws=%u%s%s", model_arg, ws, mem_args ? "," : "",
+               mem_args ? mem_args : "");
   char **a = realloc(argv, (n + 3) * sizeof *a);
   if (!a || b.failed) {
     mh_sb_free(&b);

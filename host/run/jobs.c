@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "run/jobs.h"
 #include "run/target_exec.h"
+#include "util/term.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -31,7 +32,8 @@ static void draw(mh_jobboard *b) {
   size_t count[6] = {0};
   for (size_t i = 0; i < b->n; i++)
     count[b->state[i]]++;
-  fprintf(stderr, "\r\033[Kmerlin: %zu building, %zu running, %zu/%zu done",
+  mh_term_clear_line();
+  fprintf(stderr, "merlin: %zu building, %zu running, %zu/%zu done",
           count[MH_JOB_BUILDING], count[MH_JOB_RUNNING], count[MH_JOB_DONE],
           b->n);
   if (count[MH_JOB_FAILED])
@@ -94,7 +96,7 @@ void mh_jobboard_set(mh_jobboard *b, size_t i, mh_job_state s) {
   b->since[i] = t;
   if (!b->quiet && s != old) {
     if (b->drawn)
-      fputs("\r\033[K", stderr);
+      mh_term_clear_line();
     fprintf(stderr, "merlin: [%*zu/%zu] %s: %s", b->n >= 10 ? 2 : 1, i + 1,
             b->n, b->labels[i], STATE_NAMES[s]);
     if (old == MH_JOB_BUILDING || old == MH_JOB_RUNNING)
@@ -118,10 +120,8 @@ void mh_jobboard_free(mh_jobboard *b) {
     pthread_mutex_unlock(&b->mu);
     pthread_join(b->ticker, NULL);
   }
-  if (b->drawn) {
-    fputs("\r\033[K", stderr);
-    fflush(stderr);
-  }
+  if (b->drawn)
+    mh_term_clear_line();
   for (size_t i = 0; b->labels && i < b->n; i++)
     free(b->labels[i]);
   free(b->labels);

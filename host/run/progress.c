@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "run/progress.h"
 #include "run/target_exec.h"
+#include "util/fsutil.h"
+#include "util/strbuf.h"
+#include "util/term.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,8 +106,9 @@ void mh_progress_lines_only(mh_progress *p) {
 
 /* Start of a plain line: under the job board on a terminal, erase the
  * board's summary line first. */
-static const char *line_start(const mh_progress *p) {
-  return p->lines_only && isatty(STDERR_FILENO) ? "\r\033[K" : "";
+static void line_start(const mh_progress *p) {
+  if (p->lines_only && isatty(STDERR_FILENO))
+    mh_term_clear_line();
 }
 
 static void draw(mh_progress *p, const char *label) {
@@ -114,7 +118,8 @@ static void draw(mh_progress *p, const char *label) {
     char line[256];
     snprintf(line, sizeof line, "%s: %zu/%zu ops%s%s", p->target, p->done,
              p->n_ops, label ? ", " : "", label ? label : "");
-    fprintf(stderr, "\r\033[K%.78s", line);
+    mh_term_clear_line();
+    fprintf(stderr, "%.78s", line);
     p->drawn = 1;
   } else if (label) {
     /* Logs get a line at most every LOG_EVERY_S seconds: enough to show
@@ -131,8 +136,7 @@ static void draw(mh_progress *p, const char *label) {
 
 void mh_progress_clear(mh_progress *p) {
   if (p && p->drawn) {
-    fputs("\r\033[K", stderr);
-    fflush(stderr);
+    mh_term_clear_line();
     p->drawn = 0;
   }
 }
@@ -270,17 +274,19 @@ int mh_progress_record(mh_progress *p, const char *path, const char *key) {
 int mh_progress_save(const mh_progress *p) {
   if (!p->rec_path || !p->rec_key)
     return -1;
-  const char *path = p->rec_path, *key = p->rec_key;
-  FILE *f = fopen(path, "w");
-  if (!f)
-    return -1;
   /* Milliseconds: a short run (a few ms under QEMU) is still a recorded
-   * run, and must not read back as 0 s, which means none. */
-  fprintf(f, "merlin-durations 1\nkey %s\ntotal %.3f\n", key,
-          mh_now_s() - p->start);
+   * run, and must not read back as 0 s, which means none. Written whole
+   * and renamed: two runs of one image may save at once. */
+  mh_sb b = {0};
+  char err[512];
+  mh_sb_printf(&b, "merlin-durations 1\nkey %s\ntotal %.3f\n", p->rec_key,
+               mh_now_s() - p->start);
   for (size_t i = 0; i < p->n_ops; i++)
-    fprintf(f, "op %.3f %s\n", p->ops[i].seconds, p->ops[i].label);
-  return fclose(f) == 0 ? 0 : -1;
+    mh_sb_printf(&b, "op %.3f %s\n", p->ops[i].seconds, p->ops[i].label);
+  int rc =
+      b.failed ? -1 : mh_write_atomic(p->rec_path, b.s, b.len, err, sizeof err);
+  mh_sb_free(&b);
+  return rc;
 }
 
 /* The recorded total and the options it holds for (held); per-operation
@@ -343,7 +349,7 @@ static void announce(mh_progress *p) {
   if (p->quiet)
     return;
   mh_progress_clear(p);
-  fputs(line_start(p), stderr);
+  line_start(p);
   int prec = total < 1 ? 2 : total < 10 ? 1 : 0;
   if (total >= 0 && strcmp(held, p->rec_key) == 0)
     fprintf(stderr,

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -66,9 +67,34 @@ static void close_fd(int *fd) {
   *fd = -1;
 }
 
-/* The child side, between fork and exec: async-signal-safe calls only. */
+/* The shim's answer to merlin's death (PR_SET_PDEATHSIG): the whole
+ * process group, command and shim, is killed. */
+static void orphaned(int sig) {
+  (void)sig;
+  kill(0, SIGKILL);
+}
+
+/* Every descriptor but 0, 1, 2 and keep: the shim never calls exec, so
+ * close-on-exec does not close what it inherited (with -j, other jobs'
+ * pipes, whose end of file it would hold back). */
+static void close_others(int keep) {
+  long max = sysconf(_SC_OPEN_MAX);
+  for (int fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+    if (fd != keep)
+      close(fd);
+}
+
+/* The child side, between fork and exec: async-signal-safe calls only.
+ * The child is a shim (issue 30: killing merlin, even with SIGKILL, never
+ * leaves a build or QEMU running): it leads the command's process group,
+ * forks the command into it, and waits. When merlin dies the kernel
+ * signals the shim (prctl(2) PR_SET_PDEATHSIG), which kills the group;
+ * otherwise it exits as the command did. SIGINT, SIGTERM and SIGHUP sent
+ * to the group reach the command; the shim ignores them and waits for
+ * it. */
 static void child(const mh_exec_spec *spec, int devnull, int out_w, int err_w,
                   int status_w) {
+  pid_t merlin = getppid();
   setpgid(0, 0);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
@@ -78,6 +104,7 @@ static void child(const mh_exec_spec *spec, int devnull, int out_w, int err_w,
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGHUP, &sa, NULL);
+  sigaction(SIGUSR1, &sa, NULL);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
@@ -88,13 +115,42 @@ static void child(const mh_exec_spec *spec, int devnull, int out_w, int err_w,
     e = errno;
   if (!e && spec->cwd && chdir(spec->cwd) != 0)
     e = errno;
+  pid_t cmd = -1;
   if (!e) {
-    execvp(spec->argv[0], spec->argv);
-    e = errno;
+    close_others(status_w);
+    cmd = fork();
+    if (cmd == 0) {
+      execvp(spec->argv[0], spec->argv);
+      e = errno;
+    } else if (cmd < 0) {
+      e = errno;
+    }
   }
-  ssize_t ignored = write(status_w, &e, sizeof e);
-  (void)ignored;
-  _exit(127);
+  if (e) {
+    ssize_t ignored = write(status_w, &e, sizeof e);
+    (void)ignored;
+    _exit(127);
+  }
+  close(status_w); /* the command's copy closes on its exec */
+  sa.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL);
+  sa.sa_handler = orphaned;
+  sigaction(SIGUSR1, &sa, NULL);
+  if (prctl(PR_SET_PDEATHSIG, SIGUSR1) != 0 || getppid() != merlin)
+    kill(0, SIGKILL); /* merlin is gone already */
+  int st = 0;
+  while (waitpid(cmd, &st, 0) < 0 && errno == EINTR)
+    ;
+  if (WIFEXITED(st))
+    _exit(WEXITSTATUS(st));
+  /* Killed by a signal: the shim dies of the same one, without a core. */
+  prctl(PR_SET_DUMPABLE, 0);
+  sa.sa_handler = SIG_DFL;
+  sigaction(WTERMSIG(st), &sa, NULL);
+  kill(getpid(), WTERMSIG(st));
+  _exit(128 + WTERMSIG(st));
 }
 
 typedef struct {

@@ -108,41 +108,130 @@ static int write_all(int fd, const char *data, size_t len) {
   return 0;
 }
 
+/* What a non-regular file is, for messages. */
+static const char *file_kind(mode_t m) {
+  return S_ISFIFO(m)   ? "a FIFO"
+         : S_ISDIR(m)  ? "a directory"
+         : S_ISCHR(m)  ? "a character device"
+         : S_ISBLK(m)  ? "a block device"
+         : S_ISSOCK(m) ? "a socket"
+                       : "not a regular file";
+}
+
+/* The file a write to path lands in: path itself, or where its chain of
+ * symbolic links ends (which need not exist yet; at most 40 links, as
+ * Linux's own limit, path_resolution(7)). malloc'd, or NULL with err. */
+static char *write_target(const char *path, char *err, size_t errlen) {
+  char *cur = strdup(path);
+  char brief[MH_PATH_BRIEF];
+  for (int hops = 0; cur; hops++) {
+    struct stat st;
+    if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+      return cur;
+    if (hops == 40) {
+      snprintf(err, errlen,
+               "cannot write %s: too many levels of symbolic "
+               "links",
+               mh_path_brief(path, brief, sizeof brief));
+      free(cur);
+      return NULL;
+    }
+    char link[4096];
+    ssize_t n = readlink(cur, link, sizeof link - 1);
+    if (n < 0) {
+      snprintf(err, errlen, "cannot read the link %s: %s",
+               mh_path_brief(cur, brief, sizeof brief), strerror(errno));
+      free(cur);
+      return NULL;
+    }
+    link[n] = '\0';
+    char *next;
+    const char *slash = strrchr(cur, '/');
+    if (link[0] == '/' || !slash) {
+      next = strdup(link);
+    } else { /* relative to the link's own directory */
+      size_t d = (size_t)(slash - cur) + 1;
+      next = malloc(d + (size_t)n + 1);
+      if (next) {
+        memcpy(next, cur, d);
+        memcpy(next + d, link, (size_t)n + 1);
+      }
+    }
+    free(cur);
+    cur = next;
+  }
+  snprintf(err, errlen, "out of memory");
+  return NULL;
+}
+
+/* data to stdout, for the output name "-". */
+static int write_stdout(const char *data, size_t len, char *err,
+                        size_t errlen) {
+  if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
+    snprintf(err, errlen, "cannot write to stdout: %s", strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
 int mh_write_atomic(const char *path, const char *data, size_t len, char *err,
                     size_t errlen) {
-  size_t tl = strlen(path) + 32;
+  static unsigned long seq; /* distinct temporary names within a process */
+  if (strcmp(path, "-") == 0)
+    return write_stdout(data, len, err, errlen);
+  char brief[MH_PATH_BRIEF];
+  char *target = write_target(path, err, errlen);
+  if (!target)
+    return -1;
+  struct stat st;
+  int exists = stat(target, &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) {
+    snprintf(err, errlen,
+             "%s is %s: merlin writes only regular files, and does not "
+             "replace anything else (give a file name)",
+             mh_path_brief(path, brief, sizeof brief), file_kind(st.st_mode));
+    free(target);
+    return -1;
+  }
+  size_t tl = strlen(target) + 64;
   char *tmp = malloc(tl);
   if (!tmp) {
     snprintf(err, errlen, "out of memory");
+    free(target);
     return -1;
   }
-  snprintf(tmp, tl, "%s.tmp.%ld", path, (long)getpid());
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  snprintf(tmp, tl, "%s.tmp.%ld.%lu", target, (long)getpid(),
+           __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED));
+  /* O_EXCL | O_NOFOLLOW: never through a name someone placed there. */
+  int fd =
+      open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) {
     int e = errno;
-    char brief[MH_PATH_BRIEF];
     snprintf(err, errlen, "cannot create %s: %s",
              mh_path_brief(tmp, brief, sizeof brief), strerror(e));
     free(tmp);
+    free(target);
     return -1;
   }
-  int bad = write_all(fd, data, len) != 0 || fsync(fd) != 0;
+  /* The replaced file keeps its permissions. */
+  int bad = (exists && fchmod(fd, st.st_mode & 07777) != 0) ||
+            write_all(fd, data, len) != 0 || fsync(fd) != 0;
   int e = errno;
   if (close(fd) != 0 && !bad) {
     bad = 1;
     e = errno;
   }
-  if (!bad && rename(tmp, path) != 0) {
+  if (!bad && rename(tmp, target) != 0) {
     bad = 1;
     e = errno;
   }
   if (bad) {
-    char brief[MH_PATH_BRIEF];
     snprintf(err, errlen, "cannot write %s: %s",
              mh_path_brief(path, brief, sizeof brief), strerror(e));
     unlink(tmp);
   }
   free(tmp);
+  free(target);
   return bad ? -1 : 0;
 }
 

@@ -12,7 +12,11 @@
 int mh_read_file(const char *path, size_t max_len, char **buf, size_t *len,
                  char *err, size_t errlen);
 
-/* Write data to path.tmp.<pid>, flush it to disk, rename it over path. */
+/* Write data to a temporary file beside path, flush it to disk, rename it
+ * over path: the one way merlin writes an output. Only a regular file is
+ * replaced: a symbolic link is followed (the file it names is replaced,
+ * the link kept); a device, FIFO, socket or directory is refused with a
+ * message naming it. The name "-" writes data to stdout instead. */
 int mh_write_atomic(const char *path, const char *data, size_t len, char *err,
                     size_t errlen);
 

@@ -83,19 +83,10 @@ void mh_sb_free(mh_sb *b) {
   b->failed = 0;
 }
 
-void mh_sb_html(mh_sb *b, const char *s) {
+void mh_sb_qemu_opt(mh_sb *b, const char *s) {
   for (; s && *s; s++) {
-    if (*s == '<')
-      mh_sb_puts(b, "&lt;");
-    else if (*s == '>')
-      mh_sb_puts(b, "&gt;");
-    else if (*s == '&')
-      mh_sb_puts(b, "&amp;");
-    else if (*s == '"')
-      mh_sb_puts(b, "&quot;");
-    else if (*s == '\'')
-      mh_sb_puts(b, "&#39;");
-    else
-      mh_sb_putc(b, *s);
+    if (*s == ',')
+      mh_sb_putc(b, ',');
+    mh_sb_putc(b, *s);
   }
 }

@@ -21,8 +21,9 @@ __attribute__((format(printf, 2, 3)))
 void mh_sb_printf(mh_sb *b, const char *fmt, ...);
 /* Shortest decimal form of a finite double that reads back exactly. */
 void mh_sb_double(mh_sb *b, double v);
-/* s with the HTML special characters (< > & " ') escaped; NULL: nothing. */
-void mh_sb_html(mh_sb *b, const char *s);
+/* s as one value of QEMU's option syntax (-plugin FILE,elf=PATH,...):
+ * every comma doubled, which QEMU reads back as one comma. */
+void mh_sb_qemu_opt(mh_sb *b, const char *s);
 void mh_sb_free(mh_sb *b);
 
 #endif

@@ -14,6 +14,14 @@
 #   html.sh MERLIN ART ci       --format benchmark-action (JSON, every
 #                               timed operation) and --format junit (XML,
 #                               a case per KAT)
+#   html.sh MERLIN ART hostile  hostile strings in every field of that
+#                               run: every format escapes them, chromium
+#                               runs none of them (hostile.mjs)
+#   html.sh MERLIN ART outputs  compare --html/--md and report to a FIFO,
+#                               a character device (as root) and a
+#                               directory: refused, named, unchanged; to a
+#                               symlink: its file replaced, the link kept;
+#                               to "-": stdout
 #   html.sh MERLIN ART nolib    without the charting library: report,
 #                               compare --html and run fail, saying so
 set -euo pipefail
@@ -37,6 +45,46 @@ data)
   ;;
 browser)
   node "$here/html.mjs" report "$data" "$art/report-html"
+  ;;
+hostile)
+  node "$here/hostile.mjs" "$merlin" "$data" "$art/report-hostile"
+  ;;
+outputs)
+  mkfifo "$work/fifo"
+  mkdir "$work/dir"
+  kinds="fifo dir"
+  if mknod "$work/chr" c 1 3 2>/dev/null; then kinds="$kinds chr"; fi
+  n=0
+  for k in $kinds; do
+    for opt in --html --md; do
+      set +e
+      "$merlin" compare "$data" "$data" "$opt" "$work/$k" >"$work/msg" 2>&1
+      rc=$?
+      set -e
+      [ "$rc" -ne 0 ] || fail "compare $opt to a $k: exit 0"
+      grep -q "$work/$k is a" "$work/msg" || { cat "$work/msg"; fail "compare $opt to a $k: the message does not name it"; }
+      n=$((n + 1))
+    done
+  done
+  [ -p "$work/fifo" ] && [ -d "$work/dir" ] || fail "a special file was replaced"
+  case $kinds in *chr*) [ -c "$work/chr" ] || fail "the character device was replaced" ;; esac
+  # report into a results directory whose report.md is a FIFO
+  cp -r "$data" "$work/res"
+  rm -f "$work/res/report.md"
+  mkfifo "$work/res/report.md"
+  if "$merlin" report "$work/res" >"$work/msg" 2>&1; then fail "report over a FIFO: exit 0"; fi
+  grep -q "report.md is a FIFO" "$work/msg" || { cat "$work/msg"; fail "report over a FIFO: not named"; }
+  [ -p "$work/res/report.md" ] || fail "report replaced the FIFO"
+  # a symlink: the file it names is replaced, the link kept
+  echo old >"$work/real.html"
+  ln -s real.html "$work/link.html"
+  "$merlin" compare "$data" "$data" --html "$work/link.html" >/dev/null
+  [ -L "$work/link.html" ] || fail "compare --html replaced the symlink"
+  grep -q "<!DOCTYPE html>" "$work/real.html" || fail "compare --html did not write through the symlink"
+  # "-": the Markdown summary on stdout
+  "$merlin" compare "$data" "$data" --md - >"$work/stdout"
+  grep -q "^## Merlin: " "$work/stdout" || fail "compare --md - wrote nothing to stdout"
+  echo "$((n + 3)) passed, 0 failed ($kinds)"
   ;;
 matrix)
   if [ -f "$art/matrix-results/results.json" ]; then

@@ -15,6 +15,12 @@
 #   robust2.sh MERLIN stale-tmp       a dead run's OUT/.tmp-* is removed
 #   robust2.sh MERLIN target-list     --target lists after a comma list
 #                                     (found by fuzz_cli)
+#   robust2.sh MERLIN board-options   --board, --cycle-model, --accel and
+#                                     --flash-ws conflicts: exit 2 before
+#                                     anything is built (issue 30)
+#   robust2.sh MERLIN board-files     hostile board files in a copy of
+#                                     boards/: refused when read, with file,
+#                                     line and what is allowed (issue 30)
 set -euo pipefail
 merlin=$1 mode=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-robust2.XXXXXX")
@@ -203,6 +209,105 @@ target-list)
   done
   expect 2 "target 'host' given twice" \
     "$merlin" build --target qemu-m3,host --target host --profile nosuch
+  ;;
+board-options)
+  # Each is a usage error found before the image build starts: no build
+  # directory of the profile appears (build/img/<target>-i30opts*).
+  root=$(cd "$(dirname "$0")/../.." && pwd)
+  printf 'description = i30\nsha256 = wolfcrypt\n' >"$work/i30opts.profile"
+  run=("$merlin" run --profile "$work/i30opts.profile" --out "$work/out")
+  expect 2 "--board nosuch: no such part in boards/ (merlin list boards)" \
+    "${run[@]}" --target qemu-m4 --board nosuch
+  expect 2 "--board rp2040-pico is a cortex-m0plus part; target qemu-m4 runs cortex-m4" \
+    "${run[@]}" --target qemu-m4 --board rp2040-pico
+  expect 2 "--board qemu-m4: boards/qemu-m4.board describes no memory system" \
+    "${run[@]}" --target qemu-m4 --board qemu-m4
+  expect 2 "--cycle-model m0plus models cortex-m0plus; --board nucleo-f439zi is a cortex-m4 part" \
+    "${run[@]}" --target qemu-m4 --board nucleo-f439zi --cycle-model m0plus
+  expect 2 "--board nucleo-f439zi needs the cycle model: drop --cycle-model off" \
+    "${run[@]}" --target qemu-m4 --board nucleo-f439zi --cycle-model off
+  expect 2 "--accel keccak=100 needs the cycle model: drop --cycle-model off" \
+    "${run[@]}" --target qemu-m4 --accel keccak=100 --cycle-model off
+  expect 2 "--flash-ws 3 needs the cycle model: drop --cycle-model off" \
+    "${run[@]}" --target qemu-m4 --flash-ws 3 --cycle-model off
+  expect 2 "--board needs the cycle plugin, which runs on QEMU targets; host is not one" \
+    "${run[@]}" --target host --board nucleo-f439zi
+  if compgen -G "$root/build/img/*-i30opts*" >/dev/null; then
+    fail "a build started: $(echo "$root"/build/img/*-i30opts*)"
+  fi
+  ;;
+board-files)
+  # A copy of boards/ (MERLIN_ROOT) with one hostile part: every command that
+  # reads the descriptors stops at it (exit 1) with file, line, the value
+  # shown (control characters as \xNN) and what is allowed; none crashes.
+  mkdir -p "$work/root/boards"
+  touch "$work/root/CMakeLists.txt"
+  root=$(cd "$(dirname "$0")/../.." && pwd)
+  cp "$root"/boards/*.board "$work/root/boards/"
+  # part 'KEY = VALUE'...: boards/x.board, a part with a memory system
+  # (lines 1 to 11), each argument replacing its key's line or, for another
+  # key, appended from line 12 (printf %b: \033 is an escape, \000 a NUL).
+  part() {
+    local base=('name = Bad' 'part = b' 'core = cortex-m4' 'target = none'
+      'clock_hz = 1' 'flash_bytes = 1' 'ram_bytes = 1' 'counter = c'
+      'source = s' 'memory_source = m' 'runs_from = flash')
+    local f=$work/root/boards/x.board line a in
+    : >"$f"
+    for line in "${base[@]}"; do
+      for a in "$@"; do [[ $a != "${line%% =*} = "* ]] || line=$a; done
+      printf '%b\n' "$line" >>"$f"
+    done
+    for a in "$@"; do
+      in=0
+      for line in "${base[@]}"; do [[ $a != "${line%% =*} = "* ]] || in=1; done
+      [ $in = 1 ] || printf '%b\n' "$a" >>"$f"
+    done
+  }
+  # bad LINE NEEDLE 'KEY = VALUE'...: list boards and run refuse it there.
+  bad() {
+    local at="boards/x.board:$1: $2"
+    shift 2
+    part "$@"
+    MERLIN_ROOT=$work/root expect 1 "$at" "$merlin" list boards
+    MERLIN_ROOT=$work/root expect 1 \
+      "cannot read the target descriptors: $at" \
+      "$merlin" run --target qemu-m4 --board x --out "$work/out"
+    if grep -q "$(printf '\033')" "$work/log"; then
+      fail "an escape byte reached the terminal"
+    fi
+  }
+  miss='flash_miss_cycles = 5'
+  # was SIGFPE in the model (LINE x WAYS wraps to 0)
+  bad 12 "icache = 1024/9223372036854775808/2: LINE x WAYS is more than BYTES; allowed: BYTES/LINE/WAYS: BYTES from 1 to 16777216" \
+    'icache = 1024/9223372036854775808/2' "$miss"
+  # were accepted, then refused by the plugin after the build
+  bad 12 "icache = 33554432/32/4: BYTES out of range" \
+    'icache = 33554432/32/4' "$miss"
+  bad 12 "icache = 3072/16/64: the number of sets, BYTES / (LINE x WAYS), is not a power of two" \
+    'icache = 3072/16/64' "$miss"
+  bad 12 "icache = -1024/16/4: not BYTES/LINE/WAYS" 'icache = -1024/16/4' "$miss"
+  bad 12 "flash_miss_cycles = 1001: out of range; allowed: a whole number from 0 to 1000" \
+    'flash_miss_cycles = 1001'
+  bad 15 "unified_cache = yes excludes 'dcache' (line 14): one cache serves instructions and data" \
+    "$miss" 'icache = 1024/16/4' 'dcache = 128/16/8' 'unified_cache = yes'
+  # were modelled silently as something else, or not checked
+  bad 11 "runs_from = rom: not one of the choices; allowed: flash, sram" \
+    'runs_from = rom' "$miss"
+  bad 13 "prefetch = maybe: not one of the choices; allowed: yes, no" \
+    "$miss" 'prefetch = maybe'
+  bad 3 "core = cortex-m99: not a core merlin knows" 'core = cortex-m99' "$miss"
+  bad 11 "runs_from = flash needs 'flash_miss_cycles'" 'zero_wait = SRAM'
+  # numbers and text
+  bad 5 "clock_hz = 18446744073709551616: more than 2^64 - 1" \
+    'clock_hz = 18446744073709551616' "$miss"
+  bad 1 'name = Bad\x1b[2Jwiped: holds a control character' \
+    'name = Bad\033[2Jwiped' "$miss"
+  bad 1 'name = B\x00ad: holds a control character' 'name = B\000ad' "$miss"
+  # fine now: no wait states (was refused as 0), the largest 64-bit clock
+  part 'flash_miss_cycles = 0' 'flash_wait_states = 0' \
+    'clock_hz = 18446744073709551615'
+  MERLIN_ROOT=$work/root expect 0 "  x " "$merlin" list boards
+  MERLIN_ROOT=$work/root expect 0 "qemu-m4" "$merlin" list targets
   ;;
 *)
   fail "unknown mode $mode"

@@ -34,19 +34,53 @@ static int have_flash;
 static uint32_t last_line = UINT32_MAX; /* last fetched line (prefetch) */
 mc_dyn_counts mc_dyn_now;
 
+int mc_arg_uint(const char *s, unsigned long max, unsigned long *out) {
+  unsigned long x = 0;
+  if (!*s)
+    return -1;
+  for (; *s; s++) {
+    unsigned long d = (unsigned long)(*s - '0');
+    if (*s < '0' || *s > '9' || d > max || x > (max - d) / 10)
+      return -1;
+    x = x * 10 + d;
+  }
+  *out = x;
+  return 0;
+}
+
+/* "B/L/W" into its three numbers, each at most max; 0 or -1. */
+static int cache_triple(const char *v, unsigned long max, unsigned long x[3]) {
+  char buf[64];
+  if (strlen(v) >= sizeof buf)
+    return -1;
+  strcpy(buf, v);
+  char *p = buf;
+  for (int f = 0; f < 3; f++) {
+    char *slash = strchr(p, '/');
+    if ((f < 2) != (slash != NULL))
+      return -1;
+    if (slash)
+      *slash = '\0';
+    if (mc_arg_uint(p, max, &x[f]) != 0)
+      return -1;
+    if (slash)
+      p = slash + 1;
+  }
+  return 0;
+}
+
 static int parse_cache(const char *v, cache *c, char *err, size_t errlen) {
-  char *end;
-  unsigned long b = strtoul(v, &end, 10), l = 0, w = 0;
-  if (*end == '/')
-    l = strtoul(end + 1, &end, 10);
-  if (*end == '/')
-    w = strtoul(end + 1, &end, 10);
-  unsigned long sets = l && w ? b / l / w : 0;
-  if (*end || !b || !l || !w || (l & (l - 1)) || b % (l * w) ||
-      (sets & (sets - 1)) || b > (1ul << 24)) {
+  /* every number at most BYTES' limit, 2^24: LINE x WAYS cannot wrap */
+  unsigned long x[3] = {0, 0, 0};
+  int ok = cache_triple(v, 1ul << 24, x) == 0;
+  unsigned long b = x[0], l = x[1], w = x[2];
+  unsigned long sets = ok && l && w ? b / l / w : 0;
+  if (!ok || !b || !l || !w || (l & (l - 1)) || l * w > b || b % (l * w) ||
+      (sets & (sets - 1))) {
     snprintf(err, errlen,
-             "cache '%s': expected BYTES/LINE/WAYS, LINE a power of two "
-             "dividing BYTES/WAYS, and a power-of-two number of sets",
+             "cache '%s': expected BYTES/LINE/WAYS, BYTES at most 16777216, "
+             "LINE a power of two, LINE x WAYS dividing BYTES into a "
+             "power-of-two number of sets",
              v);
     return -1;
   }
@@ -58,25 +92,29 @@ static int parse_cache(const char *v, cache *c, char *err, size_t errlen) {
 
 int mc_mem_arg(const char *a, char *err, size_t errlen) {
   char *end;
+  unsigned long x;
   if (strncmp(a, "ic=", 3) == 0)
     return parse_cache(a + 3, &ic, err, errlen) ? -1 : 1;
   if (strncmp(a, "dc=", 3) == 0)
     return parse_cache(a + 3, &dc, err, errlen) ? -1 : 1;
   if (strncmp(a, "miss=", 5) == 0) {
-    miss = (unsigned)strtoul(a + 5, &end, 10);
-    return *end || miss > 1000 ? (snprintf(err, errlen, "bad %s", a), -1) : 1;
+    if (mc_arg_uint(a + 5, 1000, &x) != 0)
+      return snprintf(err, errlen, "bad %s (0 to 1000)", a), -1;
+    miss = (unsigned)x;
+    return 1;
   }
   if (strncmp(a, "prefetch=", 9) == 0 || strncmp(a, "unified=", 8) == 0) {
-    unsigned *v = a[0] == 'p' ? &prefetch : &unified;
-    const char *s = strchr(a, '=') + 1;
-    *v = (unsigned)strtoul(s, &end, 10);
-    return *end || *v > 1 ? (snprintf(err, errlen, "bad %s", a), -1) : 1;
+    if (mc_arg_uint(strchr(a, '=') + 1, 1, &x) != 0)
+      return snprintf(err, errlen, "bad %s (0 or 1)", a), -1;
+    *(a[0] == 'p' ? &prefetch : &unified) = (unsigned)x;
+    return 1;
   }
   if (strncmp(a, "flash=", 6) == 0) {
     flash_lo = strtoull(a + 6, &end, 0);
     if (*end == '-')
       flash_hi = strtoull(end + 1, &end, 0);
-    if (*end || flash_hi <= flash_lo || flash_hi - flash_lo > (1ull << 28))
+    if (a[6] == '-' || *end || flash_hi <= flash_lo ||
+        flash_hi - flash_lo > (1ull << 28))
       return snprintf(err, errlen, "flash=LO-HI expected, not %s", a), -1;
     have_flash = 1;
     return 1;
@@ -113,6 +151,21 @@ int mc_mem_finish(unsigned mp, char *err, size_t errlen) {
     return -1;
   }
   return cache_init(&ic, err, errlen) || cache_init(&dc, err, errlen) ? -1 : 0;
+}
+
+void mc_mem_reset(void) {
+  cache *cs[] = {&ic, &dc};
+  for (int i = 0; i < 2; i++) {
+    free(cs[i]->tag);
+    free(cs[i]->next);
+    free(cs[i]->in);
+    memset(cs[i], 0, sizeof *cs[i]);
+  }
+  flash_lo = flash_hi = 0;
+  miss = prefetch = unified = mispredict = 0;
+  have_flash = 0;
+  last_line = UINT32_MAX;
+  memset(&mc_dyn_now, 0, sizeof mc_dyn_now);
 }
 
 int mc_dyn_enabled(void) { return ic.bytes || dc.bytes || mispredict; }

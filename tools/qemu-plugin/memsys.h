@@ -39,6 +39,11 @@ int mc_mem_arg(const char *arg, char *err, size_t errlen);
 /* After the arguments: 0, or -1 with a message (e.g. a cache without
  * flash=). mispredict: cycles of a mispredicted branch (0: no predictor). */
 int mc_mem_finish(unsigned mispredict, char *err, size_t errlen);
+/* Back to no memory system, the caches freed (tests and the fuzzer parse
+ * many; the plugin parses once). */
+void mc_mem_reset(void);
+/* A plugin argument's decimal value: digits only, at most max. 0, or -1. */
+int mc_arg_uint(const char *s, unsigned long max, unsigned long *out);
 /* Whether blocks need an mc_dyn (a memory system or a predictor), and
  * whether loads need the memory callback (a data side to model). */
 int mc_dyn_enabled(void);

@@ -279,9 +279,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
       out_path = a + 4;
     else if (strncmp(a, "model=", 6) == 0)
       model_name = a + 6;
-    else if (strncmp(a, "ws=", 3) == 0)
-      wait_states = (unsigned)strtoul(a + 3, NULL, 10);
-    else if (ct_trace_arg(a))
+    else if (strncmp(a, "ws=", 3) == 0) {
+      unsigned long ws;
+      if (mc_arg_uint(a + 3, 15, &ws) != 0)
+        return fail("ws=N: 0 to 15 flash wait states (--flash-ws)", a);
+      wait_states = (unsigned)ws;
+    } else if (ct_trace_arg(a))
       continue;
     else if ((rc = mc_mem_arg(a, err, sizeof err)) != 0) {
       if (rc < 0)

@@ -171,7 +171,7 @@
     if (v.chart.log) setScale(spec, v.chart.log.axis, v.log ? "log" : "linear");
     spec.datasets = filteredDatasets(v.chart);
     if (v.view) v.view.finalize();
-    return vegaEmbed(v.el, spec, { actions: false, renderer: "svg", tooltip: { theme: "light" } }).then((r) => {
+    return vegaEmbed(v.el, spec, { actions: false, renderer: "svg", tooltip: { theme: "light" }, ast: true }).then((r) => {
       v.view = r.view;
       v.el.dataset.rendered = "1";
     });

@@ -33,8 +33,8 @@ static void test_number(void) {
 
 static void test_cells(void) {
   mh_sb b = {0};
-  mh_fmt_md_cell(&b, "a|b\nc");
-  mh_fmt_md_cell(&b, NULL);
+  mh_esc_md(&b, "a|b\nc");
+  mh_esc_md(&b, NULL);
   CHECK(strcmp(b.s, "a\\|b c") == 0);
   mh_sb_free(&b);
   mh_op o = {0};

@@ -43,7 +43,7 @@ static mh_results results_of(double a, double b, double noise, size_t probes) {
 static void line_of(const mh_results *r, const char *target, char *out,
                     size_t cap) {
   mh_sb b = {0};
-  mh_report_md_fairness(&b, r, target);
+  mh_report_fairness(&b, r, target, 0);
   CHECK(!b.failed && b.s != NULL);
   snprintf(out, cap, "%s", b.s ? b.s : "");
   mh_sb_free(&b);

@@ -4,8 +4,10 @@
  * can be wrong. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
+#include "config/targets.h"
 #include "model/cycles_json.h"
 #include "run/board_model.h"
+#include "run/ct_trace.h"
 #include "run/cycles.h"
 
 #include <pthread.h>
@@ -252,6 +254,22 @@ static void test_models(void) {
   CHECK(!mh_cycles_is_hash_fn("mlkem_ntt"));
 }
 
+/* -plugin's value is QEMU option syntax: a comma in a path (MERLIN_ROOT,
+ * MERLIN_QEMU_PLUGIN) is doubled, or QEMU would split the path there. */
+static void test_argv_commas(void) {
+  char **argv = calloc(2, sizeof *argv);
+  CHECK(argv && (argv[0] = strdup("qemu-system-arm")));
+  argv = mh_cycles_argv(argv, "/p,q/merlin_cycles.so", "/r,s/img.elf",
+                        "/r,s/cycles.side", "m4", 2, "miss=0");
+  CHECK(argv && strcmp(argv[1], "-plugin") == 0);
+  CHECK(argv && strcmp(argv[2], "/p,,q/merlin_cycles.so,elf=/r,,s/img.elf,"
+                                "out=/r,,s/cycles.side,model=m4,ws=2,"
+                                "miss=0") == 0);
+  argv = argv ? mh_ct_trace_argv(argv, "/r,s/ct.side") : NULL;
+  CHECK(argv && strstr(argv[2], ",miss=0,ct=/r,,s/ct.side"));
+  mh_argv_free(argv);
+}
+
 /* A board run's side file: memory-system record per sample, calls per
  * function. The calibration's stall cycles (cold caches) are not
  * subtracted from the samples. */
@@ -419,6 +437,7 @@ int main(void) {
   test_wrap();
   test_many_wraps();
   test_models();
+  test_argv_commas();
   test_board_and_accel();
   test_acc_profile();
   test_parallel();

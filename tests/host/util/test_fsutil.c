@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* File helpers (host/util/fsutil.c): the build-directory lock that keeps two
- * merlin processes from configuring and building one directory at once, and
- * mkdir -p's failure on a path through a regular file. */
-#define _POSIX_C_SOURCE 200809L
+ * merlin processes from configuring and building one directory at once,
+ * mkdir -p's failure on a path through a regular file, and the one output
+ * writer: regular files replaced, links followed, special files refused. */
+#define _DEFAULT_SOURCE /* mknod, makedev */
 #include "check.h"
 #include "util/fsutil.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -82,6 +86,64 @@ static void test_lock_bad_dir(const char *dir) {
   unlink(file);
 }
 
+static int holds(const char *path, const char *text) {
+  char *buf = NULL, err[256];
+  size_t n;
+  int ok = mh_read_file(path, 1 << 16, &buf, &n, err, sizeof err) == 0 &&
+           strcmp(buf, text) == 0;
+  free(buf);
+  return ok;
+}
+
+/* What the writer does to each kind of name (issue 30): a regular file is
+ * replaced and keeps its mode; a symbolic link (also a dangling one, and a
+ * chain) is kept and the file it names written; a FIFO, a character
+ * device made by the test (as root) and a directory are refused, named,
+ * and left as they were. */
+static void test_write_kinds(const char *dir) {
+  char p[8][700], err[1024];
+  static const char *const name[] = {"plain", "link", "target", "dangling",
+                                     "new",   "fifo", "chr",    "sub"};
+  for (int i = 0; i < 8; i++)
+    snprintf(p[i], sizeof p[i], "%s/%s", dir, name[i]);
+  CHECK(mh_write_atomic(p[0], "one", 3, err, sizeof err) == 0);
+  CHECK(chmod(p[0], 0600) == 0);
+  CHECK(mh_write_atomic(p[0], "two", 3, err, sizeof err) == 0);
+  struct stat st;
+  CHECK(holds(p[0], "two") && stat(p[0], &st) == 0 &&
+        (st.st_mode & 0777) == 0600);
+  CHECK(mh_write_atomic(p[2], "old", 3, err, sizeof err) == 0);
+  CHECK(symlink("target", p[1]) == 0);
+  CHECK(mh_write_atomic(p[1], "via link", 8, err, sizeof err) == 0);
+  CHECK(lstat(p[1], &st) == 0 && S_ISLNK(st.st_mode));
+  CHECK(holds(p[2], "via link"));
+  CHECK(symlink("link", p[3]) == 0 && unlink(p[2]) == 0);
+  CHECK(mh_write_atomic(p[3], "chain", 5, err, sizeof err) == 0);
+  CHECK(lstat(p[3], &st) == 0 && S_ISLNK(st.st_mode) && holds(p[2], "chain"));
+  CHECK(mkfifo(p[5], 0600) == 0);
+  CHECK(mh_write_atomic(p[5], "x", 1, err, sizeof err) != 0);
+  CHECK_CONTAINS(err, "fifo");
+  CHECK_CONTAINS(err, "is a FIFO");
+  CHECK(lstat(p[5], &st) == 0 && S_ISFIFO(st.st_mode));
+  CHECK(symlink("fifo", p[4]) == 0);
+  CHECK(mh_write_atomic(p[4], "x", 1, err, sizeof err) != 0);
+  CHECK_CONTAINS(err, "is a FIFO");
+  if (mknod(p[6], S_IFCHR | 0600, makedev(1, 3)) == 0) { /* as /dev/null */
+    CHECK(mh_write_atomic(p[6], "x", 1, err, sizeof err) != 0);
+    CHECK_CONTAINS(err, "is a character device");
+    CHECK(lstat(p[6], &st) == 0 && S_ISCHR(st.st_mode));
+    unlink(p[6]);
+  } else {
+    CHECK(errno == EPERM); /* not root: that case is for CI */
+  }
+  CHECK(mkdir(p[7], 0700) == 0);
+  CHECK(mh_write_atomic(p[7], "x", 1, err, sizeof err) != 0);
+  CHECK_CONTAINS(err, "is a directory");
+  rmdir(p[7]);
+  for (int i = 0; i < 6; i++)
+    unlink(p[i]);
+}
+
 int main(void) {
   char dir[] = "/tmp/merlin-test-lock-XXXXXX";
   if (!mkdtemp(dir)) {
@@ -90,6 +152,7 @@ int main(void) {
   }
   test_lock_waits(dir);
   test_lock_bad_dir(dir);
+  test_write_kinds(dir);
   char lockfile[600];
   snprintf(lockfile, sizeof lockfile, "%s/.merlin-lock", dir);
   unlink(lockfile);
