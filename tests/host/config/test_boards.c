@@ -367,7 +367,7 @@ static void test_target_values(void) {
       {"port_defines", "1X", "a NAME is not a C identifier"},
       {"cycle_model", "m99",
        "cycle_model = m99: not a cycle model; allowed: a cycle model (m0plus, "
-       "m0plus-smallmul, m3, m4, m7, m33) or none: REASON"},
+       "m0plus-smallmul, m3, m4, m7, m33, m55, m85) or none: REASON"},
       {"cycle_model", "none:", "cycle_model = none:: none: needs its reason"},
       {"icount_shift", "11",
        "icount_shift = 11: out of range; allowed: a whole number from 0 to 10 "
