@@ -4,8 +4,8 @@
 # against the newlib headers of Debian's libnewlib-arm-none-eabi, with
 # -fshort-enums to match newlib's ABI (arm-none-eabi-gcc's default);
 # arm-none-eabi-gcc links, so newlib, nano.specs and libgcc of the matching
-# multilib are the ones a gcc image links. clang-newlib/ holds one wrapper
-# header for a newlib/clang mismatch (see the file).
+# multilib are the ones a gcc image links. clang-newlib/ holds two wrapper
+# headers for newlib/clang mismatches (see the files).
 separate_arguments(merlin_cpu_list UNIX_COMMAND "${MERLIN_CPU_FLAGS}")
 execute_process(COMMAND arm-none-eabi-gcc ${merlin_cpu_list} -print-file-name=libc.a
                 OUTPUT_VARIABLE merlin_libc OUTPUT_STRIP_TRAILING_WHITESPACE
