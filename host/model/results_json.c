@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "model/results_json.h"
-#include "analysis/noise.h"
+#include "model/control_json.h"
 #include "model/ct_json.h"
 #include "model/cycles_json.h"
 
-#include "run/ct.h"
+#include "model/ct.h"
 
 #include "model/stats.h"
 #include "model/workflow.h"
@@ -368,7 +368,7 @@ char *mh_results_to_json(const mh_results *r, char *err, size_t errlen) {
     }
     put(&w, run, "ops", ops);
     put(&w, run, "workflows", mh_wf_json(&x->run)); /* host/model/workflow.c */
-    json_t *ctl = mh_noise_json(&x->run);           /* host/analysis/noise.c */
+    json_t *ctl = mh_control_json(&x->run); /* host/model/control_json.c */
     if (ctl)
       put(&w, run, "control", ctl);
     put(&w, run, "algorithms", algorithms_json(&w, x));
@@ -992,8 +992,8 @@ static int read_run(rctx *c, json_t *r, mh_result *x) {
   if (mh_wf_from_json(json_object_get(r, "workflows"), &x->run, wf_err,
                       sizeof wf_err) != 0)
     return rfail(c, "\"workflows\"%s", wf_err);
-  if (mh_noise_from_json(json_object_get(r, "control"), &x->run, wf_err,
-                         sizeof wf_err) != 0)
+  if (mh_control_from_json(json_object_get(r, "control"), &x->run, wf_err,
+                           sizeof wf_err) != 0)
     return rfail(c, "\"control\"%s", wf_err);
   x->run.status_ok = 1;
   json_t *sb = json_object_get(r, "sizes_baseline");

@@ -61,19 +61,6 @@ const char *mh_ct_vl_source(const char *core, const char *insn) {
   return NULL;
 }
 
-const char *mh_ct_status_name(int status) {
-  switch (status) {
-  case MH_CT_NONE:
-    return "none";
-  case MH_CT_EXPECTED:
-    return "expected";
-  case MH_CT_FINDING:
-    return "finding";
-  default:
-    return "unchecked";
-  }
-}
-
 void mh_ct_list_free(mh_ct_list *l) {
   for (size_t i = 0; l && i < l->n; i++) {
     mh_ct_entry *e = &l->e[i];
