@@ -86,9 +86,9 @@ static const mh_opt_def RUN_OPTS[] = {
      RA(kat_only), 0, 0, 0, 0, NULL},
     {"--cycle-model", NULL, "M",
      "QEMU targets: estimated cycles from the TCG plugin\n"
-     "(docs/cycle-model.md): auto (the target's core; none\nfor M55), off "
-     "(no plugin), m0plus,\nm0plus-smallmul, m3, m4, m33 or m7 (default: "
-     "auto)",
+     "(docs/cycle-model.md): auto (the target's core), off\n"
+     "(no plugin), m0plus, m0plus-smallmul, m3, m4,\nm33, m55, m7 or m85 "
+     "(default: auto)",
      RA(cmodel), 0, 0, 0, 0, MH_CYC_CHOICES},
     {"--flash-ws", NULL, "N",
      "flash wait states the cycle model adds to every\npipeline refill, %R "
