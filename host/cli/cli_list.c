@@ -311,6 +311,13 @@ static void targets_md(mh_sb *b, const mh_board *bs, size_t n) {
     md_runs(b, d);
     md_part(b, d);
     md_code(b, d->cpu_flags);
+    if (d->clang_cpu_flags) { /* --cc clang builds it with other flags */
+      mh_sb_puts(b, "; `--cc clang`: ");
+      mh_esc_md(b, d->clang ? d->clang : "clang");
+      mh_sb_puts(b, " `");
+      mh_esc_md(b, d->clang_cpu_flags);
+      mh_sb_putc(b, '`');
+    }
     md_cell(b, d->counter ? d->counter : "the image's clock");
     md_cell(b, d->unit);
     md_cell(b, d->cycle_model);

@@ -89,6 +89,20 @@ static const mh_opt_def *find_opt(const mh_cmd_def *c, const char *a,
   return NULL;
 }
 
+const char *mh_cli_opt_at(const mh_cmd_def *c, int argc, char **argv, int i,
+                          int *slots) {
+  const char *attached, *a = argv[i];
+  *slots = 1;
+  if (a[0] != '-' || a[1] == '\0' || strcmp(a, "--") == 0)
+    return NULL;
+  const mh_opt_def *d = find_opt(c, a, &attached);
+  if (!d)
+    return NULL;
+  if (d->arg && !attached && !strchr(a, '=') && i + 1 < argc)
+    *slots = 2;
+  return d->name;
+}
+
 int mh_cli_parse_uint(const mh_parse_state *s, const char *name, const char *v,
                       unsigned lo, unsigned hi, unsigned *out) {
   char *end;

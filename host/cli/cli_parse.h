@@ -104,13 +104,18 @@ int mh_cli_parse_uint(const mh_parse_state *s, const char *name, const char *v,
 int mh_cli_parse_cmd(mh_parse_state *s, int argc, char **argv, int allow_pos,
                      const char ***targets, size_t *n_targets, char **store);
 
+/* The option argv[i] is (its long name), and the slots of argv it takes
+ * with its value (1 or 2); NULL when argv[i] is no option of c. */
+const char *mh_cli_opt_at(const mh_cmd_def *c, int argc, char **argv, int i,
+                          int *slots);
+
 /* Was option name given? */
 int mh_cli_given(const mh_parse_state *s, const char *name);
 
 void mh_cli_state_free(mh_parse_state *s);
 
 /* The commands (each in its cli_<command>.c), in the order of the usage. */
-extern const mh_cmd_def mh_cmd_run, mh_cmd_build, mh_cmd_report, mh_cmd_sizes,
-    mh_cmd_compare, mh_cmd_agree, mh_cmd_list;
+extern const mh_cmd_def mh_cmd_run, mh_cmd_merge, mh_cmd_build, mh_cmd_report,
+    mh_cmd_sizes, mh_cmd_compare, mh_cmd_agree, mh_cmd_list;
 
 #endif
