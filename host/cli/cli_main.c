@@ -43,6 +43,8 @@ static int print_option_list(void) {
   for (size_t i = 0; i < N_COMMANDS; i++)
     for (size_t k = 0; k < COMMANDS[i]->n_opts; k++) {
       const mh_opt_def *d = &COMMANDS[i]->opts[k];
+      if (!d->name)
+        continue;
       printf("%s %s\n", COMMANDS[i]->name, d->name);
       if (d->alias)
         printf("%s %s\n", COMMANDS[i]->name, d->alias);
@@ -72,12 +74,18 @@ static int dispatch(int argc, char **argv) {
     }
     if (strcmp(argv[2], "--options") == 0)
       return print_option_list();
+    int all = strcmp(argv[2], "--all") == 0;
+    const char *which = all ? (argc > 3 ? argv[3] : NULL) : argv[2];
     for (size_t i = 0; i < N_COMMANDS; i++)
-      if (strcmp(argv[2], COMMANDS[i]->name) == 0) {
-        mh_cli_print_help(COMMANDS[i], stdout);
-        return 0;
+      if (!which || strcmp(which, COMMANDS[i]->name) == 0) {
+        mh_cli_print_help(COMMANDS[i], stdout, all);
+        if (which)
+          return 0;
+        fputs("\n", stdout);
       }
-    cmd = argv[2];
+    if (!which)
+      return 0;
+    cmd = which;
   } else {
     for (size_t i = 0; i < N_COMMANDS; i++)
       if (strcmp(cmd, COMMANDS[i]->name) == 0)

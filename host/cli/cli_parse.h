@@ -17,7 +17,7 @@
 #define MH_USAGE_EXIT 2
 
 /* Options of the largest table (RUN_OPTS), with room. */
-#define MH_MAX_OPTS 40
+#define MH_MAX_OPTS 64
 /* mh_opt_def.repeat: a list option (repeatable, every value kept in order in
  * an mh_strlist at `at`); 1 is --target's own accumulation. */
 #define MH_OPT_LIST 2
@@ -90,8 +90,14 @@ __attribute__((format(printf, 2, 3)))
 #endif
 int mh_cli_usage_error(const mh_parse_state *s, const char *fmt, ...);
 
-/* `merlin CMD --help`. */
-void mh_cli_print_help(const mh_cmd_def *c, FILE *f);
+/* A heading in an option table: name NULL, help the group's title. A
+ * group whose title starts with "test hooks" is shown only by `merlin help
+ * --all`. */
+#define MH_OPT_GROUP(title)                                                    \
+  { NULL, NULL, NULL, title, 0, 0, 0, 0, 0, NULL }
+
+/* `merlin CMD --help` (all: the test hooks too). */
+void mh_cli_print_help(const mh_cmd_def *c, FILE *f, int all);
 
 /* v as an integer in lo..hi into *out; else a usage error naming name. */
 int mh_cli_parse_uint(const mh_parse_state *s, const char *name, const char *v,

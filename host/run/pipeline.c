@@ -4,6 +4,7 @@
 #include "run/pipeline.h"
 #include "report/format.h"
 #include "report/html_page.h"
+#include "report/summary.h"
 #include "run/jobs.h"
 #include "run/plan.h"
 #include "run/stages.h"
@@ -168,22 +169,17 @@ out:
   return rc;
 }
 
-static void print_summary(const mh_job *tr) {
-  const mh_run *run = &tr->res.run;
-  if (tr->cc)
-    printf("%s (profile %s, %s -%s), per operation in %s:\n", tr->res.target,
-           tr->res.profile, tr->cc, tr->opt, run->unit);
-  else
-    printf("%s (profile %s), per operation in %s:\n", tr->res.target,
-           tr->res.profile, run->unit);
-  for (size_t i = 0; i < run->n_ops; i++) {
-    const mh_op *op = &run->ops[i];
-    char label[256], med[64], p99[64];
-    mh_op_label(op, label, sizeof label);
-    mh_format_number(op->stats.median, med, sizeof med);
-    mh_format_number(op->stats.p99, p99, sizeof p99);
-    printf("  %-44s median %14s   p99 %14s\n", label, med, p99);
-  }
+/* The headline of the jobs' results on stdout (report/summary.h). */
+static void print_headline(mh_job *const *jobs, size_t n) {
+  mh_result *runs = calloc(n ? n : 1, sizeof *runs);
+  for (size_t i = 0; runs && i < n; i++)
+    runs[i] = jobs[i]->res;
+  mh_results r = {.runs = runs, .n_runs = n};
+  char *text = runs ? mh_report_summary(&r) : NULL;
+  if (text)
+    fputs(text, stdout);
+  free(text);
+  free(runs);
 }
 
 /* --kat-only: what passed, per target (check_run already named failures). */
@@ -218,8 +214,7 @@ static int plan_finish(const mh_plan *pl, mh_job *const *mine, size_t n,
            n);
   } else if (rc == 0) {
     if (!o->quiet)
-      for (size_t i = 0; i < n; i++)
-        print_summary(mine[i]);
+      print_headline(mine, n);
     /* The summary must have reached stdout before anything is written. */
     mh_plan_ref ref = mh_plan_ref_of(pl);
     if (fflush(stdout) != 0 || ferror(stdout)) {
