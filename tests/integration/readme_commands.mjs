@@ -8,8 +8,8 @@
 //                          `--plan-only -` checks targets, profiles,
 //                          boards, folders and every option, builds and
 //                          runs nothing (`--out DIR` is left out of it;
-//                          with --port or --from only the options are
-//                          checked)
+//                          with --port, --from or --plan only the options
+//                          are checked)
 //   merlin list|report|compare ...   run, in a scratch directory whose
 //                          results/latest and baseline are copies of the
 //                          report-data fixture
@@ -93,7 +93,7 @@ function checkMerlin(c, argv) {
   }
   if (c.kind === "inline") return;
   const real = args.map((a) => (a.startsWith("path/to/") ? join(root, "tests", "impl") : a));
-  if (sub === "run" && !args.some((a) => a === "--port" || a === "--from")) {
+  if (sub === "run" && !args.some((a) => ["--port", "--from", "--plan"].includes(a))) {
     const plan = [];
     for (let k = 0; k < real.length; k++) {
       if (real[k] === "--out") k++;
