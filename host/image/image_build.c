@@ -308,7 +308,7 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
       !mh_target_has_thumb2(spec->target)) {
     snprintf(err, errlen,
              "impl.hash = thumb2-asm (--impl-hash) needs a core with Thumb-2 "
-             "(Cortex-M3, M4, M7, M33, M55); %s has none: use c",
+             "(Cortex-M3, M4, M7, M33, M55, M85); %s has none: use c",
              spec->target->id);
     return -1;
   }

@@ -44,6 +44,10 @@ static const struct {
     {"cortex-m55", " sdiv udiv ",
      "assumed: the Cortex-M55 TRM publishes no instruction timing table; "
      "its divider is taken to terminate early like the M3's and M4's"},
+    {"cortex-m85", " sdiv udiv ",
+     "assumed: the Cortex-M85 Software Optimization Guide gives the divide "
+     "a latency, not its operand dependence; its divider is taken to "
+     "terminate early like the M3's and M4's"},
 };
 
 const char *mh_ct_vl_source(const char *core, const char *insn) {

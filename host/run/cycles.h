@@ -13,7 +13,8 @@
 #include <stddef.h>
 
 /* --cycle-model values: auto (the target's core), off, or a model. */
-#define MH_CYC_CHOICES "auto, off, m0plus, m0plus-smallmul, m3, m4, m33, m7"
+#define MH_CYC_CHOICES                                                         \
+  "auto, off, m0plus, m0plus-smallmul, m3, m4, m33, m55, m7, m85"
 int mh_cycles_choice_valid(const char *choice);
 
 /* The plugin's model= argument for a target ("none" with *why set when no

@@ -50,12 +50,6 @@ static int load_profile(mh_run_ctx *c) {
     fprintf(stderr, "merlin: %s\n", err);
     return 2;
   }
-  mh_impl_ref_opts ro = {o->quiet, o->stall_s, o->timeout_s};
-  if (c->impls.n &&
-      mh_impl_expectations(c->root, &c->impls, &ro, err, sizeof err)) {
-    fprintf(stderr, "merlin: %s\n", err);
-    return 1;
-  }
   if (o->kat_corrupt &&
       mh_kat_corrupt_check(o->kat_corrupt, &c->profile, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: %s\n", err);
@@ -117,6 +111,8 @@ void mh_plan_free(mh_plan *pl) {
     free(pl->profs[p]);
   free(pl->ctxs);
   free(pl->popts);
+  free(pl->slice);
+  free(pl->cost);
   free(pl->profs);
   mh_matrix_free(pl->ccs, pl->n_cc);
   mh_matrix_free(pl->opts, pl->n_opt);
@@ -210,11 +206,31 @@ int mh_plan_profile(mh_plan *pl, size_t p, int parallel, unsigned workers) {
                  tr->opt);
       else
         snprintf(tr->label, sizeof tr->label, "%s", tr->t->id);
-      /* folders left out of every image (no known answers) */
-      if (mh_impl_off_init(&c->impls, &tr->impl_off, &tr->impl_why) != 0) {
-        fprintf(stderr, "merlin: out of memory\n");
-        rc = 1;
-      }
     }
   return rc;
+}
+
+int mh_plan_prepare(mh_plan *pl) {
+  char err[2048];
+  for (size_t p = 0; p < pl->n_prof; p++) {
+    mh_run_ctx *c = &pl->ctxs[p];
+    int used = 0;
+    for (size_t i = 0; i < pl->done; i++)
+      used |= pl->trs[i].ctx == c && mh_plan_mine(pl, i);
+    mh_impl_ref_opts ro = {c->o->quiet, c->o->stall_s, c->o->timeout_s};
+    if (used && c->impls.n &&
+        mh_impl_expectations(c->root, &c->impls, &ro, err, sizeof err)) {
+      fprintf(stderr, "merlin: %s\n", err);
+      return 1;
+    }
+    /* the folders left out of every image (no known answers: a tree run) */
+    for (size_t i = 0; used && i < pl->done; i++)
+      if (pl->trs[i].ctx == c &&
+          mh_impl_off_init(&c->impls, &pl->trs[i].impl_off,
+                           &pl->trs[i].impl_why) != 0) {
+        fprintf(stderr, "merlin: out of memory\n");
+        return 1;
+      }
+  }
+  return 0;
 }
