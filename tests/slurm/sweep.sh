@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# scripts/slurm-sweep under test (docs/scaling.md "Slurm"):
+#   sweep.sh usage     option errors (exit 2, the value named), sbatch not
+#                      found, a directory that is not empty or cannot be
+#                      made (exit 1), --dry-run's scripts; no cluster
+#   sweep.sh standin   on a one-node cluster (tests/slurm/cluster.sh), with
+#                      tests/slurm/standin.sh as merlin: 3 shards, each task
+#                      once with its K/3 and the run options, the merge after
+#                      all of them; a failing shard named with its log and
+#                      the merge cancelled; a directory the tasks do not
+#                      see as the submitter's refused by every task
+# Exits 77 (skipped) when not root: the daemons run as root.
+set -euo pipefail
+mode=${1:?usage: sweep.sh usage|standin}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+sweep=$root/scripts/slurm-sweep
+work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-slurm.XXXXXX")
+cluster=$work/cluster
+cleanup() {
+  [ ! -d "$cluster" ] || "$here/cluster.sh" stop "$cluster" || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() {
+  echo "FAIL: $*"
+  exit 1
+}
+n=0
+ok() {
+  n=$((n + 1))
+  echo "ok: $*"
+}
+
+# expect STATUS TEXT COMMAND...: COMMAND exits STATUS and prints TEXT.
+expect() {
+  local want=$1 text=$2 rc=0 out
+  shift 2
+  out=$("$@" 2>&1) || rc=$?
+  [ "$rc" = "$want" ] || fail "$* exited $rc, not $want: $out"
+  grep -qF -- "$text" <<<"$out" || fail "$* did not say '$text': $out"
+  ok "$* -> $rc, '$text'"
+}
+
+# start_cluster: a one-node cluster for this test, SLURM_CONF exported.
+start_cluster() {
+  local t0=$SECONDS
+  "$here/cluster.sh" start "$cluster"
+  eval "$("$here/cluster.sh" env "$cluster")"
+  echo "cluster up in $((SECONDS - t0)) s"
+}
+
+usage() {
+  local d=$work/d
+  expect 0 "usage: scripts/slurm-sweep" "$sweep" --help
+  expect 2 "--shards N is required" "$sweep" --dir "$d"
+  for bad in 0 -1 x 2.5 ""; do
+    expect 2 "--shards '$bad': a positive whole number" "$sweep" -n "$bad" -d "$d"
+  done
+  expect 2 "--dir DIR is required" "$sweep" -n 2
+  expect 2 "'--shard' after --" "$sweep" -n 2 -d "$d" -- --target qemu-m4 --shard 1/2
+  expect 2 "'--out=x' after --" "$sweep" -n 2 -d "$d" -- --out=x
+  expect 2 "--cpus-per-task '0'" "$sweep" -n 2 -d "$d" -c 0
+  expect 2 "--partition 'a b': one word" "$sweep" -n 2 -d "$d" --partition "a b"
+  expect 2 "a '%'" "$sweep" -n 2 -d "$work/50%" --dry-run
+  expect 2 "unknown option '--target'" "$sweep" -n 2 -d "$d" --target qemu-m4
+  # No sbatch on PATH (only bash's directory and the basic tools).
+  mkdir -p "$work/bin"
+  for c in bash cat ls mkdir od tr dirname sed; do ln -sf "$(command -v "$c")" "$work/bin/$c"; done
+  expect 1 "sbatch not found in PATH" env PATH="$work/bin" "$sweep" -n 2 -d "$d" --merlin /bin/true
+  [ ! -e "$d" ] || fail "a failed submission created $d"
+  ok "nothing created"
+  # Past the sbatch check: a stand-in sbatch that must not be reached.
+  printf '#!/bin/sh\necho "sbatch reached" >&2\nexit 1\n' >"$work/bin/sbatch"
+  chmod +x "$work/bin/sbatch"
+  expect 1 "--merlin $work/none: not an executable file" \
+    env PATH="$work/bin:$PATH" "$sweep" -n 2 -d "$d" --merlin "$work/none"
+  mkdir -p "$work/full" && touch "$work/full/x"
+  expect 1 "--dir $work/full: not empty" env PATH="$work/bin:$PATH" "$sweep" -n 2 -d "$work/full" --merlin /bin/true
+  expect 1 "--dir $work/full/x/y: cannot create it" \
+    env PATH="$work/bin:$PATH" "$sweep" -n 2 -d "$work/full/x/y" --merlin /bin/true
+  expect 1 "failed (exit 1): sbatch reached" env PATH="$work/bin:$PATH" "$sweep" -n 2 -d "$d" --merlin /bin/true
+  # --dry-run: both scripts and both commands, the options where they go,
+  # nothing made.
+  local out
+  out=$("$sweep" --dry-run -n 3 -d "$work/dry" -o "$work/m" --merlin /opt/merlin -p part -t 10:00 -c 2 \
+    --sbatch-opt=--mem=2G -- --target qemu-m4 --runs 2 --impl "$work/a b")
+  [ ! -e "$work/dry" ] || fail "--dry-run created $work/dry"
+  for want in '#SBATCH --array=0-2' '#SBATCH --partition=part' '#SBATCH --time=10:00' \
+    '#SBATCH --cpus-per-task=2' '#SBATCH --mem=2G' "#SBATCH --output=\"$work/dry/logs/shard-%a.log\"" \
+    "/opt/merlin run --shard \"\$k/\$n\" --out \"\$dir/shard-\$k\" --jobs 2 --target qemu-m4 --runs 2 --impl $(printf %q "$work/a b")" \
+    "for ((k = 0; k < 3; k++)); do shards+=(\"\$dir/shard-\$k\"); done" \
+    "/opt/merlin merge \"\${shards[@]}\" --out $work/m" \
+    "sbatch --parsable --export=ALL,SWEEP_TOKEN=TOKEN $work/dry/slurm/shard.sbatch" \
+    "--dependency=afterok:ARRAY_JOB_ID --kill-on-invalid-dep=yes $work/dry/slurm/merge.sbatch"; do
+    grep -qF -- "$want" <<<"$out" || fail "--dry-run printed no '$want':
+$out"
+  done
+  ok "--dry-run: scripts and commands"
+  # -j in the run options wins over the default --jobs.
+  out=$("$sweep" --dry-run -n 2 -d "$d" -- -j 3)
+  # shellcheck disable=SC2016 # the script's own $dir and $k
+  grep -q -- '--out "$dir/shard-$k" -j 3$' <<<"$out" ||
+    fail "-j 3 in the run options was not the only --jobs"
+  ok "-j of the run options"
+}
+
+# The stand-in's log: each shard ran once with K/N, the merge after all.
+check_log() { # check_log LOG SHARDS
+  local log=$1 shards=$2 k last_end merge_start
+  for ((k = 0; k < shards; k++)); do
+    [ "$(grep -c "^run $k/$shards start " "$log")" = 1 ] || fail "shard $k/$shards did not start once: $(cat "$log")"
+    [ "$(grep -c "^run $k/$shards end " "$log")" = 1 ] || fail "shard $k/$shards did not end once: $(cat "$log")"
+  done
+  [ "$(grep -c '^run ' "$log")" = $((2 * shards)) ] || fail "other shards ran: $(cat "$log")"
+  last_end=$(awk '/^run .* end / {print $5}' "$log" | sort -n | tail -n 1)
+  merge_start=$(awk '/^merge start / {print $4}' "$log")
+  [ -n "$merge_start" ] || fail "the merge did not run: $(cat "$log")"
+  awk -v a="$last_end" -v b="$merge_start" 'BEGIN { exit !(b > a) }' ||
+    fail "the merge started ($merge_start) before the last shard ended ($last_end)"
+  ok "$shards shards once each, K/N right, the merge after all of them"
+}
+
+standin() {
+  start_cluster
+  local s=$work/s t0 out
+  export STANDIN_LOG=$work/standin.log
+  t0=$SECONDS
+  "$sweep" -n 3 -d "$s" --merlin "$here/standin.sh" --wait -- --target qemu-m4 --runs 2 --warmup 0
+  echo "sweep of 3 stand-in shards: $((SECONDS - t0)) s"
+  check_log "$STANDIN_LOG" 3
+  printf '%s\n' "0/3 --jobs 1 --target qemu-m4 --runs 2 --warmup 0" "1/3 --jobs 1 --target qemu-m4 --runs 2 --warmup 0" \
+    "2/3 --jobs 1 --target qemu-m4 --runs 2 --warmup 0" | diff - "$s/merged/merged.txt" ||
+    fail "the merged stand-in output is not the three shards' in order"
+  ok "each task got the run options; the merge read shard-0..2 into DIR/merged"
+
+  # A failing shard: named with its state and log, the merge cancelled.
+  export STANDIN_LOG=$work/standin-fail.log
+  local rc=0
+  out=$(STANDIN_FAIL=1 "$sweep" -n 3 -d "$work/f" --merlin "$here/standin.sh" --wait 2>&1) || rc=$?
+  [ $rc = 1 ] || fail "a failed shard: exit $rc, not 1: $out"
+  for want in "shard 1/3 (job " "FAILED, exit 1: log $work/f/logs/shard-1.log" "shard 1/3 fails as asked" \
+    "not run (CANCELLED): a shard failed"; do
+    grep -qF -- "$want" <<<"$out" || fail "no '$want' in: $out"
+  done
+  grep -q '^merge' "$STANDIN_LOG" && fail "the merge ran after a failed shard"
+  ok "a failed shard: named, its log shown, the merge cancelled"
+
+  # The directory as the tasks see it is not the submitter's (as on a node
+  # without the shared file system): every task says so and fails.
+  export STANDIN_LOG=$work/standin-token.log
+  out=$("$sweep" -n 2 -d "$work/t" --merlin "$here/standin.sh" --sbatch-opt=--hold)
+  local ids
+  ids=$(sed -n 's/.*array job \([0-9]*\) .*merge job \([0-9]*\) .*/\1 \2/p' <<<"$out")
+  [ -n "$ids" ] || fail "no job ids in: $out"
+  echo other >"$work/t/.slurm-sweep"
+  # shellcheck disable=SC2086 # two job ids
+  scontrol release $ids
+  for _ in $(seq 1 300); do
+    [ -z "$(squeue -h -o %i)" ] && break
+    sleep 0.2
+  done
+  for k in 0 1; do
+    grep -qF "is not the directory the sweep was submitted with" "$work/t/logs/shard-$k.log" ||
+      fail "task $k did not refuse the directory: $(cat "$work/t/logs/shard-$k.log" 2>&1)"
+  done
+  [ ! -e "$STANDIN_LOG" ] || fail "a task ran merlin in a directory not the submitter's"
+  ok "a directory the tasks do not share: refused by every task"
+}
+
+case $mode in
+usage) usage ;;
+standin)
+  [ "$(id -u)" = 0 ] || {
+    echo "SKIP: the one-node cluster's daemons need root"
+    exit 77
+  }
+  standin
+  ;;
+*) fail "unknown mode $mode" ;;
+esac
+echo "ok: $n checks"
