@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # docs/cli.md against the CLI (test cli-docs-match): every command and every
-# option of each command, as the option tables in host/main.c declare them
+# option of each command, as the option tables in host/cli/cli_<command>.c declare them
 # (`merlin help --options` lists them: "COMMAND OPTION" per line), must be
 # in `merlin COMMAND --help` and in the synopsis at the top of
 # docs/cli.md, and the other way round; the option table of a command's
@@ -25,7 +25,7 @@ fail() {
 # options), CMake's (--preset, --build) and clang's (--sysroot).
 foreign="--wf-corrupt --ct-only --xcheck --preset --build --sysroot"
 
-# Options of one command, from its table in host/main.c.
+# Options of one command, from its table in host/cli/cli_<command>.c.
 options=$("$merlin" help --options)
 code_opts() {
   echo "$options" | awk -v c="$1" '$1 == c { print $2 }' | sort -u

@@ -7,60 +7,9 @@
 #include "config/impl.h"
 #include "config/profile.h"
 #include "report/html_page.h"
+#include "run/run_opts.h"
 
 #include <stddef.h>
-
-/* Defaults and limits of `merlin run` (docs/cli.md). */
-#define MH_RUNS_DEFAULT 101u
-#define MH_RUNS_MAX 100000u
-#define MH_WARMUP_DEFAULT 5u
-#define MH_WARMUP_MAX 10000u
-#define MH_TIMEOUT_DEFAULT                                                     \
-  0u /* no bound on the whole run: --stall finds hangs */
-#define MH_TIMEOUT_MAX 604800u
-/* No console line for this long is a hang (docs/cli.md, "Hangs"). */
-#define MH_STALL_DEFAULT 600u
-#define MH_PROFILE_DEFAULT "default"
-#define MH_OUT_DEFAULT "results"
-
-/* The values of a repeatable option, in order (main.c MH_OPT_LIST). */
-typedef struct {
-  const char **v;
-  size_t n;
-} mh_strlist;
-
-typedef struct {
-  const char **targets; /* target ids, already checked */
-  size_t n_targets;
-  const char *profile; /* NULL: default (with --from: the stream's) */
-  unsigned runs, warmup, timeout_s, stall_s;
-  const char *out;
-  const char *from;        /* parse this captured stream instead */
-  const char *port;        /* or read it from this serial port (boards) */
-  unsigned baud;           /* of port */
-  const char *kat_corrupt; /* "alg/op" test hook, or NULL */
-  int quiet;
-  const char *inject_fault; /* test hook: fault kind, or NULL */
-  int kat_only;    /* runs = warmup = 0: KATs only, no results written */
-  int ct;          /* --ct: also the memcheck constant-time pass (host) */
-  unsigned repeat; /* --repeat K: run each target K times (1: once) */
-  /* Parallel runs: the job board shows progress, so a target prints only
-   * its expected duration and the operations that run long. */
-  int board;
-  const char *cycle_model; /* --cycle-model: auto, off or a model */
-  unsigned flash_ws;       /* --flash-ws: wait states of the cycle model */
-  const char *part;        /* --board: model this part (board_model.h) */
-  const char *accel;       /* --accel: accelerator costs (cycles.h) */
-  /* --cc / --opt comma lists (checked by main.c); NULL both: no matrix,
-   * the tree's compiler and optimisation (docs/cli.md). */
-  const char *cc, *opt;
-  unsigned jobs; /* -j N: parallel builds and QEMU runs; 0: online CPUs */
-  /* Implementation folders (docs/bring-your-own.md): --impl values (comma
-   * lists), --impl-tree roots, --impl-skip patterns, --impl-hash (NULL:
-   * the profile's impl.hash). */
-  mh_strlist impls, impl_trees, impl_skips;
-  const char *impl_hash;
-} mh_run_opts;
 
 typedef struct {
   const char **targets;
@@ -80,10 +29,13 @@ typedef struct {
 } mh_sizes_opts;
 
 int mh_cli_run(const mh_run_opts *o);
-/* main.c: parse and check a command line (argv[0] is the program name) as
- * `merlin` does, run nothing, and return the exit status it would give
- * on a usage error (2), --help (0), or 0 when it would go on to run. For
- * the option-parser fuzzer (tests/fuzz/fuzz_cli.c). */
+/* The whole command line (argv[0] is the program name): the exit status
+ * (cli_main.c). */
+int mh_cli_main(int argc, char **argv);
+/* Parse and check a command line as `merlin` does, run nothing, and
+ * return the exit status it would give on a usage error (2), --help (0),
+ * or 0 when it would go on to run. For the option-parser fuzzer
+ * (tests/fuzz/fuzz_cli.c). */
 int mh_main_parse(int argc, char **argv);
 /* `merlin sizes`: flash and static RAM per (algorithm, backend) of each
  * target (docs/sizes.md). */
@@ -104,36 +56,11 @@ int mh_cli_profile_setup(const char *name, char **root, char **path,
 int mh_cli_list(const char *what);
 /* format: md, csv, json or latex (checked by the caller). */
 int mh_cli_report(const char *dir, const char *format);
-/* The library, script and style an HTML page inlines, read from the source
- * root (host/cli/cli_assets.c). 0, or -1 with what is missing and how to
- * get it in err. */
-int mh_cli_html_assets(mh_html_assets *a, char *err, size_t errlen);
-void mh_cli_html_assets_free(mh_html_assets *a);
 /* `merlin compare OLD NEW`: 0 no regression, 1 a regression beyond
  * threshold (a fraction), 2 bad input or provenance differs without
  * force. md_path: also write a Markdown summary there (or NULL);
  * html_path: also the comparison page (report/report_compare.h). */
 int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
                    int force, const char *md_path, const char *html_path);
-
-/* Check a --kat-corrupt value: "alg/op" with a known algorithm id and an
- * operation name; when p is given, the algorithm must be routed by it.
- * Returns 0, or -1 with a message. */
-/* Fault kinds the --inject-fault test hook can build into an image. */
-#define MH_FAULT_KINDS "busfault, usagefault, hang, stackoverflow, heap"
-int mh_inject_fault_check(const char *kind, char *err, size_t errlen);
-int mh_kat_corrupt_check(const char *v, const mh_profile *p, char *err,
-                         size_t errlen);
-
-/* The implementation folders of a run (docs/bring-your-own.md): the
- * profile's "impl:PATH" items (relative to the profile file's folder), the
- * --impl folders and every folder of the --impl-tree roots (less
- * --impl-skip), read into out, with the profile's impl.hash unless
- * --impl-hash says otherwise. A thumb2-asm hash on a target without
- * Thumb-2 is an error. Returns 0, or -1 with err (the first bad folder).
- * Prints how many folders a tree gave unless quiet. */
-int mh_cli_impls(const char *root, const char *profile_path,
-                 const mh_profile *p, const mh_run_opts *o, mh_impl_set *out,
-                 char *err, size_t errlen);
 
 #endif

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* `merlin build`: build the image of each target for one profile. */
 #include "cli/cli.h"
+#include "cli/cli_parse.h"
+#include "config/hooks.h"
 
 #include "config/targets.h"
 #include "image/image_build.h"
@@ -11,54 +13,68 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mh_inject_fault_check(const char *kind, char *err, size_t errlen) {
-  static const char *const kinds[] = {"busfault", "usagefault", "hang",
-                                      "stackoverflow", "heap"};
-  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-    if (strcmp(kind, kinds[i]) == 0)
-      return 0;
-  snprintf(err, errlen, "--inject-fault: unknown kind '%s'; valid: %s", kind,
-           MH_FAULT_KINDS);
-  return -1;
+/* ---- `merlin build`: its command line (cli_parse.h) ---- */
+
+typedef struct {
+  mh_build_opts o;
+  const char *profile, *kat, *fault;
+  int quiet;
+} build_args;
+
+static const mh_opt_def BUILD_OPTS[] = {
+    {"--target", NULL, "T[,T...]", "targets to build (repeatable)", 0, 1, 0, 0,
+     0, NULL},
+    {"--profile", NULL, "P", "profile name or path (default: default)",
+     offsetof(build_args, profile), 0, 0, 0, 0, NULL},
+    {"--kat-corrupt", NULL, "ALG/OP",
+     "test hook: make that known-answer test fail (build\ndirectory gets the "
+     "suffix -katfail)",
+     offsetof(build_args, kat), 0, 0, 0, 0, NULL},
+    {"--inject-fault", NULL, "KIND",
+     "test hook: an image that faults (busfault,\nusagefault, hang, "
+     "stackoverflow, heap); suffix -fault-KIND",
+     offsetof(build_args, fault), 0, 0, 0, 0, NULL},
+    {"--quiet", NULL, NULL, "no progress lines", offsetof(build_args, quiet), 0,
+     0, 0, 0, NULL},
+};
+
+static int cmd_build(const mh_cmd_def *cmd, int argc, char **argv) {
+  build_args a = {0};
+  mh_parse_state s = {.cmd = cmd, .args = &a};
+  mh_build_opts *o = &a.o;
+  char *store = NULL;
+  char err[1024];
+  int rc =
+      mh_cli_parse_cmd(&s, argc, argv, 0, &o->targets, &o->n_targets, &store);
+  if (rc == 0 && a.kat && mh_kat_corrupt_check(a.kat, NULL, err, sizeof err))
+    rc = mh_cli_usage_error(&s, "%s", err);
+  if (rc == 0 && a.fault && mh_inject_fault_check(a.fault, err, sizeof err))
+    rc = mh_cli_usage_error(&s, "%s", err);
+  if (rc == 0) {
+    o->inject_fault = a.fault;
+    o->profile = a.profile;
+    o->kat_corrupt = a.kat;
+    o->quiet = a.quiet;
+    rc = mh_cli_parse_only ? 0 : mh_cli_build(o);
+  }
+  free(o->targets);
+  free(store);
+  mh_cli_state_free(&s);
+  return rc < 0 ? 0 : rc;
 }
 
-int mh_kat_corrupt_check(const char *v, const mh_profile *p, char *err,
-                         size_t errlen) {
-  const char *slash = strchr(v, '/');
-  if (!slash || slash == v || !slash[1] || strchr(slash + 1, '/')) {
-    snprintf(err, errlen,
-             "--kat-corrupt expects ALG/OP (for example sha256/hash), got "
-             "'%s'",
-             v);
-    return -1;
-  }
-  if (strspn(slash + 1, "abcdefghijklmnopqrstuvwxyz0123456789-_") !=
-      strlen(slash + 1)) {
-    snprintf(err, errlen, "--kat-corrupt: invalid operation name '%s'",
-             slash + 1);
-    return -1;
-  }
-  char alg[64];
-  snprintf(alg, sizeof alg, "%.*s", (int)(slash - v), v);
-  int a = (size_t)(slash - v) < sizeof alg ? mh_alg_find(alg) : -1;
-  if (a < 0) {
-    size_t used = (size_t)snprintf(
-        err, errlen,
-        "--kat-corrupt: unknown algorithm '%.*s'; valid:", (int)(slash - v), v);
-    for (size_t i = 0; i < MH_N_ALGS && used < errlen; i++)
-      used += (size_t)snprintf(err + used, errlen - used, "%s %s", i ? "," : "",
-                               mh_algs[i].id);
-    return -1;
-  }
-  if (p && p->n_routes[a] == 0) {
-    snprintf(err, errlen,
-             "--kat-corrupt: %s is not routed by this profile, so its KAT "
-             "never runs",
-             mh_algs[a].id);
-    return -1;
-  }
-  return 0;
-}
+const mh_cmd_def mh_cmd_build = {
+    "build",
+    "usage: merlin build --target T[,T...] [options]\n"
+    "\n"
+    "Generate the profile files and build the image of each target into\n"
+    "build/img/<target>-<profile>/; prints the image path. The build "
+    "output is\n"
+    "kept in build.log there and shown only when the build fails.\n",
+    MH_OPTS(BUILD_OPTS),
+    NULL,
+    0,
+    cmd_build};
 
 int mh_cli_profile_setup(const char *name, char **root, char **path,
                          char **pname, mh_profile *p, char *err,

@@ -2,6 +2,8 @@
 /* `merlin compare OLD NEW`: per-operation change in median between two
  * results, with a regression gate (docs/cli.md). */
 #include "cli/cli.h"
+#include "cli/cli_parse.h"
+#include "run/job.h"
 
 #include "model/results_json.h"
 #include "report/format.h"
@@ -312,7 +314,7 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
   json_t *rows = json_array();
   mh_html_assets assets = {0};
   char err[1024];
-  if (html_path && mh_cli_html_assets(&assets, err, sizeof err) != 0) {
+  if (html_path && mh_run_html_assets(&assets, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: compare: %s\n", err);
     goto out;
   }
@@ -366,8 +368,71 @@ out:
   mh_sb_free(&prov);
   mh_sb_free(&md);
   json_decref(rows);
-  mh_cli_html_assets_free(&assets);
+  mh_html_assets_free(&assets);
   mh_results_free(&a);
   mh_results_free(&b);
   return rc;
 }
+
+/* ---- `merlin compare`: its command line (cli_parse.h) ---- */
+
+typedef struct {
+  const char *threshold, *md, *html;
+  int force;
+} compare_args;
+
+static const mh_opt_def COMPARE_OPTS[] = {
+    {"--threshold", NULL, "PCT", "regression threshold in percent (default: 2)",
+     offsetof(compare_args, threshold), 0, 0, 0, 0, NULL},
+    {"--force", NULL, NULL, "compare runs whose provenance differs",
+     offsetof(compare_args, force), 0, 0, 0, 0, NULL},
+    {"--md", NULL, "FILE",
+     "also write a Markdown summary (pull-request comment)",
+     offsetof(compare_args, md), 0, 0, 0, 0, NULL},
+    {"--html", NULL, "FILE",
+     "also write the comparison as one self-contained page\n(charts, "
+     "regressions highlighted)",
+     offsetof(compare_args, html), 0, 0, 0, 0, NULL},
+};
+
+static int cmd_compare(const mh_cmd_def *cmd, int argc, char **argv) {
+  compare_args a = {0};
+  mh_parse_state s = {.cmd = cmd, .args = &a};
+  int rc = mh_cli_parse_cmd(&s, argc, argv, 1, NULL, NULL, NULL);
+  double t = 0.02;
+  if (rc == 0 && s.n_pos != 2)
+    rc = mh_cli_usage_error(&s, "expects two results: OLD NEW");
+  if (rc == 0 && a.threshold) {
+    char *end = NULL;
+    t = strtod(a.threshold, &end) / 100.0;
+    if (!end || *end || end == a.threshold || !(t >= 0.0) || t > 10.0)
+      rc = mh_cli_usage_error(&s,
+                              "--threshold takes a percentage from 0 to 1000, "
+                              "not '%s'",
+                              a.threshold);
+  }
+  if (rc == 0)
+    rc = mh_cli_parse_only
+             ? 0
+             : mh_cli_compare(s.pos[0], s.pos[1], t, a.force, a.md, a.html);
+  mh_cli_state_free(&s);
+  return rc < 0 ? 0 : rc;
+}
+
+const mh_cmd_def mh_cmd_compare = {
+    "compare",
+    "usage: merlin compare OLD NEW [--threshold PCT] [--force] [--md FILE]\n"
+    "                      [--html FILE]\n"
+    "\n"
+    "Compare two results (directories or results.json files) operation by\n"
+    "operation: old and new median, the change, and whether it lies "
+    "outside\n"
+    "both runs' spread (the sum of their IQRs). Exits 1 when an operation\n"
+    "got slower by more than the threshold outside the spread, 0 "
+    "otherwise.\n"
+    "Runs built differently (compiler, flags, libraries, routes, unit) are\n"
+    "compared only with --force; the differences are printed first.\n",
+    MH_OPTS(COMPARE_OPTS),
+    NULL,
+    0,
+    cmd_compare};

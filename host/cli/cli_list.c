@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* `merlin list`: targets, profiles, algorithms, backends. */
 #include "cli/cli.h"
+#include "cli/cli_parse.h"
 
 #include "config/boards.h"
 #include "config/catalog.h"
@@ -223,3 +224,69 @@ int mh_cli_list(const char *what) {
   }
   return rc;
 }
+
+/* ---- `merlin list`: its command line (cli_parse.h) ---- */
+
+/* --coverage [DIR] takes an optional value: cmd_list reads it before the
+ * table parser; the entry is for the help and the option list. */
+typedef struct {
+  int coverage;
+} list_args;
+
+static const mh_opt_def LIST_OPTS[] = {
+    {"--coverage", NULL, "[DIR]", "the same as coverage [DIR]",
+     offsetof(list_args, coverage), 0, 0, 0, 0, NULL},
+};
+
+static const char *const LISTS[] = {"targets", "profiles", "algorithms",
+                                    "backends", "boards"};
+
+static int cmd_list(const mh_cmd_def *cmd, int argc, char **argv) {
+  /* `list coverage [DIR]` and `list --coverage [DIR]`. */
+  for (int i = 0; i < argc; i++)
+    if (strcmp(argv[i], "coverage") == 0 ||
+        strcmp(argv[i], "--coverage") == 0) {
+      if (argc > i + 2 || (argc == i + 2 && argv[i + 1][0] == '-')) {
+        fprintf(stderr, "merlin list: usage: merlin list coverage [DIR]\n");
+        return 2;
+      }
+      return mh_cli_parse_only
+                 ? 0
+                 : mh_cli_list_coverage(argc == i + 2 ? argv[i + 1] : NULL);
+    }
+  list_args a = {0};
+  mh_parse_state s = {.cmd = cmd, .args = &a};
+  int rc = mh_cli_parse_cmd(&s, argc, argv, 1, NULL, NULL, NULL);
+  if (rc == 0 && s.n_pos > 1)
+    rc = mh_cli_usage_error(&s, "unexpected argument '%s'", s.pos[1]);
+  if (rc == 0 && s.n_pos == 1) {
+    int ok = 0;
+    for (size_t i = 0; i < sizeof LISTS / sizeof LISTS[0]; i++)
+      ok |= strcmp(s.pos[0], LISTS[i]) == 0;
+    if (!ok)
+      rc =
+          mh_cli_usage_error(&s, "unknown list '%s'; valid: %s", s.pos[0],
+                             "targets, profiles, algorithms, backends, boards, "
+                             "coverage");
+  }
+  if (rc == 0)
+    rc = mh_cli_parse_only ? 0 : mh_cli_list(s.n_pos ? s.pos[0] : NULL);
+  mh_cli_state_free(&s);
+  return rc < 0 ? 0 : rc;
+}
+
+const mh_cmd_def mh_cmd_list = {
+    "list",
+    "usage: merlin list [targets|profiles|algorithms|backends|boards]\n"
+    "       merlin list coverage [DIR]   (also: merlin list --coverage)\n"
+    "\n"
+    "List what merlin knows; without an argument, everything. coverage\n"
+    "prints algorithm x backend: offered by the adapter, and KAT-passing "
+    "in\n"
+    "the results in DIR (default results/latest); a DIR that is missing "
+    "or\n"
+    "unreadable is an error (exit 1).\n",
+    MH_OPTS(LIST_OPTS),
+    NULL,
+    0,
+    cmd_list};

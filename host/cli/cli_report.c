@@ -3,6 +3,8 @@
  * in one of the formats of host/cli/report_formats.def (one row per
  * format). */
 #include "cli/cli.h"
+#include "cli/cli_parse.h"
+#include "run/job.h"
 
 #include "model/results_json.h"
 #include "report/report_ci.h"
@@ -27,10 +29,10 @@ static char *render_json(const mh_results *r) {
 
 static char *render_html(const mh_results *r) {
   mh_html_assets a;
-  if (mh_cli_html_assets(&a, report_err, sizeof report_err) != 0)
+  if (mh_run_html_assets(&a, report_err, sizeof report_err) != 0)
     return NULL;
   char *s = mh_report_html(r, &a);
-  mh_cli_html_assets_free(&a);
+  mh_html_assets_free(&a);
   return s;
 }
 
@@ -97,3 +99,54 @@ out:
   free(out_path);
   return rc;
 }
+
+/* ---- `merlin report`: its command line (cli_parse.h) ---- */
+
+typedef struct {
+  const char *format;
+} report_args;
+
+/* The formats of `merlin report` (host/cli/report_formats.def): their
+ * names for the check, "md, html, ..." (REPORT_FORMATS + 2), and a help
+ * line each. */
+#define MH_REPORT_FORMAT(name, file, fn, printed, help) ", " name
+static const char REPORT_FORMATS[] = ""
+#include "cli/report_formats.def"
+    ;
+#undef MH_REPORT_FORMAT
+#define MH_REPORT_FORMAT(name, file, fn, printed, help) "\n" name ": " help
+static const char REPORT_FORMAT_HELP[] = "the output (default: md):"
+#include "cli/report_formats.def"
+    ;
+#undef MH_REPORT_FORMAT
+
+static const mh_opt_def REPORT_OPTS[] = {
+    {"--format", NULL, "F", REPORT_FORMAT_HELP, offsetof(report_args, format),
+     0, 0, 0, 0, REPORT_FORMATS + 2},
+};
+
+static int cmd_report(const mh_cmd_def *cmd, int argc, char **argv) {
+  report_args a = {0};
+  mh_parse_state s = {.cmd = cmd, .args = &a};
+  int rc = mh_cli_parse_cmd(&s, argc, argv, 1, NULL, NULL, NULL);
+  if (rc == 0 && s.n_pos != 1)
+    rc = mh_cli_usage_error(&s, "expects one results directory, for example "
+                                "results/latest");
+  const char *format = a.format ? a.format : "md";
+  if (rc == 0)
+    rc = mh_cli_parse_only ? 0 : mh_cli_report(s.pos[0], format);
+  mh_cli_state_free(&s);
+  return rc < 0 ? 0 : rc;
+}
+
+const mh_cmd_def mh_cmd_report = {
+    "report",
+    "usage: merlin report DIR [--format F]\n"
+    "\n"
+    "Read DIR/results.json and write a report of it again (for example "
+    "after\n"
+    "upgrading merlin): merlin report results/latest\n",
+    MH_OPTS(REPORT_OPTS),
+    NULL,
+    0,
+    cmd_report};

@@ -2,6 +2,7 @@
 /* `merlin sizes`: flash and static RAM per (algorithm, backend) of each
  * target, as a table on stdout and optionally JSON (docs/sizes.md). */
 #include "cli/cli.h"
+#include "cli/cli_parse.h"
 
 #include "config/targets.h"
 #include "image/image_build.h"
@@ -16,6 +17,66 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* ---- `merlin sizes`: its command line (cli_parse.h) ---- */
+
+typedef struct {
+  mh_sizes_opts o;
+  const char *profile, *json;
+  int quiet;
+} sizes_args;
+
+static const mh_opt_def SIZES_OPTS[] = {
+    {"--target", NULL, "T[,T...]",
+     "targets to measure (repeatable; see merlin list targets)", 0, 1, 0, 0, 0,
+     NULL},
+    {"--profile", NULL, "P",
+     "profile name or path to a .profile file (default: default)",
+     offsetof(sizes_args, profile), 0, 0, 0, 0, NULL},
+    {"--json", NULL, "FILE", "also write the records, per library too, as JSON",
+     offsetof(sizes_args, json), 0, 0, 0, 0, NULL},
+    {"--quiet", NULL, NULL, "no progress lines", offsetof(sizes_args, quiet), 0,
+     0, 0, 0, NULL},
+};
+
+static int cmd_sizes(const mh_cmd_def *cmd, int argc, char **argv) {
+  sizes_args a = {0};
+  mh_parse_state s = {.cmd = cmd, .args = &a};
+  mh_sizes_opts *o = &a.o;
+  char *store = NULL;
+  int rc =
+      mh_cli_parse_cmd(&s, argc, argv, 0, &o->targets, &o->n_targets, &store);
+  if (rc == 0) {
+    o->profile = a.profile;
+    o->json = a.json;
+    o->quiet = a.quiet;
+    rc = mh_cli_parse_only ? 0 : mh_cli_sizes(o);
+  }
+  free(o->targets);
+  free(store);
+  mh_cli_state_free(&s);
+  return rc < 0 ? 0 : rc;
+}
+
+const mh_cmd_def mh_cmd_sizes = {
+    "sizes",
+    "usage: merlin sizes --target T[,T...] [options]\n"
+    "\n"
+    "For each target, link one image per (algorithm, backend) the profile "
+    "routes,\n"
+    "holding only that pair, and one empty baseline image, all with\n"
+    "--gc-sections, in build/img/<target>-<profile>-sizes/ (configured "
+    "once,\n"
+    "then only relinked). Print each pair's flash (.text + .rodata + .data) "
+    "and\n"
+    "static RAM (.data + .bss) minus the baseline's, and what each library "
+    "adds,\n"
+    "from the link map. Stack and heap reservations are not counted. See\n"
+    "docs/sizes.md.\n",
+    MH_OPTS(SIZES_OPTS),
+    NULL,
+    0,
+    cmd_sizes};
 
 #ifndef MERLIN_VERSION
 #define MERLIN_VERSION "0.0.0"

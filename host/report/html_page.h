@@ -10,13 +10,19 @@
 
 #include <jansson.h>
 
-/* The scripts and style a page inlines; the CLI reads them
- * (host/cli/cli_assets.c). */
+/* The scripts and style a page inlines (mh_html_assets_load). */
 typedef struct {
   char *vega, *vega_lite, *vega_embed; /* third_party/<name>/build/ */
   char *script, *style;                /* host/report/page/merlin.{js,css} */
   char *versions; /* "Vega 6.4.0, Vega-Lite 6.5.0, vega-embed 7.3.0" */
 } mh_html_assets;
+
+/* The library, script and style a page inlines, read from the source root
+ * (host/report/html_assets.c). 0, or -1 with what is missing and how to
+ * get it in err. */
+int mh_html_assets_load(const char *root, mh_html_assets *a, char *err,
+                        size_t errlen);
+void mh_html_assets_free(mh_html_assets *a);
 
 /* <!DOCTYPE html> to <body>, with the style. */
 void mh_html_open(mh_sb *b, const char *title, const mh_html_assets *a);

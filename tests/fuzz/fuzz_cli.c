@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libFuzzer target: the command-line parser of host/main.c (mh_main_parse:
+/* libFuzzer target: the command-line parser of host/cli/ (mh_main_parse:
  * every option table, value check and combination rule, nothing run). The
  * input is the argument list after "merlin", one argument per NUL-separated
  * piece. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The implementation folders of a `merlin run` (docs/bring-your-own.md):
  * from the profile, --impl and --impl-tree. */
-#include "cli/cli.h"
+#include "run/impls.h"
 
 #include "util/fsutil.h"
 
@@ -62,7 +62,7 @@ static int add_tree(mh_impl_set *out, const mh_run_opts *o, const char *root,
   return rc;
 }
 
-int mh_cli_impls(const char *root, const char *profile_path,
+int mh_run_impls(const char *root, const char *profile_path,
                  const mh_profile *p, const mh_run_opts *o, mh_impl_set *out,
                  char *err, size_t errlen) {
   char *common = common_dir(root);

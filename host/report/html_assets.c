@@ -4,9 +4,8 @@
  * vega-lite, vega-embed) and the page's own script and style, all under
  * the source root (MERLIN_ROOT). A missing one is a clear error that says
  * how to get it. */
-#include "cli/cli.h"
+#include "report/html_page.h"
 
-#include "image/image_build.h"
 #include "util/fsutil.h"
 
 #include <stdio.h>
@@ -52,11 +51,9 @@ static int read_asset(const char *root, const char *rel, const char *how,
   return 0;
 }
 
-int mh_cli_html_assets(mh_html_assets *a, char *err, size_t errlen) {
+int mh_html_assets_load(const char *root, mh_html_assets *a, char *err,
+                        size_t errlen) {
   memset(a, 0, sizeof *a);
-  char *root = mh_source_root(err, errlen);
-  if (!root)
-    return -1;
   static const char fetch[] = "the charting library is fetched by "
                               "scripts/fetch-deps, pinned in deps.lock";
   static const char tree[] = "a file of the Merlin source tree; set "
@@ -80,13 +77,12 @@ int mh_cli_html_assets(mh_html_assets *a, char *err, size_t errlen) {
     a->versions = strdup(buf);
     rc = a->versions ? 0 : -1;
   }
-  free(root);
   if (rc != 0)
-    mh_cli_html_assets_free(a);
+    mh_html_assets_free(a);
   return rc ? -1 : 0;
 }
 
-void mh_cli_html_assets_free(mh_html_assets *a) {
+void mh_html_assets_free(mh_html_assets *a) {
   free(a->vega);
   free(a->vega_lite);
   free(a->vega_embed);

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* merlin's commands: the usage, `merlin help`, and the dispatch to each
+ * command's parser (cli_<command>.c, over cli_parse.h). Documented in
+ * docs/cli.md. */
+#include "cli/cli.h"
+#include "cli/cli_parse.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef MERLIN_VERSION
+#define MERLIN_VERSION "0.0.0"
+#endif
+
+static const char USAGE[] =
+    "usage: merlin <command> [options]\n"
+    "\n"
+    "Benchmark classical and post-quantum crypto on Cortex-M (under QEMU) "
+    "and the host.\n"
+    "\n"
+    "commands:\n"
+    "  run      build, run and measure images; write results\n"
+    "  build    build the image of a target for a profile\n"
+    "  report   regenerate report.md of a results directory\n"
+    "  compare  change per operation between two results; regression gate\n"
+    "  sizes    flash and static RAM per algorithm and backend\n"
+    "  agree    Merlin beside a library's own benchmark program\n"
+    "  list     list targets, profiles, algorithms, backends, boards or "
+    "coverage\n"
+    "\n"
+    "  merlin <command> --help   options of one command\n"
+    "  merlin --version          print the version\n";
+
+static const mh_cmd_def *const COMMANDS[] = {
+    &mh_cmd_run,     &mh_cmd_build, &mh_cmd_report, &mh_cmd_sizes,
+    &mh_cmd_compare, &mh_cmd_agree, &mh_cmd_list};
+#define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
+
+/* `merlin help --options` (not in the help: for tests/check_cli_docs.sh):
+ * one line per option of every command, "CMD OPTION", aliases too. */
+static int print_option_list(void) {
+  for (size_t i = 0; i < N_COMMANDS; i++)
+    for (size_t k = 0; k < COMMANDS[i]->n_opts; k++) {
+      const mh_opt_def *d = &COMMANDS[i]->opts[k];
+      printf("%s %s\n", COMMANDS[i]->name, d->name);
+      if (d->alias)
+        printf("%s %s\n", COMMANDS[i]->name, d->alias);
+    }
+  return 0;
+}
+
+static int dispatch(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(USAGE, stderr);
+    return MH_USAGE_EXIT;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 ||
+      strcmp(cmd, "version") == 0) {
+    printf("merlin %s\n", MERLIN_VERSION);
+    return 0;
+  }
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+    fputs(USAGE, stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "help") == 0) {
+    if (argc < 3) {
+      fputs(USAGE, stdout);
+      return 0;
+    }
+    if (strcmp(argv[2], "--options") == 0)
+      return print_option_list();
+    for (size_t i = 0; i < N_COMMANDS; i++)
+      if (strcmp(argv[2], COMMANDS[i]->name) == 0) {
+        mh_cli_print_help(COMMANDS[i], stdout);
+        return 0;
+      }
+    cmd = argv[2];
+  } else {
+    for (size_t i = 0; i < N_COMMANDS; i++)
+      if (strcmp(cmd, COMMANDS[i]->name) == 0)
+        return COMMANDS[i]->fn(COMMANDS[i], argc - 2, argv + 2);
+  }
+  fprintf(stderr,
+          "merlin: unknown command '%s'; valid: run, build, report, compare, "
+          "sizes, agree, list, help (see merlin --help)\n",
+          cmd);
+  return MH_USAGE_EXIT;
+}
+
+int mh_main_parse(int argc, char **argv) {
+  mh_cli_parse_only = 1;
+  int rc = dispatch(argc, argv);
+  mh_cli_parse_only = 0;
+  return rc;
+}
+
+int mh_cli_main(int argc, char **argv) { return dispatch(argc, argv); }

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The stages of the run pipeline, a file each (docs/host.md, "The run
+ * pipeline"): plan (plan.c) -> build (build.c) -> execute (execute.c) ->
+ * check (check.c) -> constant-time pass (ct_stage.c) -> costs (costs.c)
+ * -> write (write.c); pipeline.c runs them in order for each job of the
+ * plan, on one thread or many. Every stage reports its own failures on
+ * stderr and returns an exit status: 0, 1 (failed), 2 (usage), 130
+ * (interrupted), or a stage's own code where it says so. */
+#ifndef MERLIN_HOST_RUN_STAGES_H
+#define MERLIN_HOST_RUN_STAGES_H
+
+#include "run/job.h"
+
+/* build.c: leave folder k out of tr's image, for reason why. 0, or -1
+ * (memory). */
+int mh_stage_leave_out(mh_run_ctx *c, mh_job *tr, size_t k, const char *why);
+
+/* build.c: a board target with neither --port nor --from: build its
+ * image, then say how to flash and read it. Returns 1 (build failed) or
+ * 2. */
+int mh_stage_board_hint(mh_run_ctx *c, mh_job *tr);
+
+/* execute.c: build and execute the image, leaving out the run's
+ * implementation folders that do not build for the target or do not fit
+ * it (docs/bring-your-own.md, "Not built, does not fit"), one at a time,
+ * until the image builds and runs or no folder is to blame. Fills
+ * tr->console. Returns 0 when the image ran and exited 0, 2 when it exited
+ * non-zero (its stream may say why), 1 when it failed otherwise
+ * (reported), 130 when interrupted. */
+int mh_stage_execute(mh_run_ctx *c, mh_job *tr);
+
+/* check.c: run (or read) one job and turn its stream into a checked
+ * result. Returns 0, 1 (failed, reported) or 130 (interrupted). */
+int mh_stage_check(mh_run_ctx *c, mh_job *tr);
+
+/* ct_stage.c: the memcheck pass of the constant-time check (--ct, host):
+ * the same image again under valgrind with --ct-only; its ct records'
+ * error counts join the timed run's operations. */
+int mh_stage_memcheck(mh_run_ctx *c, mh_job *tr);
+
+/* ct_stage.c: the constant-time pass of a QEMU target (--ct): the same
+ * image again with --ct-only under the plugin's trace (run/ct_pass.h). */
+int mh_stage_qemu_ct(mh_run_ctx *c, mh_job *tr);
+
+/* ct_stage.c: every operation's constant-time verdict against the
+ * expected findings (constant-time/expected-findings.txt). */
+int mh_stage_judge_ct(mh_run_ctx *c, mh_job *tr);
+
+/* costs.c: flash and static RAM per algorithm (merlin sizes, the same
+ * build configuration as the image), and whether each algorithm fits
+ * each described board of the run's core (boards/, docs/boards.md). */
+int mh_stage_costs(mh_run_ctx *c, mh_job *tr);
+
+/* write.c: write the results of jobs trs[0..n) into a hidden directory,
+ * then rename it into place as OUT/<UTC timestamp>[-N] and repoint
+ * OUT/latest. */
+int mh_stage_write(const mh_run_opts *o, mh_job *trs, size_t n);
+
+#endif
