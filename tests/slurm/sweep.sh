@@ -10,9 +10,17 @@
 #                      all of them; a failing shard named with its log and
 #                      the merge cancelled; a directory the tasks do not
 #                      see as the submitter's refused by every task
-# Exits 77 (skipped) when not root: the daemons run as root.
+#   sweep.sh qemu-m4 MERLIN
+#                      the real thing on a one-node cluster: four small
+#                      images (sha256 on Mbed TLS, gcc and clang x Os and O2:
+#                      tests/integration/matrix.sh's, already built) run once
+#                      on this machine and as a sweep of 3 shards merged;
+#                      identical runs, operations and instruction counts
+#                      (tests/slurm/same_counts.mjs)
+# The cluster modes exit 77 (skipped) when not root: the daemons run as
+# root.
 set -euo pipefail
-mode=${1:?usage: sweep.sh usage|standin}
+mode=${1:?usage: sweep.sh usage|standin|qemu-m4 MERLIN}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 sweep=$root/scripts/slurm-sweep
@@ -169,14 +177,55 @@ standin() {
   ok "a directory the tasks do not share: refused by every task"
 }
 
-case $mode in
-usage) usage ;;
-standin)
+# The images of tests/integration/matrix.sh (the profile's name and text
+# are its), run once here and as 3 shards through Slurm.
+real() {
+  local merlin=$1 t0
+  cat >"$work/matrix-it.profile" <<'EOF'
+# merlin run --cc/--opt integration test (tests/integration/matrix.sh)
+description = matrix test: sha256 on Mbed TLS
+sha256 = mbedtls
+EOF
+  # shellcheck disable=SC2054 # comma lists of merlin run
+  local opts=(--target qemu-m4 --profile "$work/matrix-it.profile" --cc gcc,clang --opt Os,O2
+    --runs 2 --warmup 0 --cycle-model off --quiet)
+  t0=$SECONDS
+  "$merlin" run "${opts[@]}" -j2 --out "$work/one"
+  echo "one machine: $((SECONDS - t0)) s"
+  start_cluster
+  t0=$SECONDS
+  "$sweep" -n 3 -d "$work/s" --merlin "$merlin" --wait -- "${opts[@]}"
+  echo "sweep of 3 shards: $((SECONDS - t0)) s"
+  local k
+  for k in 0 1 2; do
+    grep -q "shard $k/3 on " "$work/s/logs/shard-$k.log" || fail "no log of shard $k"
+  done
+  local merged=$work/s/merged/results.json
+  [ -f "$merged" ] || merged=$work/s/merged/latest/results.json
+  node "$here/same_counts.mjs" "$work/one/latest/results.json" "$merged"
+  ok "3 shards merged: the same instruction counts as one machine"
+}
+
+root_or_skip() {
   [ "$(id -u)" = 0 ] || {
     echo "SKIP: the one-node cluster's daemons need root"
     exit 77
   }
+}
+
+case $mode in
+usage) usage ;;
+standin)
+  root_or_skip
   standin
+  ;;
+qemu-m4)
+  root_or_skip
+  "${2:?sweep.sh qemu-m4 MERLIN}" help 2>&1 | grep -qE '^ +merge ' || {
+    echo "SKIP: $2 has no merge command yet (issue 31 items 2 and 3)"
+    exit 77
+  }
+  real "$2"
   ;;
 *) fail "unknown mode $mode" ;;
 esac
