@@ -3,13 +3,15 @@
 # scripts/slurm-sweep under test (docs/scaling.md "Slurm"):
 #   sweep.sh usage     option errors (exit 2, the value named), sbatch not
 #                      found, a directory that is not empty or cannot be
-#                      made (exit 1), --dry-run's scripts; no cluster
+#                      made (exit 1), --dry-run's scripts; the task script
+#                      run as a node would: its shard, and a directory not
+#                      the submitter's or another task count refused; no
+#                      cluster
 #   sweep.sh standin   on a one-node cluster (tests/slurm/cluster.sh), with
 #                      tests/slurm/standin.sh as merlin: 3 shards, each task
 #                      once with its K/3 and the run options, the merge after
 #                      all of them; a failing shard named with its log and
-#                      the merge cancelled; a directory the tasks do not
-#                      see as the submitter's refused by every task
+#                      the merge cancelled
 #   sweep.sh qemu-m4 MERLIN
 #                      the real thing on a one-node cluster: four small
 #                      images (sha256 on Mbed TLS, gcc and clang x Os and O2:
@@ -112,6 +114,34 @@ $out"
   grep -q -- '--out "$dir/shard-$k" -j 3$' <<<"$out" ||
     fail "-j 3 in the run options was not the only --jobs"
   ok "-j of the run options"
+
+  # The task script itself (as a node runs it): merlin run with its K/N
+  # when the directory holds the submitter's token; on a node where the
+  # path is another directory (no token, or another one), or with another
+  # task count, a message and exit 1, merlin not run.
+  local t=$work/t script
+  mkdir -p "$t/status"
+  out=$("$sweep" --dry-run -n 2 -d "$t" --merlin "$here/standin.sh" -- --runs 2)
+  script=$(sed -n '/^# .*\/slurm\/shard.sbatch$/,/^$/p' <<<"$out" | sed 1d)
+  echo right >"$t/.slurm-sweep"
+  export STANDIN_LOG=$work/task.log
+  task() { # task TOKEN COUNT
+    env SWEEP_TOKEN="$1" SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_JOB_ID=7 SLURM_ARRAY_TASK_COUNT="$2" \
+      bash -c "$script"
+  }
+  expect 0 "shard 1/2 on" task right 2
+  if ! grep -q '^run 1/2 end ' "$STANDIN_LOG" || ! grep -qx '1/2 --jobs 1 --runs 2' "$t/shard-1/shard.txt" ||
+    [ "$(cat "$t/status/shard-1.rc")" != 0 ]; then
+    fail "the task did not run shard 1/2: $(cat "$STANDIN_LOG")"
+  fi
+  rm -f "$STANDIN_LOG"
+  expect 1 "is not the directory the sweep was submitted with" task wrong 2
+  rm "$t/.slurm-sweep"
+  expect 1 "is not the directory the sweep was submitted with" task right 2
+  echo right >"$t/.slurm-sweep"
+  expect 1 "SLURM_ARRAY_TASK_COUNT=3, the sweep has 2 shards" task right 3
+  [ ! -e "$STANDIN_LOG" ] || fail "a refused task ran merlin: $(cat "$STANDIN_LOG")"
+  ok "a directory the tasks do not share, or another task count: refused"
 }
 
 # The stand-in's log: each shard ran once with K/N, the merge after all.
@@ -154,27 +184,6 @@ standin() {
   done
   grep -q '^merge' "$STANDIN_LOG" && fail "the merge ran after a failed shard"
   ok "a failed shard: named, its log shown, the merge cancelled"
-
-  # The directory as the tasks see it is not the submitter's (as on a node
-  # without the shared file system): every task says so and fails.
-  export STANDIN_LOG=$work/standin-token.log
-  out=$("$sweep" -n 2 -d "$work/t" --merlin "$here/standin.sh" --sbatch-opt=--hold)
-  local ids
-  ids=$(sed -n 's/.*array job \([0-9]*\) .*merge job \([0-9]*\) .*/\1 \2/p' <<<"$out")
-  [ -n "$ids" ] || fail "no job ids in: $out"
-  echo other >"$work/t/.slurm-sweep"
-  # shellcheck disable=SC2086 # two job ids
-  scontrol release $ids
-  for _ in $(seq 1 300); do
-    [ -z "$(squeue -h -o %i)" ] && break
-    sleep 0.2
-  done
-  for k in 0 1; do
-    grep -qF "is not the directory the sweep was submitted with" "$work/t/logs/shard-$k.log" ||
-      fail "task $k did not refuse the directory: $(cat "$work/t/logs/shard-$k.log" 2>&1)"
-  done
-  [ ! -e "$STANDIN_LOG" ] || fail "a task ran merlin in a directory not the submitter's"
-  ok "a directory the tasks do not share: refused by every task"
 }
 
 # The images of tests/integration/matrix.sh (the profile's name and text
