@@ -4,8 +4,8 @@
 # against the newlib headers of Debian's libnewlib-arm-none-eabi, with
 # -fshort-enums to match newlib's ABI (arm-none-eabi-gcc's default);
 # arm-none-eabi-gcc links, so newlib, nano.specs and libgcc of the matching
-# multilib are the ones a gcc image links. clang-newlib/ holds one wrapper
-# header for a newlib/clang mismatch (see the file).
+# multilib are the ones a gcc image links. clang-newlib/ holds two wrapper
+# headers for newlib/clang mismatches (see the files).
 separate_arguments(merlin_cpu_list UNIX_COMMAND "${MERLIN_CPU_FLAGS}")
 execute_process(COMMAND arm-none-eabi-gcc ${merlin_cpu_list} -print-file-name=libc.a
                 OUTPUT_VARIABLE merlin_libc OUTPUT_STRIP_TRAILING_WHITESPACE
@@ -30,17 +30,26 @@ if(NOT EXISTS "${merlin_sysroot}/include/stdlib.h")
     "${merlin_sysroot}/include (from ${merlin_libc}): install "
     "libnewlib-arm-none-eabi (scripts/setup)")
 endif()
-find_program(MERLIN_CLANG clang)
+# The driver the target names (boards/<id>.board 'clang', default clang):
+# clang-19 for the Armv8.1-M targets, where Debian's clang 14 crashes or
+# does not know the core.
+if(NOT MERLIN_CLANG_NAME)
+  set(MERLIN_CLANG_NAME clang)
+endif()
+if(NOT MERLIN_CLANG_CPU_FLAGS)
+  set(MERLIN_CLANG_CPU_FLAGS "${MERLIN_CPU_FLAGS}")
+endif()
+find_program(MERLIN_CLANG ${MERLIN_CLANG_NAME})
 if(NOT MERLIN_CLANG)
-  message(FATAL_ERROR "MERLIN_CC=clang but clang is not installed: run "
-    "scripts/setup (Debian package clang)")
+  message(FATAL_ERROR "MERLIN_CC=clang but ${MERLIN_CLANG_NAME} is not "
+    "installed: run scripts/setup (Debian package ${MERLIN_CLANG_NAME})")
 endif()
 set(CMAKE_C_COMPILER "${MERLIN_CLANG}")
 set(CMAKE_ASM_COMPILER "${MERLIN_CLANG}")
 set(CMAKE_C_COMPILER_TARGET arm-none-eabi)
 set(CMAKE_ASM_COMPILER_TARGET arm-none-eabi)
 set(MERLIN_CLANG_FLAGS
-    "${MERLIN_CPU_FLAGS} -fshort-enums --sysroot=${merlin_sysroot} -isystem ${CMAKE_CURRENT_LIST_DIR}/clang-newlib")
+    "${MERLIN_CLANG_CPU_FLAGS} -fshort-enums --sysroot=${merlin_sysroot} -isystem ${CMAKE_CURRENT_LIST_DIR}/clang-newlib")
 set(CMAKE_C_FLAGS_INIT "${MERLIN_CLANG_FLAGS}")
 set(CMAKE_ASM_FLAGS_INIT "${MERLIN_CLANG_FLAGS}")
 # Link with the GNU driver: the clang-only compile flags stay out of it.

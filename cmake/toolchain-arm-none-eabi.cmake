@@ -22,7 +22,8 @@ set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 
 # MERLIN_CC=clang (merlin run --cc clang): clang compiles, the GNU toolchain
 # links against newlib (cmake/toolchain-arm-clang.cmake).
-list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES MERLIN_CC MERLIN_CPU_FLAGS)
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES MERLIN_CC MERLIN_CPU_FLAGS
+     MERLIN_CLANG_NAME MERLIN_CLANG_CPU_FLAGS)
 if(MERLIN_CC STREQUAL "clang")
   include("${CMAKE_CURRENT_LIST_DIR}/toolchain-arm-clang.cmake")
 endif()

@@ -22,17 +22,18 @@ fail() {
 }
 # Options docs/cli.md names that belong to other programs: the image's own
 # (--wf-corrupt, --ct-only, --xcheck: docs/cli.md says they are not merlin
-# options), CMake's (--preset, --build) and clang's (--sysroot).
-foreign="--wf-corrupt --ct-only --xcheck --preset --build --sysroot"
+# options), CMake's (--preset, --build), clang's (--sysroot) and `merlin
+# help`'s own --all.
+foreign="--wf-corrupt --ct-only --xcheck --preset --build --sysroot --all"
 
 # Options of one command, from its table in host/cli/cli_<command>.c.
 options=$("$merlin" help --options)
 code_opts() {
   echo "$options" | awk -v c="$1" '$1 == c { print $2 }' | sort -u
 }
-# Option names at the start of the option lines of `merlin CMD --help`.
+# Option names at the start of the option lines of `merlin help --all CMD`.
 help_opts() {
-  "$merlin" "$1" --help | grep -E '^  -' |
+  "$merlin" help --all "$1" | grep -E '^  -' |
     grep -oE '^  (-[a-zA-Z], )?--?[a-z][a-z0-9-]*' | tr -d ' ' | tr ',' '\n' |
     grep -vxE -- '-h|--help' | sort -u
 }

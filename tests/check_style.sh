@@ -15,6 +15,10 @@
 #       FILE...) is longer than MAX lines (120), signature to closing brace
 #   check_style.sh repeats [ROOT]         no block of six or more code lines
 #       stands twice in host/ and src/ of ROOT's git tree (check_repeats.mjs)
+#   check_style.sh layers [ROOT]          every #include of host/ reaches
+#       only into the folders its own folder may use, as the `layers` block
+#       of ROOT/docs/host.md states them; a folder the block does not name
+#       is an error too
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -129,8 +133,35 @@ functions)
 repeats)
   node tests/check_repeats.mjs "${1:-.}" || fail=1
   ;;
+layers)
+  r=${1:-.}
+  rules=$(awk '/^```layers$/ { on = 1; next } /^```/ { on = 0 } on' "$r/docs/host.md")
+  [ -n "$rules" ] || { echo "FAIL: no \`\`\`layers block in $r/docs/host.md"; exit 1; }
+  n=0
+  while IFS= read -r f; do
+    own=${f#"$r"/host/}
+    own=${own%%/*}
+    allowed=$(awk -F: -v d="$own" '$1 == d { print $2 }' <<<"$rules")
+    if ! grep -q "^$own:" <<<"$rules"; then
+      bad "$f: folder host/$own/ is not in docs/host.md's layers block"
+      continue
+    fi
+    while IFS=: read -r line inc; do
+      to=${inc#*\"}
+      to=${to%%/*}
+      [ "$to" = "$own" ] && continue
+      [ -d "$r/host/$to" ] || continue # src/ headers (mcore.h ...), generated ones
+      n=$((n + 1))
+      case " $allowed " in
+      *" $to "*) ;;
+      *) bad "${f#"$r"/}:$line includes host/$to/, which host/$own/ may not use (docs/host.md: $own:$allowed)" ;;
+      esac
+    done < <(grep -n '^#include "[a-z]*/' "$f" | sed 's/:#include /:/')
+  done < <(find "$r/host" -mindepth 2 -name '*.[ch]' | sort)
+  [ $fail = 0 ] && echo "ok: $n includes across folders, every one downwards"
+  ;;
 *)
-  echo "usage: check_style.sh prefixes NM DIR... | paths | spdx | functions [MAX [FILE...]] | repeats [ROOT]" >&2
+  echo "usage: check_style.sh prefixes NM DIR... | paths | spdx | functions [MAX [FILE...]] | repeats [ROOT] | layers [ROOT]" >&2
   exit 2
   ;;
 esac

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The style checks fail where they should (make test): a 121-line function
-# is caught by `check_style.sh functions`, and a six-line block written
-# twice by `check_style.sh repeats`; the same tree without them passes.
+# is caught by `check_style.sh functions`, a six-line block written twice by
+# `check_style.sh repeats`, and an include from a lower layer into a higher
+# one by `check_style.sh layers`; the same trees without them pass.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
@@ -43,4 +44,16 @@ expect pass "a tree without repeats passes" node "$tmp/check_repeats.mjs" "$repo
 printf 'int c(int x) {\n%s\n  return x;\n}\n' "$block" >"$repo/src/c.c"
 git -C "$repo" add -A
 expect fail "a six-line block in host/ and src/ is caught" node "$tmp/check_repeats.mjs" "$repo"
+
+lay=$tmp/layers
+mkdir -p "$lay/docs" "$lay/host/util" "$lay/host/model" "$lay/host/run"
+printf '```layers\nutil:\nmodel: util\nrun: model util\n```\n' >"$lay/docs/host.md"
+printf '#include "util/u.h"\n' >"$lay/host/model/m.c"
+printf '#include "model/m.h"\n#include "util/u.h"\n' >"$lay/host/run/r.c"
+expect pass "includes that go downwards pass" bash "$here/check_style.sh" layers "$lay"
+printf '#include "run/r.h"\n' >"$lay/host/model/up.c"
+expect fail "an include from model/ into run/ is caught" bash "$here/check_style.sh" layers "$lay"
+rm "$lay/host/model/up.c"
+mkdir -p "$lay/host/extra" && printf '\n' >"$lay/host/extra/x.c"
+expect fail "a folder the layers block does not name is caught" bash "$here/check_style.sh" layers "$lay"
 exit $fail

@@ -13,7 +13,7 @@
 #include "image/image_build.h"
 #include "model/results_json.h"
 #include "model/stats.h"
-#include "run/target_exec.h"
+#include "util/exec.h"
 #include "util/fsutil.h"
 #include "util/strbuf.h"
 

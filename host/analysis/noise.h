@@ -27,11 +27,6 @@ typedef struct {
  * noise figure: an old results file, or too few operations). */
 int mh_noise_of(const mh_run *run, mh_noise *out);
 
-/* results.json "control" of a run (NULL when it has no probes) and back;
- * 0, or -1 with a message. */
-json_t *mh_noise_json(const mh_run *run);
-int mh_noise_from_json(json_t *v, mh_run *run, char *err, size_t errlen);
-
 /* The lower quartile of an operation's samples (report.md gives it and
  * the minimum beside the median for time units); NAN without samples. */
 double mh_noise_p25(const mh_op *op);

@@ -5,6 +5,7 @@
 #include "cli/cli_parse.h"
 #include "run/job.h"
 
+#include "model/build.h"
 #include "model/results_json.h"
 #include "report/format.h"
 #include "report/html_charts.h"
@@ -23,20 +24,9 @@
 /* A results directory (its results.json) or a results.json file. */
 static int load(const char *arg, mh_results *r) {
   char err[2048];
-  struct stat st;
-  char *path = NULL;
-  if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
-    path = mh_path_join(arg, "results.json");
-  else
-    path = strdup(arg);
-  if (!path) {
-    fprintf(stderr, "merlin: out of memory\n");
-    return 1;
-  }
-  int rc = mh_results_load(path, r, err, sizeof err);
+  int rc = mh_results_load_arg(arg, r, err, sizeof err);
   if (rc != 0)
     fprintf(stderr, "merlin: compare: %s\n", err);
-  free(path);
   return rc != 0;
 }
 

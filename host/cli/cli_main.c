@@ -20,6 +20,7 @@ static const char USAGE[] =
     "\n"
     "commands:\n"
     "  run      build, run and measure images; write results\n"
+    "  merge    join the results of the shards of one plan\n"
     "  build    build the image of a target for a profile\n"
     "  report   regenerate report.md of a results directory\n"
     "  compare  change per operation between two results; regression gate\n"
@@ -32,8 +33,8 @@ static const char USAGE[] =
     "  merlin --version          print the version\n";
 
 static const mh_cmd_def *const COMMANDS[] = {
-    &mh_cmd_run,     &mh_cmd_build, &mh_cmd_report, &mh_cmd_sizes,
-    &mh_cmd_compare, &mh_cmd_agree, &mh_cmd_list};
+    &mh_cmd_run,   &mh_cmd_merge,   &mh_cmd_build, &mh_cmd_report,
+    &mh_cmd_sizes, &mh_cmd_compare, &mh_cmd_agree, &mh_cmd_list};
 #define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
 /* `merlin help --options` (not in the help: for tests/check_cli_docs.sh):
@@ -42,6 +43,8 @@ static int print_option_list(void) {
   for (size_t i = 0; i < N_COMMANDS; i++)
     for (size_t k = 0; k < COMMANDS[i]->n_opts; k++) {
       const mh_opt_def *d = &COMMANDS[i]->opts[k];
+      if (!d->name)
+        continue;
       printf("%s %s\n", COMMANDS[i]->name, d->name);
       if (d->alias)
         printf("%s %s\n", COMMANDS[i]->name, d->alias);
@@ -71,19 +74,26 @@ static int dispatch(int argc, char **argv) {
     }
     if (strcmp(argv[2], "--options") == 0)
       return print_option_list();
+    int all = strcmp(argv[2], "--all") == 0;
+    const char *which = all ? (argc > 3 ? argv[3] : NULL) : argv[2];
     for (size_t i = 0; i < N_COMMANDS; i++)
-      if (strcmp(argv[2], COMMANDS[i]->name) == 0) {
-        mh_cli_print_help(COMMANDS[i], stdout);
-        return 0;
+      if (!which || strcmp(which, COMMANDS[i]->name) == 0) {
+        mh_cli_print_help(COMMANDS[i], stdout, all);
+        if (which)
+          return 0;
+        fputs("\n", stdout);
       }
-    cmd = argv[2];
+    if (!which)
+      return 0;
+    cmd = which;
   } else {
     for (size_t i = 0; i < N_COMMANDS; i++)
       if (strcmp(cmd, COMMANDS[i]->name) == 0)
         return COMMANDS[i]->fn(COMMANDS[i], argc - 2, argv + 2);
   }
   fprintf(stderr,
-          "merlin: unknown command '%s'; valid: run, build, report, compare, "
+          "merlin: unknown command '%s'; valid: run, merge, build, report, "
+          "compare, "
           "sizes, agree, list, help (see merlin --help)\n",
           cmd);
   return MH_USAGE_EXIT;

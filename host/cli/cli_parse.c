@@ -3,6 +3,7 @@
 #include "cli/cli_parse.h"
 
 #include "config/targets.h"
+#include "util/suggest.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -28,13 +29,27 @@ static void opt_left(const mh_opt_def *d, char *buf, size_t len) {
            d->arg ? d->arg : "");
 }
 
+static int hidden_group(const char *title) {
+  return strncmp(title, "test hooks", 10) == 0;
+}
+
 /* `merlin CMD --help`: the head, then one entry per option of the table:
- * the option in a column of 18, its help lines indented past it. */
-void mh_cli_print_help(const mh_cmd_def *c, FILE *f) {
+ * the option in a column of 18, its help lines indented past it; a
+ * group's title above its options. */
+void mh_cli_print_help(const mh_cmd_def *c, FILE *f, int all) {
   fputs(c->head, f);
-  fputs("\noptions:\n", f);
+  fputs(c->n_opts && c->opts[0].name ? "\noptions:\n" : "", f);
+  int hide = 0;
   for (size_t i = 0; i < c->n_opts; i++) {
     const mh_opt_def *d = &c->opts[i];
+    if (!d->name) {
+      hide = !all && hidden_group(d->help);
+      if (!hide)
+        fprintf(f, "\n%s:\n", d->help);
+      continue;
+    }
+    if (hide)
+      continue;
     char left[64];
     opt_left(d, left, sizeof left);
     fprintf(f, strlen(left) > 18 ? "  %s  " : "  %-18s ", left);
@@ -50,7 +65,8 @@ void mh_cli_print_help(const mh_cmd_def *c, FILE *f) {
     }
     fputc('\n', f);
   }
-  fputs("  -h, --help         this help\n", f);
+  fputs("\n  -h, --help         this help", f);
+  fputs(all ? "\n" : " (merlin help --all: every option)\n", f);
 }
 
 static void valid_options(const mh_parse_state *s, char *buf, size_t len) {
@@ -58,6 +74,8 @@ static void valid_options(const mh_parse_state *s, char *buf, size_t len) {
   buf[0] = '\0';
   for (size_t i = 0; i < s->cmd->n_opts && used < len; i++) {
     const mh_opt_def *d = &s->cmd->opts[i];
+    if (!d->name)
+      continue;
     used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s", i ? ", " : "",
                              d->alias ? d->alias : "", d->alias ? ", " : "",
                              d->name);
@@ -75,18 +93,34 @@ static const mh_opt_def *find_opt(const mh_cmd_def *c, const char *a,
   *attached = NULL;
   for (size_t k = 0; k < c->n_opts; k++) {
     const mh_opt_def *d = &c->opts[k];
+    if (!d->name)
+      continue;
     if ((strlen(d->name) == nl && strncmp(d->name, a, nl) == 0) ||
         (d->alias && strlen(d->alias) == nl && strncmp(d->alias, a, nl) == 0))
       return d;
   }
   for (size_t k = 0; a[1] != '-' && k < c->n_opts; k++) {
     const mh_opt_def *d = &c->opts[k];
-    if (d->arg && d->alias && strncmp(d->alias, a, 2) == 0) {
+    if (d->name && d->arg && d->alias && strncmp(d->alias, a, 2) == 0) {
       *attached = a + 2;
       return d;
     }
   }
   return NULL;
+}
+
+const char *mh_cli_opt_at(const mh_cmd_def *c, int argc, char **argv, int i,
+                          int *slots) {
+  const char *attached, *a = argv[i];
+  *slots = 1;
+  if (a[0] != '-' || a[1] == '\0' || strcmp(a, "--") == 0)
+    return NULL;
+  const mh_opt_def *d = find_opt(c, a, &attached);
+  if (!d)
+    return NULL;
+  if (d->arg && !attached && !strchr(a, '=') && i + 1 < argc)
+    *slots = 2;
+  return d->name;
 }
 
 int mh_cli_parse_uint(const mh_parse_state *s, const char *name, const char *v,
@@ -162,7 +196,7 @@ static int parse(mh_parse_state *s, int argc, char **argv) {
       continue;
     }
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      mh_cli_print_help(s->cmd, stdout);
+      mh_cli_print_help(s->cmd, stdout, 0);
       return -1;
     }
     const char *attached, *eq = strchr(a, '=');
@@ -208,6 +242,18 @@ static int parse(mh_parse_state *s, int argc, char **argv) {
   }
   return 0;
 }
+/* An unknown target: the valid ones, and the nearest as a suggestion. */
+static int unknown_target(const mh_parse_state *s, const char *t,
+                          const char *valid) {
+  char near[64];
+  if (mh_suggest_list(t, valid, near, sizeof near))
+    return mh_cli_usage_error(s,
+                              "unknown target '%s' (did you mean %s?); "
+                              "valid: %s",
+                              t, near, valid);
+  return mh_cli_usage_error(s, "unknown target '%s'; valid: %s", t, valid);
+}
+
 /* Split the --target values on commas and check each. The returned list
  * points into a malloc'd copy kept in *store. */
 static int split_targets(const mh_parse_state *s, const char ***out, size_t *n,
@@ -244,8 +290,7 @@ static int split_targets(const mh_parse_state *s, const char ***out, size_t *n,
     char *save = NULL;
     for (char *t = strtok_r(p, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
       if (!mh_target_find(t))
-        return mh_cli_usage_error(s, "unknown target '%s'; valid: %s", t,
-                                  valid);
+        return unknown_target(s, t, valid);
       for (size_t k = 0; k < *n; k++)
         if (strcmp(list[k], t) == 0)
           return mh_cli_usage_error(s, "target '%s' given twice", t);
@@ -270,7 +315,7 @@ void mh_cli_state_free(mh_parse_state *s) {
  * unless allow_pos, and the --target list when the table has one. */
 int mh_cli_given(const mh_parse_state *s, const char *name) {
   for (size_t k = 0; k < s->cmd->n_opts; k++)
-    if (strcmp(s->cmd->opts[k].name, name) == 0)
+    if (s->cmd->opts[k].name && strcmp(s->cmd->opts[k].name, name) == 0)
       return s->given[k];
   return 0;
 }

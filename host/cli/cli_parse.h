@@ -17,7 +17,7 @@
 #define MH_USAGE_EXIT 2
 
 /* Options of the largest table (RUN_OPTS), with room. */
-#define MH_MAX_OPTS 40
+#define MH_MAX_OPTS 64
 /* mh_opt_def.repeat: a list option (repeatable, every value kept in order in
  * an mh_strlist at `at`); 1 is --target's own accumulation. */
 #define MH_OPT_LIST 2
@@ -90,8 +90,14 @@ __attribute__((format(printf, 2, 3)))
 #endif
 int mh_cli_usage_error(const mh_parse_state *s, const char *fmt, ...);
 
-/* `merlin CMD --help`. */
-void mh_cli_print_help(const mh_cmd_def *c, FILE *f);
+/* A heading in an option table: name NULL, help the group's title. A
+ * group whose title starts with "test hooks" is shown only by `merlin help
+ * --all`. */
+#define MH_OPT_GROUP(title)                                                    \
+  { NULL, NULL, NULL, title, 0, 0, 0, 0, 0, NULL }
+
+/* `merlin CMD --help` (all: the test hooks too). */
+void mh_cli_print_help(const mh_cmd_def *c, FILE *f, int all);
 
 /* v as an integer in lo..hi into *out; else a usage error naming name. */
 int mh_cli_parse_uint(const mh_parse_state *s, const char *name, const char *v,
@@ -104,13 +110,18 @@ int mh_cli_parse_uint(const mh_parse_state *s, const char *name, const char *v,
 int mh_cli_parse_cmd(mh_parse_state *s, int argc, char **argv, int allow_pos,
                      const char ***targets, size_t *n_targets, char **store);
 
+/* The option argv[i] is (its long name), and the slots of argv it takes
+ * with its value (1 or 2); NULL when argv[i] is no option of c. */
+const char *mh_cli_opt_at(const mh_cmd_def *c, int argc, char **argv, int i,
+                          int *slots);
+
 /* Was option name given? */
 int mh_cli_given(const mh_parse_state *s, const char *name);
 
 void mh_cli_state_free(mh_parse_state *s);
 
 /* The commands (each in its cli_<command>.c), in the order of the usage. */
-extern const mh_cmd_def mh_cmd_run, mh_cmd_build, mh_cmd_report, mh_cmd_sizes,
-    mh_cmd_compare, mh_cmd_agree, mh_cmd_list;
+extern const mh_cmd_def mh_cmd_run, mh_cmd_merge, mh_cmd_build, mh_cmd_report,
+    mh_cmd_sizes, mh_cmd_compare, mh_cmd_agree, mh_cmd_list;
 
 #endif

@@ -4,6 +4,7 @@
  * format). */
 #include "cli/cli.h"
 #include "cli/cli_parse.h"
+#include "report/summary.h"
 #include "run/job.h"
 
 #include "model/results_json.h"
@@ -91,6 +92,13 @@ int mh_cli_report(const char *dir, const char *format) {
       fputs(text, stdout);
     fprintf(f->printed ? stderr : stdout, "merlin: wrote %s\n", out_path);
     rc = 0;
+    /* The reports people read end with their headline (report/summary.h). */
+    char *head = strcmp(f->name, "md") == 0 || strcmp(f->name, "html") == 0
+                     ? mh_report_summary(&r)
+                     : NULL;
+    if (head)
+      fputs(head, stdout);
+    free(head);
   }
   free(text);
 out:

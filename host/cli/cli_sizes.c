@@ -7,7 +7,7 @@
 #include "config/targets.h"
 #include "image/image_build.h"
 #include "image/sizes.h"
-#include "run/target_exec.h"
+#include "util/exec.h"
 #include "util/fsutil.h"
 #include "util/strbuf.h"
 

@@ -32,6 +32,11 @@ const mh_board_key mh_board_keys[] = {
     T(description, TEXT, MH_BW_TARGET, MH_BW_TARGET),
     T(unit, TEXT, MH_BW_TARGET, MH_BW_TARGET),
     T(cpu_flags, FLAGS, MH_BW_CM, MH_BW_CM),
+    /* --cc clang: the driver (where Debian's clang 14 cannot build the
+     * target) and its CPU flags when they differ (docs/targets.md) */
+    K(clang, CHOICE, 0, MH_BW_CM, 0, 0, "clang clang-19",
+      "the drivers scripts/setup installs"),
+    T(clang_cpu_flags, FLAGS, 0, MH_BW_CM),
     T(toolchain, PATH, MH_BW_CM, MH_BW_CM),
     T(qemu_machine, WORD, MH_BW_QEMU, MH_BW_QEMU),
     T(qemu_cpu, WORD, MH_BW_QEMU, MH_BW_QEMU),
@@ -104,7 +109,8 @@ const mh_board_core mh_board_cores[] = {
     {"cortex-m4", "m4"},
     {"cortex-m7", "m7"},
     {"cortex-m33", "m33"},
-    {"cortex-m55", ""},
+    {"cortex-m55", "m55"},
+    {"cortex-m85", "m85"},
 };
 const size_t mh_n_board_cores =
     sizeof mh_board_cores / sizeof mh_board_cores[0];

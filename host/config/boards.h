@@ -17,6 +17,7 @@ typedef struct {
    * "Targets". Lists are space-separated, paths relative to the tree. */
   char *kind; /* "native", "qemu" or "board" */
   char *description, *unit, *cpu_flags, *toolchain, *qemu_machine, *qemu_cpu;
+  char *clang, *clang_cpu_flags; /* --cc clang: driver and CPU flags */
   char *port_sources, *port_includes, *port_defines, *link_dirs;
   char *linker_script, *cmake_include, *cycle_model, *flash_hint, *memory;
   uint64_t icount_shift; /* qemu only */

@@ -6,8 +6,8 @@
 
 #include "config/catalog.h"
 #include "digest.h"
-#include "run/target_exec.h"
 #include "util/errmsg.h"
+#include "util/exec.h"
 #include "util/fsutil.h"
 #include "util/strbuf.h"
 

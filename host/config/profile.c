@@ -3,6 +3,7 @@
 
 #include "util/errmsg.h"
 #include "util/fsutil.h"
+#include "util/suggest.h"
 
 #include <dirent.h>
 #include <stdarg.h>
@@ -447,6 +448,11 @@ int mh_profile_locate(const char *root, const char *arg, char **path,
     if (mh_profile_names(root, &names, &n, err + used, errlen - (size_t)used) ==
         0) {
       size_t u = (size_t)used;
+      const char *near = mh_suggest(arg, (const char *const *)names, n);
+      if (near) /* "unknown profile 'x' (did you mean y?); valid:" */
+        u = (size_t)snprintf(
+            err, errlen, "unknown profile '%s' (did you mean %s?); valid:", arg,
+            near);
       for (size_t i = 0; i < n && u < errlen; i++)
         u += (size_t)snprintf(err + u, errlen - u, "%s %s", i ? "," : "",
                               names[i]);

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "config/targets.h"
-#include "run/cycles.h"
 
 #include "config/boards.h"
-#include "image/image_build.h"
+#include "util/fsutil.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The targets: every boards/<id>.board with a kind (docs/boards.md
  * "Targets"), loaded once, ordered native, qemu, board and by id within a
@@ -271,4 +272,40 @@ int mh_target_ticks_to_unit(const mh_target *t, const char *counter_unit,
     return -1;
   }
   return 0;
+}
+
+char *mh_cycles_plugin_path(char *err, size_t errlen) {
+  const char *env = getenv("MERLIN_QEMU_PLUGIN");
+  char *p = NULL;
+  if (env && *env) {
+    p = strdup(env);
+  } else {
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+      exe[n] = '\0';
+      char *slash = strrchr(exe, '/');
+      if (slash) {
+        slash[1] = '\0';
+        mh_sb b = {0};
+        mh_sb_printf(&b, "%smerlin_cycles.so", exe);
+        p = b.failed ? NULL : b.s;
+        if (b.failed)
+          mh_sb_free(&b);
+      }
+    }
+  }
+  if (!p) {
+    snprintf(err, errlen, "cannot locate the QEMU plugin merlin_cycles.so");
+    return NULL;
+  }
+  if (access(p, R_OK) != 0) {
+    snprintf(err, errlen,
+             "QEMU plugin %s not found (%s): build it (cmake --build --preset "
+             "host), set MERLIN_QEMU_PLUGIN, or run with --cycle-model off",
+             p, strerror(errno));
+    free(p);
+    return NULL;
+  }
+  return p;
 }

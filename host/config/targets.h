@@ -65,4 +65,9 @@ int mh_target_ticks_to_unit(const mh_target *t, const char *counter_unit,
                             const char *counter_hz, double *out, char *err,
                             size_t errlen);
 
+/* The plugin shared object: $MERLIN_QEMU_PLUGIN, else merlin_cycles.so next
+ * to the merlin executable. Returns a malloc'd path, or NULL with a
+ * message. */
+char *mh_cycles_plugin_path(char *err, size_t errlen);
+
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "image/image_build.h"
 
-#include "run/target_exec.h"
+#include "util/exec.h"
 #include "util/fsutil.h"
 #include "util/strbuf.h"
 
@@ -20,37 +20,6 @@
 
 /* Lines of the build log shown when a build fails. */
 #define LOG_TAIL_LINES 40
-
-char *mh_source_root(char *err, size_t errlen) {
-  const char *env = getenv("MERLIN_ROOT");
-  const char *root = env && *env ? env : MERLIN_SOURCE_DIR;
-  char cwd[PATH_MAX];
-  char *buf = NULL;
-  if (root[0] == '/')
-    buf = strdup(root);
-  else if (getcwd(cwd, sizeof cwd))
-    buf = mh_path_join(cwd, root);
-  if (!buf) {
-    snprintf(err, errlen, "source root %s: %s", root, strerror(errno));
-    return NULL;
-  }
-  /* No trailing slashes: paths are joined onto it. */
-  for (size_t n = strlen(buf); n > 1 && buf[n - 1] == '/'; n--)
-    buf[n - 1] = '\0';
-  char *cml = mh_path_join(buf, "CMakeLists.txt");
-  struct stat st;
-  int ok = cml && stat(cml, &st) == 0;
-  free(cml);
-  if (!ok) {
-    snprintf(err, errlen,
-             "source root %s%s has no CMakeLists.txt (set MERLIN_ROOT to the "
-             "Merlin source tree)",
-             buf, env && *env ? " (from MERLIN_ROOT)" : "");
-    free(buf);
-    return NULL;
-  }
-  return buf;
-}
 
 static char *sb_take(mh_sb *b) {
   if (b->failed) {
@@ -347,7 +316,7 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
       !has_thumb2(spec->target)) {
     snprintf(err, errlen,
              "impl.hash = thumb2-asm (--impl-hash) needs a core with Thumb-2 "
-             "(Cortex-M3, M4, M7, M33, M55); %s has none: use c",
+             "(Cortex-M3, M4, M7, M33, M55, M85); %s has none: use c",
              spec->target->id);
     return -1;
   }

@@ -7,6 +7,7 @@
 #include "config/impl.h"
 #include "config/profile.h"
 #include "config/targets.h"
+#include "util/fsutil.h"
 
 typedef struct {
   const char *root; /* source root (mh_source_root) */
@@ -36,10 +37,6 @@ typedef struct {
    * blame an implementation folder instead: run/impl_culprit.h). */
   int defer_log;
 } mh_build_spec;
-
-/* The source root: $MERLIN_ROOT when set, else the tree merlin was built
- * from. Returns a malloc'd absolute path, or NULL with err. */
-char *mh_source_root(char *err, size_t errlen);
 
 /* Generated files (malloc'd text; NULL on allocation failure). */
 char *mh_profile_header(const char *name, const mh_profile *p);

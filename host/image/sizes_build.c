@@ -4,7 +4,7 @@
 #include "image/sizes.h"
 
 #include "image/image_build.h"
-#include "run/target_exec.h"
+#include "util/exec.h"
 #include "util/fsutil.h"
 #include "util/strbuf.h"
 

@@ -2,7 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "model/ct_json.h"
 
-#include "run/ct_trace.h"
+#include "model/ct.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,8 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "model/cycles_json.h"
 
+#include "model/cycles.h"
 #include "model/stats.h"
-#include "run/cycles.h"
 
 #include <math.h>
 #include <stdio.h>

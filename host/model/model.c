@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "model/model.h"
+#include "model/ct.h"
+#include "model/cycles.h"
 #include "model/workflow.h"
-#include "run/ct_trace.h"
-#include "run/cycles.h"
 
 #include <stdlib.h>
 #include <string.h>

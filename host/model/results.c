@@ -132,6 +132,7 @@ void mh_results_free(mh_results *r) {
   free(r->runs);
   free(r->merlin);
   free(r->created);
+  free(r->plan.hash);
   memset(r, 0, sizeof *r);
 }
 

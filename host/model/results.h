@@ -65,6 +65,9 @@ typedef struct {
   int64_t baseline_flash, baseline_ram;
   mh_impl_rec *impls; /* the run's implementation folders, or NULL */
   size_t n_impls;
+  /* The job of the run's plan it is (results.json "job"; docs/scaling.md),
+   * -1 in results written without a plan. */
+  long job;
 } mh_result;
 
 /* Add a folder record (copies every string; NULLs stay NULL). 0 or -1. */
@@ -81,11 +84,21 @@ void mh_result_free(mh_result *x);
 int mh_alg_cost_add_fit(mh_alg_cost *a, const char *board, int fit,
                         const char *reason);
 
+/* The plan a results set is (part of): results.json "plan"
+ * (docs/scaling.md). hash NULL: written without one. */
+typedef struct {
+  char *hash;      /* SHA-256 of the plan, hex */
+  size_t n_jobs;   /* jobs in the whole plan */
+  unsigned shards; /* the plan's slices: 1 for a whole run */
+  long shard;      /* this set's slice, 0..shards-1; -1: merged */
+} mh_plan_ref;
+
 typedef struct {
   char *merlin;  /* version of merlin that wrote it */
   char *created; /* ISO 8601 UTC, "2025-01-31T12:00:00Z" */
   mh_result *runs;
   size_t n_runs;
+  mh_plan_ref plan;
 } mh_results;
 
 void mh_results_free(mh_results *r);

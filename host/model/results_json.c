@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "model/results_json.h"
-#include "analysis/noise.h"
+#include "model/control_json.h"
 #include "model/ct_json.h"
 #include "model/cycles_json.h"
 
-#include "run/ct.h"
+#include "model/ct.h"
 
 #include "model/stats.h"
 #include "model/workflow.h"
@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define SCHEMA 1
 /* Largest results.json the reader accepts. */
@@ -335,6 +336,15 @@ static json_t *algorithms_json(wctx *w, const mh_result *x) {
   return arr;
 }
 
+/* "plan": {"hash", "jobs", "shards", "shard" (absent when merged)}. */
+static json_t *plan_json(const mh_plan_ref *p) {
+  json_t *o = json_pack("{s:s, s:I, s:I}", "hash", p->hash, "jobs",
+                        (json_int_t)p->n_jobs, "shards", (json_int_t)p->shards);
+  if (o && p->shard >= 0)
+    json_object_set_new(o, "shard", json_integer((json_int_t)p->shard));
+  return o;
+}
+
 char *mh_results_to_json(const mh_results *r, char *err, size_t errlen) {
   wctx w = {0, err, errlen};
   json_t *root = json_object(), *runs = json_array();
@@ -347,6 +357,8 @@ char *mh_results_to_json(const mh_results *r, char *err, size_t errlen) {
   put(&w, root, "schema", json_integer(SCHEMA));
   put(&w, root, "merlin", json_string(r->merlin ? r->merlin : ""));
   put(&w, root, "created", json_string(r->created ? r->created : ""));
+  if (r->plan.hash)
+    put(&w, root, "plan", plan_json(&r->plan));
   for (size_t i = 0; i < r->n_runs && !w.bad; i++) {
     const mh_result *x = &r->runs[i];
     json_t *run = json_object(), *ops = json_array();
@@ -359,6 +371,8 @@ char *mh_results_to_json(const mh_results *r, char *err, size_t errlen) {
     }
     put(&w, run, "target", json_string(x->target));
     put(&w, run, "profile", json_string(x->profile));
+    if (x->job >= 0)
+      put(&w, run, "job", json_integer((json_int_t)x->job));
     put(&w, run, "valid", json_true());
     put(&w, run, "provenance", provenance_json(&w, x));
     for (size_t k = 0; k < x->run.n_ops && !w.bad; k++) {
@@ -368,7 +382,7 @@ char *mh_results_to_json(const mh_results *r, char *err, size_t errlen) {
     }
     put(&w, run, "ops", ops);
     put(&w, run, "workflows", mh_wf_json(&x->run)); /* host/model/workflow.c */
-    json_t *ctl = mh_noise_json(&x->run);           /* host/analysis/noise.c */
+    json_t *ctl = mh_control_json(&x->run); /* host/model/control_json.c */
     if (ctl)
       put(&w, run, "control", ctl);
     put(&w, run, "algorithms", algorithms_json(&w, x));
@@ -945,12 +959,38 @@ static int read_algorithms(rctx *c, json_t *arr, mh_result *x) {
   return 0;
 }
 
+/* "plan" (optional: results written before plans, or by --from). */
+static int read_plan(rctx *c, json_t *v, mh_plan_ref *p) {
+  long long jobs, shards, shard = -1;
+  p->shard = -1;
+  if (!v)
+    return 0;
+  if (!json_is_object(v))
+    return rfail(c, "\"plan\": expected an object");
+  if (get_string(c, v, "hash", 1, &p->hash) != 0 ||
+      get_int(c, v, "jobs", 0, 1000000, &jobs) != 0 ||
+      get_int(c, v, "shards", 1, 1000000, &shards) != 0 ||
+      (json_object_get(v, "shard") &&
+       get_int(c, v, "shard", 0, shards - 1, &shard) != 0))
+    return -1;
+  if (strlen(p->hash) != 64 || strspn(p->hash, "0123456789abcdef") != 64)
+    return rfail(c, "\"plan\": \"hash\" is not a SHA-256 in hex");
+  p->n_jobs = (size_t)jobs;
+  p->shards = (unsigned)shards;
+  p->shard = (long)shard;
+  return 0;
+}
+
 static int read_run(rctx *c, json_t *r, mh_result *x) {
   if (!json_is_object(r))
     return rfail(c, "expected an object");
+  long long job = -1;
   if (get_string(c, r, "target", 1, &x->target) != 0 ||
-      get_string(c, r, "profile", 1, &x->profile) != 0)
+      get_string(c, r, "profile", 1, &x->profile) != 0 ||
+      (json_object_get(r, "job") &&
+       get_int(c, r, "job", 0, 1000000, &job) != 0))
     return -1;
+  x->job = (long)job;
   if (!json_is_true(json_object_get(r, "valid")))
     return rfail(c, "\"valid\": the run is not marked valid");
   size_t base = strlen(c->path);
@@ -992,8 +1032,8 @@ static int read_run(rctx *c, json_t *r, mh_result *x) {
   if (mh_wf_from_json(json_object_get(r, "workflows"), &x->run, wf_err,
                       sizeof wf_err) != 0)
     return rfail(c, "\"workflows\"%s", wf_err);
-  if (mh_noise_from_json(json_object_get(r, "control"), &x->run, wf_err,
-                         sizeof wf_err) != 0)
+  if (mh_control_from_json(json_object_get(r, "control"), &x->run, wf_err,
+                           sizeof wf_err) != 0)
     return rfail(c, "\"control\"%s", wf_err);
   x->run.status_ok = 1;
   json_t *sb = json_object_get(r, "sizes_baseline");
@@ -1036,7 +1076,8 @@ int mh_results_from_json(const char *buf, size_t len, mh_results *r, char *err,
     goto out;
   }
   if (get_string(&c, root, "merlin", 0, &r->merlin) != 0 ||
-      get_string(&c, root, "created", 0, &r->created) != 0)
+      get_string(&c, root, "created", 0, &r->created) != 0 ||
+      read_plan(&c, json_object_get(root, "plan"), &r->plan) != 0)
     goto out;
   json_t *runs = json_object_get(root, "runs");
   if (!json_is_array(runs)) {
@@ -1077,4 +1118,26 @@ int mh_results_load(const char *path, mh_results *r, char *err, size_t errlen) {
     snprintf(err, errlen, "%s: %s", path, inner);
   free(buf);
   return rc;
+}
+
+int mh_results_load_arg(const char *arg, mh_results *r, char *err,
+                        size_t errlen) {
+  static const char *const tries[] = {"results.json", "latest/results.json"};
+  struct stat st;
+  memset(r, 0, sizeof *r);
+  if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode))
+    return mh_results_load(arg, r, err, errlen);
+  for (size_t i = 0; i < 2; i++) {
+    char *p = mh_path_join(arg, tries[i]);
+    int found = p && stat(p, &st) == 0;
+    int rc = found ? mh_results_load(p, r, err, errlen) : 0;
+    free(p);
+    if (found)
+      return rc;
+  }
+  snprintf(err, errlen,
+           "%s holds no results.json (nor latest/results.json): give a "
+           "results directory or a results.json file",
+           arg);
+  return -1;
 }

@@ -20,4 +20,10 @@ int mh_results_from_json(const char *buf, size_t len, mh_results *r, char *err,
 /* Read DIR/results.json (or a file path) into *r. */
 int mh_results_load(const char *path, mh_results *r, char *err, size_t errlen);
 
+/* As mh_results_load, from what a user names: a results.json file, a
+ * results directory (DIR/results.json), or the --out directory of runs
+ * (DIR/latest/results.json). */
+int mh_results_load_arg(const char *arg, mh_results *r, char *err,
+                        size_t errlen);
+
 #endif

@@ -4,11 +4,11 @@
 
 #include "analysis/pairs.h"
 #include "analysis/workflows.h"
+#include "model/cycles.h"
 #include "model/workflow.h"
 #include "report/format.h"
 #include "report/report_matrix.h"
 #include "report/report_wf.h"
-#include "run/cycles.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,10 +7,10 @@
 
 #include "analysis/groups.h"
 #include "analysis/pairs.h"
+#include "model/build.h"
 #include "model/stats.h"
 #include "model/workflow.h"
 #include "report/format.h"
-#include "run/matrix.h"
 #include "util/strbuf.h"
 
 #include <math.h>

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report/report_ct.h"
 
+#include "model/ct.h"
 #include "report/format.h"
-#include "run/ct.h"
-#include "run/ct_trace.h"
 
 #include <stdio.h>
 #include <string.h>

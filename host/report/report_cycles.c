@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report/report_cycles.h"
+#include "model/cycles.h"
 #include "model/cycles_json.h"
 #include "report/format.h"
-#include "run/cycles.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report/report_matrix.h"
 
+#include "model/build.h"
 #include "report/format.h"
-#include "run/matrix.h"
 
 #include <stdlib.h>
 #include <string.h>

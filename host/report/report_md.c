@@ -6,12 +6,12 @@
 
 #include "analysis/groups.h"
 #include "analysis/pairs.h"
+#include "model/ct.h"
 #include "model/stats.h"
 #include "report/format.h"
 #include "report/headline.h"
 #include "report/report_matrix.h"
 #include "report/report_wf.h"
-#include "run/ct.h"
 #include "util/strbuf.h"
 
 #include <math.h>

@@ -7,8 +7,8 @@
  * where the cycle model gives them. */
 #include "report/report_pqm4.h"
 
+#include "model/cycles.h"
 #include "report/format.h"
-#include "run/cycles.h"
 
 #include <stdlib.h>
 #include <string.h>

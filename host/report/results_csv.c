@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report/results_csv.h"
 
-#include "run/ct.h"
-#include "run/cycles.h"
-#include "run/matrix.h"
+#include "model/build.h"
+#include "model/ct.h"
+#include "model/cycles.h"
 
 #include "util/escape.h"
 #include "util/strbuf.h"

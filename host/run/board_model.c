@@ -8,6 +8,7 @@
 #include "image/image_build.h"
 #include "run/cycles.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,10 +66,15 @@ int mh_board_model_load(const char *root, const char *board_id,
   const mh_board *p = find(all, n, board_id), *t = find(all, n, target_id);
   int rc = -1;
   if (!p) {
+    const char *ids[256];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < 256; i++)
+      ids[k++] = all[i].id;
+    const char *near = mh_suggest(board_id, ids, k);
     snprintf(err, errlen,
-             "--board %s: no such part in boards/ (merlin list "
-             "boards)",
-             board_id);
+             "--board %s: no such part in boards/%s%s%s (merlin list boards)",
+             board_id, near ? "; did you mean " : "", near ? near : "",
+             near ? "?" : "");
   } else if (!t || !t->core || strcmp(t->core, p->core) != 0) {
     snprintf(err, errlen,
              "--board %s is a %s part; target %s runs %s: the estimate "

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The check stage (see stages.h): the stream read, parsed and checked
  * into a result, its units and cycle estimates attached. */
+#include "model/build.h"
 #include "model/workflow.h"
 #include "run/board_model.h"
 #include "run/cycles.h"
 #include "run/matrix.h"
 #include "run/run_port.h"
 #include "run/stages.h"
-#include "run/target_exec.h"
+#include "util/exec.h"
 #include "util/fsutil.h"
 #include "wire/wire.h"
 

@@ -44,6 +44,10 @@ static const struct {
     {"cortex-m55", " sdiv udiv ",
      "assumed: the Cortex-M55 TRM publishes no instruction timing table; "
      "its divider is taken to terminate early like the M3's and M4's"},
+    {"cortex-m85", " sdiv udiv ",
+     "assumed: the Cortex-M85 Software Optimization Guide gives the divide "
+     "a latency, not its operand dependence; its divider is taken to "
+     "terminate early like the M3's and M4's"},
 };
 
 const char *mh_ct_vl_source(const char *core, const char *insn) {
@@ -55,19 +59,6 @@ const char *mh_ct_vl_source(const char *core, const char *insn) {
     if (strcmp(core, VL_CORES[i].core) == 0)
       return strstr(VL_CORES[i].insns, word) ? VL_CORES[i].source : NULL;
   return NULL;
-}
-
-const char *mh_ct_status_name(int status) {
-  switch (status) {
-  case MH_CT_NONE:
-    return "none";
-  case MH_CT_EXPECTED:
-    return "expected";
-  case MH_CT_FINDING:
-    return "finding";
-  default:
-    return "unchecked";
-  }
 }
 
 void mh_ct_list_free(mh_ct_list *l) {

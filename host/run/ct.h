@@ -6,16 +6,10 @@
 #ifndef MERLIN_HOST_CT_H
 #define MERLIN_HOST_CT_H
 
+#include "model/ct.h"
 #include "model/model.h"
 
 #include <stddef.h>
-
-typedef enum {
-  MH_CT_UNCHECKED, /* no method applied (why in detail) */
-  MH_CT_NONE,      /* every method applied, no finding */
-  MH_CT_EXPECTED,  /* findings, each accepted in the list (why in detail) */
-  MH_CT_FINDING,   /* a finding the list does not accept */
-} mh_ct_status;
 
 /* One line of the list: ALG BACKEND OP METHODS KIND [QUALIFIERS] REASON
  * ("*" matches any alg, backend or op; METHODS one method or several joined
@@ -48,8 +42,6 @@ void mh_ct_list_free(mh_ct_list *l);
  * op->ct_detail and op->ct_listed (every finding is in the list); marks
  * the entries that matched. Returns 0 or -1 (out of memory). */
 int mh_ct_judge(const mh_run *run, mh_op *op, mh_ct_list *l);
-
-const char *mh_ct_status_name(int status);
 
 /* Why an instruction's latency depends on its operands on core, citing the
  * source, or NULL when it does not there (docs/constant-time.md). */

@@ -4,7 +4,7 @@
 
 #include "run/ct_trace.h"
 #include "run/cycles.h"
-#include "run/target_exec.h"
+#include "util/exec.h"
 #include "util/fsutil.h"
 #include "util/strbuf.h"
 #include "wire/wire.h"

@@ -11,7 +11,7 @@
 
 #include "config/targets.h"
 #include "model/model.h"
-#include "run/target_exec.h"
+#include "util/exec.h"
 
 #include <stddef.h>
 

@@ -3,7 +3,7 @@
 #include "run/ct_pass.h"
 #include "run/progress.h"
 #include "run/stages.h"
-#include "run/target_exec.h"
+#include "util/exec.h"
 #include "util/fsutil.h"
 #include "wire/wire.h"
 

@@ -34,21 +34,6 @@ char **mh_ct_trace_argv(char **argv, const char *side) {
   return argv;
 }
 
-void mh_ct_trace_free(mh_ct_trace *t) {
-  if (!t)
-    return;
-  for (size_t i = 0; i < t->n_vl; i++) {
-    free(t->vl[i].function);
-    free(t->vl[i].insn);
-  }
-  free(t->vl);
-  free(t->path_div);
-  free(t->addr_div);
-  free(t->path_fn);
-  free(t->addr_fn);
-  memset(t, 0, sizeof *t);
-}
-
 /* ---- side file ------------------------------------------------------- */
 
 typedef struct {

@@ -17,13 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The plugin's class names, in its order (tools/qemu-plugin/cycle_model.c). */
-const char *const mh_cyc_class_names[MH_CYC_CLASSES] = {
-    "alu",     "mul",          "mac",
-    "div",     "load",         "store",
-    "ldm_stm", "branch_taken", "branch_not_taken",
-    "fp"};
-
 /* Largest side file accepted. */
 #define MAX_SIDE_BYTES ((size_t)1 << 30)
 
@@ -44,42 +37,6 @@ const char *mh_cycles_model_arg(const char *target_id, const char *choice,
     return t->cycle_model;
   *why = t ? t->cycle_model_why : "no cycle model for this target";
   return "none";
-}
-
-char *mh_cycles_plugin_path(char *err, size_t errlen) {
-  const char *env = getenv("MERLIN_QEMU_PLUGIN");
-  char *p = NULL;
-  if (env && *env) {
-    p = strdup(env);
-  } else {
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-      exe[n] = '\0';
-      char *slash = strrchr(exe, '/');
-      if (slash) {
-        slash[1] = '\0';
-        mh_sb b = {0};
-        mh_sb_printf(&b, "%smerlin_cycles.so", exe);
-        p = b.failed ? NULL : b.s;
-        if (b.failed)
-          mh_sb_free(&b);
-      }
-    }
-  }
-  if (!p) {
-    snprintf(err, errlen, "cannot locate the QEMU plugin merlin_cycles.so");
-    return NULL;
-  }
-  if (access(p, R_OK) != 0) {
-    snprintf(err, errlen,
-             "QEMU plugin %s not found (%s): build it (cmake --build --preset "
-             "host), set MERLIN_QEMU_PLUGIN, or run with --cycle-model off",
-             p, strerror(errno));
-    free(p);
-    return NULL;
-  }
-  return p;
 }
 
 char **mh_cycles_argv(char **argv, const char *plugin, const char *image,
@@ -592,34 +549,7 @@ out:
   return rc;
 }
 
-void mh_cyc_op_free(mh_cyc_op *c) {
-  if (!c)
-    return;
-  free(c->est_samples);
-  for (size_t i = 0; i < c->n_top; i++)
-    free(c->top[i].name);
-  memset(c, 0, sizeof *c);
-}
-
-void mh_cyc_run_free(mh_cyc_run *c) {
-  if (!c)
-    return;
-  free(c->model);
-  free(c->version);
-  free(c->absent);
-  free(c->board);
-  free(c->board_name);
-  free(c->memsys);
-  free(c->memory_source);
-  free(c->power_source);
-  free(c->accel_source);
-  memset(c, 0, sizeof *c);
-}
-
 /* ---- accelerator projection -------------------------------------------- */
-
-const char *const mh_acc_names[MH_ACC_GROUPS] = {"keccak", "ntt", "sha256",
-                                                 "aes"};
 
 /* Cycles per call of an assumed accelerator (docs/cycle-model.md, "What an
  * accelerator would take away"): one round or butterfly per cycle, and the
@@ -691,12 +621,4 @@ int mh_accel_parse(const char *spec, double *cost, char *err, size_t errlen) {
     p += *p == ',';
   }
   return 0;
-}
-
-double mh_accel_project(double est, const mh_acc_group *g, const double *cost) {
-  double v = est;
-  for (int k = 0; k < MH_ACC_GROUPS; k++)
-    if (cost[k] >= 0)
-      v += g[k].calls * cost[k] - g[k].cycles;
-  return v;
 }

@@ -6,7 +6,7 @@
 #include "run/impl_culprit.h"
 #include "run/progress.h"
 #include "run/stages.h"
-#include "run/target_exec.h"
+#include "util/exec.h"
 #include "util/fsutil.h"
 
 #include <errno.h>

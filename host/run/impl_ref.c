@@ -14,7 +14,7 @@
 
 #include "config/targets.h"
 #include "image/image_build.h"
-#include "run/target_exec.h"
+#include "util/exec.h"
 #include "util/fsutil.h"
 #include "wire/wire.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "run/jobs.h"
-#include "run/target_exec.h"
+#include "util/exec.h"
 #include "util/term.h"
 
 #include <pthread.h>

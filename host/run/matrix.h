@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The compiler x optimisation matrix of `merlin run --cc ... --opt ...`
  * (docs/cli.md "Compiler and optimisation matrix"): the option values, the
- * checks made before anything is built, and the row a run belongs to. */
+ * checks made before anything is built (the row a run belongs to is
+ * model/build.h). */
 #ifndef MERLIN_HOST_MATRIX_H
 #define MERLIN_HOST_MATRIX_H
-
-#include "model/results.h"
 
 #include <stddef.h>
 
@@ -24,15 +23,5 @@ void mh_matrix_free(char **vals, size_t n);
 /* Whether the compiler cc can be used: clang must be on PATH. 0, or -1 with
  * what to do in err. */
 int mh_matrix_check_cc(const char *cc, char *err, size_t errlen);
-
-/* The matrix row of a run from its provenance: the compiler family ("gcc",
- * "clang", or the compiler's first word) and the last -O flag of cflags
- * ("-O2"; "" when none). */
-void mh_result_cc(const mh_result *x, char *buf, size_t len);
-void mh_result_opt(const mh_result *x, char *buf, size_t len);
-/* Whether a and b are the same (target, profile, compiler, opt) row. */
-int mh_result_same_row(const mh_result *a, const mh_result *b);
-/* Whether the set has two runs of one (target, profile): a matrix. */
-int mh_results_is_matrix(const mh_results *r);
 
 #endif

@@ -4,10 +4,11 @@
 #include "run/pipeline.h"
 #include "report/format.h"
 #include "report/html_page.h"
+#include "report/summary.h"
 #include "run/jobs.h"
 #include "run/plan.h"
 #include "run/stages.h"
-#include "run/target_exec.h"
+#include "util/exec.h"
 #include "util/fsutil.h"
 
 #include <errno.h>
@@ -79,13 +80,13 @@ static int run_target(mh_run_ctx *c, mh_job *tr) {
 
 /* -j: the jobs of a run on threads (host/run/jobs.c). */
 typedef struct {
-  mh_job *trs;
+  mh_job *const *jobs;
   mh_jobboard *board;
 } pool_ctx;
 
 static int build_job(void *arg, size_t i) {
   pool_ctx *pc = arg;
-  mh_job *tr = &pc->trs[i];
+  mh_job *tr = pc->jobs[i];
   mh_run_ctx *c = tr->ctx;
   char err[2048];
   mh_jobboard_set(pc->board, i, MH_JOB_BUILDING);
@@ -103,7 +104,7 @@ static int build_job(void *arg, size_t i) {
 
 static int run_job(void *arg, size_t i) {
   pool_ctx *pc = arg;
-  mh_job *tr = &pc->trs[i];
+  mh_job *tr = pc->jobs[i];
   mh_jobboard_set(pc->board, i, MH_JOB_RUNNING);
   int rc = run_target(tr->ctx, tr);
   mh_jobboard_set(pc->board, i, rc == 0 ? MH_JOB_DONE : MH_JOB_FAILED);
@@ -113,7 +114,8 @@ static int run_job(void *arg, size_t i) {
 /* Every image built in parallel; then the QEMU runs in parallel (-icount
  * counts do not depend on the load); then the host runs one at a time with
  * nothing else running (their wall-clock timings do). */
-static int run_parallel(mh_job *trs, size_t n, unsigned workers, int quiet) {
+static int run_parallel(mh_job *const *trs, size_t n, unsigned workers,
+                        int quiet) {
   char **labels = calloc(n, sizeof *labels);
   size_t *qemu = calloc(n, sizeof *qemu), *native = calloc(n, sizeof *native);
   size_t *all = calloc(n, sizeof *all), nq = 0, nn = 0;
@@ -121,12 +123,12 @@ static int run_parallel(mh_job *trs, size_t n, unsigned workers, int quiet) {
   mh_jobboard *board = NULL;
   for (size_t i = 0; labels && i < n; i++) {
     char buf[256];
-    if (trs[i].cc)
-      snprintf(buf, sizeof buf, "%s %s %s -%s", trs[i].t->id,
-               trs[i].ctx->profile_name, trs[i].cc, trs[i].opt);
+    if (trs[i]->cc)
+      snprintf(buf, sizeof buf, "%s %s %s -%s", trs[i]->t->id,
+               trs[i]->ctx->profile_name, trs[i]->cc, trs[i]->opt);
     else
-      snprintf(buf, sizeof buf, "%s %s", trs[i].t->id,
-               trs[i].ctx->profile_name);
+      snprintf(buf, sizeof buf, "%s %s", trs[i]->t->id,
+               trs[i]->ctx->profile_name);
     if (!(labels[i] = strdup(buf)))
       goto out;
   }
@@ -136,7 +138,7 @@ static int run_parallel(mh_job *trs, size_t n, unsigned workers, int quiet) {
     goto out;
   for (size_t i = 0; i < n; i++) {
     all[i] = i;
-    if (trs[i].t->kind == MH_EXEC_NATIVE)
+    if (trs[i]->t->kind == MH_EXEC_NATIVE)
       native[nn++] = i;
     else
       qemu[nq++] = i;
@@ -167,22 +169,17 @@ out:
   return rc;
 }
 
-static void print_summary(const mh_job *tr) {
-  const mh_run *run = &tr->res.run;
-  if (tr->cc)
-    printf("%s (profile %s, %s -%s), per operation in %s:\n", tr->res.target,
-           tr->res.profile, tr->cc, tr->opt, run->unit);
-  else
-    printf("%s (profile %s), per operation in %s:\n", tr->res.target,
-           tr->res.profile, run->unit);
-  for (size_t i = 0; i < run->n_ops; i++) {
-    const mh_op *op = &run->ops[i];
-    char label[256], med[64], p99[64];
-    mh_op_label(op, label, sizeof label);
-    mh_format_number(op->stats.median, med, sizeof med);
-    mh_format_number(op->stats.p99, p99, sizeof p99);
-    printf("  %-44s median %14s   p99 %14s\n", label, med, p99);
-  }
+/* The headline of the jobs' results on stdout (report/summary.h). */
+static void print_headline(mh_job *const *jobs, size_t n) {
+  mh_result *runs = calloc(n ? n : 1, sizeof *runs);
+  for (size_t i = 0; runs && i < n; i++)
+    runs[i] = jobs[i]->res;
+  mh_results r = {.runs = runs, .n_runs = n};
+  char *text = runs ? mh_report_summary(&r) : NULL;
+  if (text)
+    fputs(text, stdout);
+  free(text);
+  free(runs);
 }
 
 /* --kat-only: what passed, per target (check_run already named failures). */
@@ -205,28 +202,27 @@ static void print_kat_summary(const mh_job *tr) {
 
 /* After the runs: summaries and results (rc 0), or why nothing was
  * written. Returns the exit status. */
-static int plan_finish(const mh_plan *pl, int rc) {
+static int plan_finish(const mh_plan *pl, mh_job *const *mine, size_t n,
+                       int rc) {
   const mh_run_opts *o = pl->o;
-  mh_job *trs = pl->trs;
-  size_t done = pl->done;
   if (rc == 0 && o->kat_only) {
     if (!o->quiet)
-      for (size_t i = 0; i < done; i++)
-        print_kat_summary(&trs[i]);
+      for (size_t i = 0; i < n; i++)
+        print_kat_summary(mine[i]);
     printf("merlin: known-answer tests passed on %zu image(s); nothing timed, "
            "no results written\n",
-           done);
+           n);
   } else if (rc == 0) {
     if (!o->quiet)
-      for (size_t i = 0; i < done; i++)
-        print_summary(&trs[i]);
+      print_headline(mine, n);
     /* The summary must have reached stdout before anything is written. */
+    mh_plan_ref ref = mh_plan_ref_of(pl);
     if (fflush(stdout) != 0 || ferror(stdout)) {
       fprintf(stderr, "merlin: cannot write the summary to stdout: %s\n",
               strerror(errno));
       rc = 1;
     } else {
-      rc = mh_stage_write(o, trs, done);
+      rc = mh_stage_write(o, mine, n, &ref);
     }
     if (rc != 0)
       fprintf(stderr, "merlin: no results written\n");
@@ -236,9 +232,9 @@ static int plan_finish(const mh_plan *pl, int rc) {
     if (mh_exec_signal_received())
       rc = 130;
     size_t kat_failed = 0;
-    for (size_t i = 0; i < done; i++)
-      for (size_t k = 0; k < trs[i].res.run.n_ops; k++)
-        kat_failed += trs[i].res.run.ops[k].kat == MH_KAT_FAIL;
+    for (size_t i = 0; i < n; i++)
+      for (size_t k = 0; k < mine[i]->res.run.n_ops; k++)
+        kat_failed += mine[i]->res.run.ops[k].kat == MH_KAT_FAIL;
     if (rc == 130)
       fprintf(stderr, "merlin: interrupted; no results written\n");
     else if (o->kat_only && kat_failed)
@@ -255,8 +251,44 @@ static int plan_finish(const mh_plan *pl, int rc) {
   return rc;
 }
 
+/* The plan, its slice (--shard, --plan) and what the slice's jobs need;
+ * *mine the jobs this process runs. 0, or an exit status (reported). */
+static int plan_all(mh_plan *pl, const mh_run_opts *o, int parallel,
+                    unsigned workers, mh_job ***mine, size_t *n) {
+  char err[2048];
+  int rc = 0;
+  for (size_t p = 0; rc == 0 && p < pl->n_prof; p++)
+    rc = mh_plan_profile(pl, p, parallel, workers);
+  if (rc == 0 && o->plan_file &&
+      mh_plan_adopt(pl, o->plan_file, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: --plan %s\n", err);
+    return 2;
+  }
+  if (rc == 0 && mh_plan_slice(pl, o->shards, o->shard, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s\n", err);
+    return 2;
+  }
+  *mine = rc == 0 ? calloc(pl->done ? pl->done : 1, sizeof **mine) : NULL;
+  if (rc == 0 && !*mine) {
+    fprintf(stderr, "merlin: out of memory\n");
+    return 1;
+  }
+  for (size_t i = 0; rc == 0 && i < pl->done; i++) {
+    pl->trs[i].res.job = (long)i;
+    if (mh_plan_mine(pl, i))
+      (*mine)[(*n)++] = &pl->trs[i];
+  }
+  if (rc == 0 && o->shards && !o->quiet)
+    fprintf(stderr,
+            "merlin: plan %.12s: %zu job(s); shard %u/%u runs %zu of them\n",
+            pl->hash, pl->done, o->shard, o->shards, *n);
+  return rc == 0 ? mh_plan_prepare(pl) : rc;
+}
+
 int mh_pipeline_run(const mh_run_opts *o) {
   mh_plan pl = {0};
+  mh_job **mine = NULL;
+  size_t n = 0;
   int rc = mh_plan_init(&pl, o);
   if (rc != 0)
     goto out;
@@ -264,26 +296,33 @@ int mh_pipeline_run(const mh_run_opts *o) {
    * before anything is built or run. */
   mh_html_assets assets;
   char err[1024];
-  if (!o->kat_only && mh_run_html_assets(&assets, err, sizeof err) != 0) {
+  if (!o->kat_only && !o->plan_only &&
+      mh_run_html_assets(&assets, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: %s\n", err);
     rc = 1;
     goto out;
   }
-  if (!o->kat_only)
+  if (!o->kat_only && !o->plan_only)
     mh_html_assets_free(&assets);
   mh_exec_install_signal_handlers();
   size_t total = o->n_targets * pl.n_cc * pl.n_opt * pl.n_prof;
   unsigned workers = o->jobs ? o->jobs : mh_jobs_default();
   int parallel = workers > 1 && total > 1 && !o->from;
-  for (size_t p = 0; rc == 0 && p < pl.n_prof; p++)
-    rc = mh_plan_profile(&pl, p, parallel, workers);
-  if (rc == 0 && parallel)
-    rc = run_parallel(pl.trs, pl.done, workers, o->quiet);
+  if (o->plan_only) {
+    for (size_t p = 0; rc == 0 && p < pl.n_prof; p++)
+      rc = mh_plan_profile(&pl, p, 0, workers);
+    rc = rc == 0 ? mh_plan_write(&pl, o) : rc;
+    goto out;
+  }
+  rc = plan_all(&pl, o, parallel, workers, &mine, &n);
+  if (rc == 0 && parallel && n > 0)
+    rc = run_parallel(mine, n, workers, o->quiet);
   else
-    for (size_t i = 0; rc == 0 && i < pl.done; i++)
-      rc = run_target(pl.trs[i].ctx, &pl.trs[i]);
-  rc = plan_finish(&pl, rc);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+      rc = run_target(mine[i]->ctx, mine[i]);
+  rc = plan_finish(&pl, mine, n, rc);
 out:
+  free(mine);
   mh_plan_free(&pl);
   return rc;
 }

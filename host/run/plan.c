@@ -49,11 +49,6 @@ static int load_profile(mh_run_ctx *c) {
     fprintf(stderr, "merlin: %s\n", err);
     return 2;
   }
-  if (c->impls.n &&
-      mh_impl_expectations(c->root, &c->impls, o->quiet, err, sizeof err)) {
-    fprintf(stderr, "merlin: %s\n", err);
-    return 1;
-  }
   if (o->kat_corrupt &&
       mh_kat_corrupt_check(o->kat_corrupt, &c->profile, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: %s\n", err);
@@ -115,6 +110,8 @@ void mh_plan_free(mh_plan *pl) {
     free(pl->profs[p]);
   free(pl->ctxs);
   free(pl->popts);
+  free(pl->slice);
+  free(pl->cost);
   free(pl->profs);
   mh_matrix_free(pl->ccs, pl->n_cc);
   mh_matrix_free(pl->opts, pl->n_opt);
@@ -210,4 +207,21 @@ int mh_plan_profile(mh_plan *pl, size_t p, int parallel, unsigned workers) {
         snprintf(tr->label, sizeof tr->label, "%s", tr->t->id);
     }
   return rc;
+}
+
+int mh_plan_prepare(mh_plan *pl) {
+  char err[2048];
+  for (size_t p = 0; p < pl->n_prof; p++) {
+    mh_run_ctx *c = &pl->ctxs[p];
+    int used = 0;
+    for (size_t i = 0; i < pl->done; i++)
+      used |= pl->trs[i].ctx == c && mh_plan_mine(pl, i);
+    if (used && c->impls.n &&
+        mh_impl_expectations(c->root, &c->impls, c->o->quiet, err,
+                             sizeof err)) {
+      fprintf(stderr, "merlin: %s\n", err);
+      return 1;
+    }
+  }
+  return 0;
 }

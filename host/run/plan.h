@@ -7,6 +7,8 @@
 
 #include "run/job.h"
 
+#include <jansson.h>
+
 /* Everything one `merlin run` holds: the matrix (--cc x --opt), the
  * profiles, one run context per profile and one mh_job per (profile,
  * target, compiler, level). Freed in one place, plan_free. */
@@ -19,6 +21,13 @@ typedef struct {
   mh_run_opts *popts; /* per profile: o with its profile */
   mh_job *trs;
   size_t done; /* trs[0..done) are set up */
+  /* Its identity and slices (run/shard.c): the SHA-256 of mh_plan_json,
+   * the slice of every job, this process's slice, and each job's
+   * estimated cost (< 0: unknown). */
+  char hash[65];
+  unsigned shards, shard;
+  unsigned *slice;
+  double *cost;
 } mh_plan;
 
 /* Split --cc, --opt and --profile and allocate the jobs. Returns 0, 1 or
@@ -28,6 +37,43 @@ int mh_plan_init(mh_plan *pl, const mh_run_opts *o);
 /* Load profile p and set up its jobs. */
 int mh_plan_profile(mh_plan *pl, size_t p, int parallel, unsigned workers);
 
+/* What the jobs of this process's slice need before they run: the known
+ * answers of their profiles' implementation folders, computed on the host
+ * (run/impl_ref.h). 0, or 1 (reported). */
+int mh_plan_prepare(mh_plan *pl);
+
 void mh_plan_free(mh_plan *pl);
+
+/* plan_file.c: --plan-only: each job's cost (from --costs DIR), the plan
+ * dealt into slices (--shard's N), the table on stdout and the plan file
+ * (its JSON, its hash and the command line's measuring options). 0, or
+ * an exit status (reported). */
+int mh_plan_write(mh_plan *pl, const mh_run_opts *o);
+
+/* shard.c: the plan as JSON: the options that decide what is measured,
+ * and every job (target, profile and its content's SHA-256, compiler and
+ * level, its folders' SHA-256s, whether it is host-timed, its cost). No
+ * path and nothing of this machine: the same run on any machine has the
+ * same plan. Consumed by the caller; NULL when out of memory. */
+json_t *mh_plan_json(const mh_plan *pl);
+
+/* shard.c: the plan's hash, and its jobs dealt into shards slices (see
+ * docs/scaling.md, "Slices"): every host-timed job in slice 0, so that no
+ * merged result mixes host timings of two machines; the rest, heaviest
+ * first where every cost is known (else in plan order), each to the slice
+ * with the least work so far. 0, or -1 with err. */
+int mh_plan_slice(mh_plan *pl, unsigned shards, unsigned shard, char *err,
+                  size_t errlen);
+
+/* shard.c: job i is this process's (its slice is pl->shard). */
+int mh_plan_mine(const mh_plan *pl, size_t i);
+
+/* shard.c: the plan a results set of this process is part of. */
+mh_plan_ref mh_plan_ref_of(const mh_plan *pl);
+
+/* shard.c: read a plan file (merlin plan --out): every job's cost into
+ * pl (the jobs must be the same, in the same order: the file's hash must
+ * then be pl's). 0, or -1 with err naming what differs. */
+int mh_plan_adopt(mh_plan *pl, const char *path, char *err, size_t errlen);
 
 #endif

@@ -19,6 +19,8 @@
 #define MH_STALL_DEFAULT 600u
 #define MH_PROFILE_DEFAULT "default"
 #define MH_OUT_DEFAULT "results"
+/* Largest N of --shard K/N. */
+#define MH_SHARDS_MAX 10000u
 
 /* The values of a repeatable option, in order (main.c MH_OPT_LIST). */
 typedef struct {
@@ -57,6 +59,18 @@ typedef struct {
    * the profile's impl.hash). */
   mh_strlist impls, impl_trees, impl_skips;
   const char *impl_hash;
+  /* --shard K/N: run only the K-th of N slices of the plan (shards 0: the
+   * whole plan); --plan FILE: the plan `merlin plan` wrote (its costs
+   * decide the slices; docs/scaling.md). */
+  unsigned shard, shards;
+  const char *plan_file;
+  /* --plan-only FILE: write the plan there ("-": stdout) and run nothing;
+   * --costs DIR: a previous run's results, each job's cost estimated from
+   * them; plan_args: the command line the plan file records (the options
+   * that decide what is measured). */
+  const char *plan_only, *costs;
+  const char *const *plan_args;
+  size_t n_plan_args;
 } mh_run_opts;
 
 #endif

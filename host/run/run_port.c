@@ -5,7 +5,7 @@
 
 #include "run/progress.h"
 #include "run/serial.h"
-#include "run/target_exec.h"
+#include "util/exec.h"
 #include "util/fsutil.h"
 
 #include <stdio.h>

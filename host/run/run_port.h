@@ -4,8 +4,8 @@
 #ifndef MERLIN_HOST_RUN_PORT_H
 #define MERLIN_HOST_RUN_PORT_H
 
-#include "cli/cli.h"
 #include "config/targets.h"
+#include "run/run_opts.h"
 
 #include <stddef.h>
 

@@ -2,7 +2,7 @@
 #define _DEFAULT_SOURCE /* cfmakeraw, B230400 and above */
 #include "run/serial.h"
 
-#include "run/target_exec.h"
+#include "util/exec.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -51,9 +51,22 @@ int mh_stage_judge_ct(mh_run_ctx *c, mh_job *tr);
  * each described board of the run's core (boards/, docs/boards.md). */
 int mh_stage_costs(mh_run_ctx *c, mh_job *tr);
 
-/* write.c: write the results of jobs trs[0..n) into a hidden directory,
- * then rename it into place as OUT/<UTC timestamp>[-N] and repoint
- * OUT/latest. */
-int mh_stage_write(const mh_run_opts *o, mh_job *trs, size_t n);
+/* write.c: a file of a results directory beside the reports. */
+typedef struct {
+  const char *name, *data;
+  size_t len;
+} mh_out_file;
+
+/* write.c: results r (and files) into a hidden directory of OUT, then
+ * renamed into place as OUT/<UTC timestamp>[-N], OUT/latest repointed:
+ * a results directory is whole or absent. r's merlin version and creation
+ * time are this merlin's and now. Returns 0 or 1 (reported). */
+int mh_results_dir_write(const char *out, mh_results *r,
+                         const mh_out_file *files, size_t n_files);
+
+/* write.c: the results of jobs[0..n) (a plan, or its slice plan) and
+ * their console streams, as mh_results_dir_write. */
+int mh_stage_write(const mh_run_opts *o, mh_job *const *jobs, size_t n,
+                   const mh_plan_ref *plan);
 
 #endif

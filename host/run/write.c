@@ -52,20 +52,12 @@ static int console_name(const mh_job *tr, char *buf, size_t len) {
   return -1;
 }
 
-static void remove_tree(const char *dir, const mh_job *trs, size_t n) {
-  static const char *const files[] = {"results.json", "results.csv",
+static const char *const REPORTS[] = {"results.json", "results.csv",
                                       "report.md", "report.html"};
-  for (size_t i = 0; i < 4; i++) {
-    char *p = mh_path_join(dir, files[i]);
-    if (p)
-      unlink(p);
-    free(p);
-  }
-  for (size_t i = 0; i < n; i++) {
-    char name[256];
-    if (console_name(&trs[i], name, sizeof name) != 0)
-      continue;
-    char *p = mh_path_join(dir, name);
+
+static void remove_tree(const char *dir, const mh_out_file *files, size_t n) {
+  for (size_t i = 0; i < 4 + n; i++) {
+    char *p = mh_path_join(dir, i < 4 ? REPORTS[i] : files[i - 4].name);
     if (p)
       unlink(p);
     free(p);
@@ -126,99 +118,12 @@ static void remove_stale_tmp(const char *out) {
   closedir(d);
 }
 
-/* Write everything into a hidden directory, then rename it into place as
- * OUT/<UTC timestamp>[-N] and repoint OUT/latest. */
-int mh_stage_write(const mh_run_opts *o, mh_job *trs, size_t n) {
-  char err[1024], stamp[32], created[32];
-  time_t now = time(NULL);
-  struct tm tm;
-  gmtime_r(&now, &tm);
-  strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-  strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  mh_results r = {.merlin = MERLIN_VERSION, .created = created, .n_runs = n};
-  mh_result *runs = calloc(n, sizeof *runs);
-  if (!runs) {
-    fprintf(stderr, "merlin: out of memory\n");
-    return 1;
-  }
-  for (size_t i = 0; i < n; i++)
-    runs[i] = trs[i].res;
-  r.runs = runs;
-  char *json = mh_results_to_json(&r, err, sizeof err);
-  char *csv = mh_results_to_csv(&r);
-  char *md = mh_report_md(&r);
-  mh_html_assets assets; /* the charting library (report/html_assets.c) */
-  char *html = NULL;
-  if (mh_run_html_assets(&assets, err, sizeof err) == 0) {
-    html = mh_report_html(&r, &assets);
-    mh_html_assets_free(&assets);
-  }
-  free(runs);
-  int rc = 1;
-  char tmpname[64], final[64];
-  char *tmp = NULL, *dst = NULL;
-  if (!json || !csv || !md || !html) {
-    fprintf(stderr, "merlin: cannot serialise the results: %s\n",
-            json ? "out of memory" : err);
-    goto out;
-  }
-  if (mh_mkdir_p(o->out, err, sizeof err) != 0) {
-    fprintf(stderr, "merlin: %s\n", err);
-    goto out;
-  }
-  remove_stale_tmp(o->out);
-  snprintf(tmpname, sizeof tmpname, ".tmp-%s-%ld", stamp, (long)getpid());
-  tmp = mh_path_join(o->out, tmpname);
-  char brief[MH_PATH_BRIEF];
-  if (!tmp || mkdir(tmp, 0755) != 0) {
-    int e = errno;
-    fprintf(stderr, "merlin: cannot create %s: %s\n",
-            tmp ? mh_path_brief(tmp, brief, sizeof brief) : tmpname,
-            strerror(e));
-    goto out;
-  }
-  int bad = write_file(tmp, "results.json", json, strlen(json)) ||
-            write_file(tmp, "results.csv", csv, strlen(csv)) ||
-            write_file(tmp, "report.md", md, strlen(md)) ||
-            write_file(tmp, "report.html", html, strlen(html));
-  for (size_t i = 0; i < n && !bad; i++) {
-    char name[256];
-    bad = console_name(&trs[i], name, sizeof name) != 0 ||
-          write_file(tmp, name, trs[i].console, trs[i].console_len);
-  }
-  if (bad) {
-    remove_tree(tmp, trs, n);
-    goto out;
-  }
-  /* rename() fails on a non-empty directory of that name: next suffix. */
-  for (int k = 0; k < 1000; k++) {
-    if (k)
-      snprintf(final, sizeof final, "%s-%d", stamp, k);
-    else
-      snprintf(final, sizeof final, "%s", stamp);
-    free(dst);
-    dst = mh_path_join(o->out, final);
-    if (!dst)
-      break;
-    if (rename(tmp, dst) == 0) {
-      rc = 0;
-      break;
-    }
-    if (errno != EEXIST && errno != ENOTEMPTY && errno != ENOTDIR)
-      break;
-  }
-  if (rc != 0) {
-    int e = errno;
-    fprintf(stderr, "merlin: cannot move results into %s: %s\n",
-            mh_path_brief(o->out, brief, sizeof brief), strerror(e));
-    remove_tree(tmp, trs, n);
-    goto out;
-  }
-  /* OUT/latest -> <final>, replaced atomically. */
+/* OUT/latest -> final, replaced atomically; a warning when it cannot be. */
+static void point_latest(const char *out, const char *final) {
   char lname[64];
   snprintf(lname, sizeof lname, ".latest.tmp-%ld", (long)getpid());
-  char *ltmp = mh_path_join(o->out, lname);
-  char *latest = mh_path_join(o->out, "latest");
+  char *ltmp = mh_path_join(out, lname);
+  char *latest = mh_path_join(out, "latest");
   if (ltmp && latest) {
     unlink(ltmp);
     if (symlink(final, ltmp) != 0 || rename(ltmp, latest) != 0) {
@@ -229,15 +134,132 @@ int mh_stage_write(const mh_run_opts *o, mh_job *trs, size_t n) {
   }
   free(ltmp);
   free(latest);
+}
+
+/* Rename tmp into place as OUT/<stamp>[-N]; the path, or NULL (reported). */
+static char *move_into_place(const char *out, const char *tmp,
+                             const char *stamp, char *final, size_t flen) {
+  char *dst = NULL;
+  /* rename() fails on a non-empty directory of that name: next suffix. */
+  for (int k = 0; k < 1000; k++) {
+    if (k)
+      snprintf(final, flen, "%s-%d", stamp, k);
+    else
+      snprintf(final, flen, "%s", stamp);
+    free(dst);
+    dst = mh_path_join(out, final);
+    if (!dst || rename(tmp, dst) == 0)
+      return dst;
+    if (errno != EEXIST && errno != ENOTEMPTY && errno != ENOTDIR)
+      break;
+  }
+  char brief[MH_PATH_BRIEF];
+  fprintf(stderr, "merlin: cannot move results into %s: %s\n",
+          mh_path_brief(out, brief, sizeof brief), strerror(errno));
+  free(dst);
+  return NULL;
+}
+
+/* The four reports of r, rendered; 0, or -1 (reported, *text freed). */
+static int render(const mh_results *r, char *text[4]) {
+  char err[1024];
+  text[0] = mh_results_to_json(r, err, sizeof err);
+  text[1] = mh_results_to_csv(r);
+  text[2] = mh_report_md(r);
+  text[3] = NULL;
+  mh_html_assets assets; /* the charting library (report/html_assets.c) */
+  if (text[0] && mh_run_html_assets(&assets, err, sizeof err) == 0) {
+    text[3] = mh_report_html(r, &assets);
+    mh_html_assets_free(&assets);
+  }
+  if (text[0] && text[1] && text[2] && text[3])
+    return 0;
+  fprintf(stderr, "merlin: cannot serialise the results: %s\n",
+          text[0] ? (text[3] ? "out of memory" : err) : err);
+  for (int i = 0; i < 4; i++)
+    free(text[i]);
+  return -1;
+}
+
+int mh_results_dir_write(const char *out, mh_results *r,
+                         const mh_out_file *files, size_t n_files) {
+  char err[1024], stamp[32], created[32];
+  time_t now = time(NULL);
+  struct tm tm;
+  gmtime_r(&now, &tm);
+  strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  char *was_merlin = r->merlin, *was_created = r->created;
+  r->merlin = (char *)MERLIN_VERSION;
+  r->created = created;
+  char *text[4];
+  int rc = render(r, text);
+  r->merlin = was_merlin;
+  r->created = was_created;
+  if (rc != 0)
+    return 1;
+  rc = 1;
+  char tmpname[64], final[64];
+  char *tmp = NULL, *dst = NULL;
+  if (mh_mkdir_p(out, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s\n", err);
+    goto out;
+  }
+  remove_stale_tmp(out);
+  snprintf(tmpname, sizeof tmpname, ".tmp-%s-%ld", stamp, (long)getpid());
+  tmp = mh_path_join(out, tmpname);
+  char brief[MH_PATH_BRIEF];
+  if (!tmp || mkdir(tmp, 0755) != 0) {
+    int e = errno;
+    fprintf(stderr, "merlin: cannot create %s: %s\n",
+            tmp ? mh_path_brief(tmp, brief, sizeof brief) : tmpname,
+            strerror(e));
+    goto out;
+  }
+  int bad = 0;
+  for (size_t i = 0; i < 4 && !bad; i++)
+    bad = write_file(tmp, REPORTS[i], text[i], strlen(text[i]));
+  for (size_t i = 0; i < n_files && !bad; i++)
+    bad = write_file(tmp, files[i].name, files[i].data, files[i].len);
+  if (bad || !(dst = move_into_place(out, tmp, stamp, final, sizeof final))) {
+    remove_tree(tmp, files, n_files);
+    goto out;
+  }
+  point_latest(out, final);
   printf("merlin: results written to %s (results.json, results.csv, "
          "report.md, report.html)\n",
          dst);
+  rc = 0;
 out:
-  free(json);
-  free(csv);
-  free(md);
-  free(html);
+  for (int i = 0; i < 4; i++)
+    free(text[i]);
   free(tmp);
   free(dst);
+  return rc;
+}
+
+int mh_stage_write(const mh_run_opts *o, mh_job *const *jobs, size_t n,
+                   const mh_plan_ref *plan) {
+  mh_results r = {.n_runs = n, .plan = *plan};
+  mh_result *runs = calloc(n ? n : 1, sizeof *runs);
+  mh_out_file *files = calloc(n ? n : 1, sizeof *files);
+  char(*names)[256] = calloc(n ? n : 1, sizeof *names);
+  int rc = 1;
+  if (!runs || !files || !names) {
+    fprintf(stderr, "merlin: out of memory\n");
+    goto out;
+  }
+  for (size_t i = 0; i < n; i++) {
+    runs[i] = jobs[i]->res;
+    if (console_name(jobs[i], names[i], sizeof names[i]) != 0)
+      goto out;
+    files[i] = (mh_out_file){names[i], jobs[i]->console, jobs[i]->console_len};
+  }
+  r.runs = runs;
+  rc = mh_results_dir_write(o->out, &r, files, n);
+out:
+  free(runs);
+  free(files);
+  free(names);
   return rc;
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,5 +348,36 @@ const char *mh_path_brief(const char *path, char *buf, size_t len) {
   size_t head = len / 4, tail = len / 2;
   snprintf(buf, len, "%.*s...%s (a path of %zu bytes)", (int)head, path,
            path + n - tail, n);
+  return buf;
+}
+
+char *mh_source_root(char *err, size_t errlen) {
+  const char *env = getenv("MERLIN_ROOT");
+  const char *root = env && *env ? env : MERLIN_SOURCE_DIR;
+  char cwd[PATH_MAX];
+  char *buf = NULL;
+  if (root[0] == '/')
+    buf = strdup(root);
+  else if (getcwd(cwd, sizeof cwd))
+    buf = mh_path_join(cwd, root);
+  if (!buf) {
+    snprintf(err, errlen, "source root %s: %s", root, strerror(errno));
+    return NULL;
+  }
+  /* No trailing slashes: paths are joined onto it. */
+  for (size_t n = strlen(buf); n > 1 && buf[n - 1] == '/'; n--)
+    buf[n - 1] = '\0';
+  char *cml = mh_path_join(buf, "CMakeLists.txt");
+  struct stat st;
+  int ok = cml && stat(cml, &st) == 0;
+  free(cml);
+  if (!ok) {
+    snprintf(err, errlen,
+             "source root %s%s has no CMakeLists.txt (set MERLIN_ROOT to the "
+             "Merlin source tree)",
+             buf, env && *env ? " (from MERLIN_ROOT)" : "");
+    free(buf);
+    return NULL;
+  }
   return buf;
 }

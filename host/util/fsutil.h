@@ -49,4 +49,8 @@ const char *mh_path_display(const char *root, const char *path);
 #define MH_PATH_BRIEF 256
 const char *mh_path_brief(const char *path, char *buf, size_t len);
 
+/* The source root: $MERLIN_ROOT when set, else the tree merlin was built
+ * from. Returns a malloc'd absolute path, or NULL with err. */
+char *mh_source_root(char *err, size_t errlen);
+
 #endif

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# docs/cycle-model.md's validation table is what scripts/cycle-validation.mjs
-# renders from the extract of a run kept here, validation-run.json
-# (docs/cycle-model.md, "Validation against silicon"). To regenerate after
-# a new run: `node scripts/cycle-validation.mjs extract RESULTS "COMMAND"`
-# into validation-run.json, then paste `node scripts/cycle-validation.mjs
-# render` between the markers.
+# docs/cycle-model.md's validation tables are what scripts/cycle-validation.mjs
+# renders from the extracts of the runs kept here, validation-run.json
+# (qemu-m4) and validation-run-m3.json (qemu-m3) (docs/cycle-model.md,
+# "Validation against silicon"). To regenerate after a new run: `node
+# scripts/cycle-validation.mjs extract RESULTS "COMMAND"` into the run's
+# file, then paste `node scripts/cycle-validation.mjs render` between the
+# markers.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 want=$(node "$root/scripts/cycle-validation.mjs" render)

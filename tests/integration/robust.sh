@@ -59,6 +59,27 @@ usage)
     expect 1 "$work/ro" "$merlin" run --target host --runs 1 --warmup 0 \
       --out "$work/ro/out" --quiet
   fi
+  # Did you mean: the nearest valid name of a typo (issue 32).
+  expect 2 "unknown target 'qemu-m5' (did you mean qemu-m55?)" \
+    "$merlin" run --target qemu-m5 "${out[@]}"
+  expect 2 "unknown profile 'defualt' (did you mean default?)" \
+    "$merlin" run --target host --profile defualt "${out[@]}"
+  expect 2 "unknown algorithm 'ml-kem-51'; did you mean ml-kem-512?" \
+    "$merlin" run --target host --alg ml-kem-51 --backend wolfcrypt "${out[@]}"
+  expect 2 "unknown backend 'wolfcrpyt'; did you mean wolfcrypt?" \
+    "$merlin" run --target host --alg sha256 --backend wolfcrpyt "${out[@]}"
+  # --alg/--backend without a profile file.
+  expect 2 "no backend of --backend offers ml-dsa-44; those that do: wolfcrypt" \
+    "$merlin" run --target host --alg ml-dsa-44 --backend mbedtls "${out[@]}"
+  expect 2 "needs --backend" "$merlin" run --target host --alg sha256 "${out[@]}"
+  expect 2 "goes with --alg" "$merlin" run --target host --backend wolfcrypt "${out[@]}"
+  expect 2 "--alg makes the profile" \
+    "$merlin" run --target host --alg sha256 --backend wolfcrypt --profile default "${out[@]}"
+  # --help in groups, the test hooks behind merlin help --all.
+  "$merlin" run --help >"$work/help"
+  grep -q '^what to run:' "$work/help" && ! grep -q -- '--kat-corrupt' "$work/help" ||
+    fail "run --help: no groups, or the test hooks shown"
+  "$merlin" help --all run | grep -q -- '--kat-corrupt' || fail "help --all run lacks the test hooks"
   ;;
 qemu-fails)
   # A qemu-system-arm that exits at once with an error of its own.

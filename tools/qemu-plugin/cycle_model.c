@@ -96,64 +96,123 @@ static const mc_model model_m0plus_smallmul = {
     .ls_pipeline = 0,
 };
 
-/* Cortex-M33 (docs/cycle-model.md "Cortex-M33"): Arm publishes no
- * per-instruction table (TRM 100230). What differs from the M4 comes from
- * the pipeline Arm described at the core's launch: address generation in
- * the second stage, so a single load or store issues in one cycle and its
- * data is there a cycle later; multiply, MAC, divide and SIMD in a third
- * stage (result a cycle later); branches resolved in the second stage; dual
- * issue of 16-bit Thumb and branch instructions (pipeline.c). Everything
- * else as the M4 table (an assumption, labelled so). */
+/* Cortex-M33 (docs/cycle-model.md "Cortex-M33"), version 2: Arm publishes
+ * no per-instruction table (TRM 100230). From silicon measurements on an
+ * RP2350 (Cortex-M33 r1p0, DWT CYCCNT; jnk0le/random "pipeline cycle
+ * test", doc/cortex_m33.md): single load or store 1 cycle, LDRD/STRD 2,
+ * LDM/STM of N registers N; a taken branch 2 (1 when dual-issued);
+ * POP {..., PC} 1 to 2 cycles slower than POP {..., LR} + BX LR; the
+ * pairing and result latencies are in pipeline.c. Divide and the FPU
+ * rows other than VLDR: the M4's table (no M33 source). */
 static const mc_model model_m33 = {
     .name = "cortex-m33",
-    .version = "1",
-    .source = "Arm Cortex-M33 pipeline description (elektroniknet.de, "
-              "Cortex-M23 und M33, 2016, p. 3); M4 TRM table otherwise",
+    .version = "2",
+    .source = "Cortex-M33 silicon measurements (RP2350, jnk0le/random "
+              "pipeline cycle test); M4 TRM table otherwise",
     .cost =
         {
             [K_ALU] = 1,     [K_ALU_PC] = 2,  [K_MUL] = 1,   [K_MLA] = 1,
             [K_MULL] = 1,    [K_MLAL] = 1,    [K_DIV] = 12,  [K_LD] = 1,
-            [K_ST] = 1,      [K_LD_PC] = 3,   [K_LDRD] = 3,  [K_LDM] = 1,
-            [K_STM] = 1,     [K_B] = 2,       [K_BCOND] = 2, [K_CBZ] = 2,
+            [K_ST] = 1,      [K_LD_PC] = 3,   [K_LDRD] = 2,  [K_LDM] = 0,
+            [K_STM] = 0,     [K_B] = 2,       [K_BCOND] = 2, [K_CBZ] = 2,
             [K_BL] = 2,      [K_BX] = 2,      [K_TB] = 3,    [K_MSR] = 1,
             [K_MRS] = 1,     [K_BARRIER] = 1, [K_ISB] = 2,   [K_FP] = 1,
-            [K_FP_MAC] = 3,  [K_FP_DIV] = 14, [K_FP_LS] = 2, [K_FP_LSM] = 1,
+            [K_FP_MAC] = 3,  [K_FP_DIV] = 14, [K_FP_LS] = 1, [K_FP_LSM] = 0,
             [K_FP_MOV2] = 2,
         },
     .refill = 1,
-    .ldm_pc_extra = 1,
+    .ldm_pc_extra = 3, /* N + 3: two more than POP {LR} (N) + BX LR (2) */
     .ls_pipeline = 0,
     .pipe = MC_PIPE_M33,
 };
 
-/* Cortex-M7 (docs/cycle-model.md "Cortex-M7"): no Arm table either. Issue
- * costs, units and latencies from Arm's scheduling model of the core in
- * LLVM (llvm/lib/Target/ARM/ARMScheduleM7.td): dual issue (pipeline.c),
- * divide 7, TBB/TBH 2, system instructions 3 single-issue, VDIV/VSQRT 16,
- * a mispredicted branch 6 (memsys.c). LDM/STM move two registers a cycle
- * (64-bit data path). Memory: TCM or cache hits (no board), or the board's
- * memory system (memsys.c). */
-static const mc_model model_m7 = {
-    .name = "cortex-m7",
+/* Cortex-M55 (docs/cycle-model.md "Cortex-M55"), version 1. Arm's
+ * scheduling model of the core in LLVM (ARMScheduleM55.td): "a lot like
+ * the M4/M33", one more pipeline stage, dual issue of two 16-bit
+ * instructions when one is a NOP, IT, branch, ADD/SUB/MOV immediate, MOV
+ * register or 16-bit extend; loads, multiplies and shifted-operand
+ * instructions have a result latency of 2; MispredictPenalty 3 (a taken
+ * branch: 1 + P with P = 2). Load/store multiple and the rest: the M33's
+ * measured figures. MVE: two beats per instruction over four EPU pipes,
+ * overlapping when neighbours use different pipes (pipeline.c). */
+static const mc_model model_m55 = {
+    .name = "cortex-m55",
     .version = "1",
-    .source = "LLVM ARMScheduleM7.td (Arm's Cortex-M7 scheduling model), "
-              "docs/cycle-model.md",
+    .source = "LLVM ARMScheduleM55.td (Arm's Cortex-M55 scheduling model); "
+              "Cortex-M33 silicon measurements otherwise",
     .cost =
         {
-            [K_ALU] = 1,     [K_ALU_PC] = 1,  [K_MUL] = 1,   [K_MLA] = 1,
-            [K_MULL] = 1,    [K_MLAL] = 1,    [K_DIV] = 7,   [K_LD] = 1,
-            [K_ST] = 1,      [K_LD_PC] = 1,   [K_LDRD] = 1,  [K_LDM] = 0,
-            [K_STM] = 0,     [K_B] = 1,       [K_BCOND] = 1, [K_CBZ] = 1,
-            [K_BL] = 1,      [K_BX] = 1,      [K_TB] = 2,    [K_MSR] = 3,
-            [K_MRS] = 3,     [K_BARRIER] = 3, [K_ISB] = 3,   [K_FP] = 1,
+            [K_ALU] = 1,     [K_ALU_PC] = 3,  [K_MUL] = 1,   [K_MLA] = 1,
+            [K_MULL] = 1,    [K_MLAL] = 1,    [K_DIV] = 12,  [K_LD] = 1,
+            [K_ST] = 1,      [K_LD_PC] = 4,   [K_LDRD] = 2,  [K_LDM] = 0,
+            [K_STM] = 0,     [K_B] = 3,       [K_BCOND] = 3, [K_CBZ] = 3,
+            [K_BL] = 3,      [K_BX] = 3,      [K_TB] = 4,    [K_MSR] = 1,
+            [K_MRS] = 1,     [K_BARRIER] = 1, [K_ISB] = 3,   [K_FP] = 1,
             [K_FP_MAC] = 1,  [K_FP_DIV] = 16, [K_FP_LS] = 1, [K_FP_LSM] = 0,
             [K_FP_MOV2] = 1,
         },
+    .refill = 2,
+    .ldm_pc_extra = 4,
+    .ls_pipeline = 0,
+    .pipe = MC_PIPE_M55,
+};
+
+/* The issue costs of the dual-issue cores (Cortex-M7, M85): 1 for what
+ * issues in one slot (pairing and latencies: pipeline.c), divide 7, TBB/TBH
+ * 2, system instructions 3, LDM/STM ceil(N/2) (added in mc_cost_of), and
+ * the core's VDIV. */
+#define DUAL_ISSUE_COST(fpdiv)                                                 \
+  {                                                                            \
+    [K_ALU] = 1, [K_ALU_PC] = 1, [K_MUL] = 1, [K_MLA] = 1, [K_MULL] = 1,       \
+    [K_MLAL] = 1, [K_DIV] = 7, [K_LD] = 1, [K_ST] = 1, [K_LD_PC] = 1,          \
+    [K_LDRD] = 1, [K_LDM] = 0, [K_STM] = 0, [K_B] = 1, [K_BCOND] = 1,          \
+    [K_CBZ] = 1, [K_BL] = 1, [K_BX] = 1, [K_TB] = 2, [K_MSR] = 3, [K_MRS] = 3, \
+    [K_BARRIER] = 3, [K_ISB] = 3, [K_FP] = 1, [K_FP_MAC] = 1,                  \
+    [K_FP_DIV] = (fpdiv), [K_FP_LS] = 1, [K_FP_LSM] = 0, [K_FP_MOV2] = 1,      \
+  }
+
+/* Cortex-M7 (docs/cycle-model.md "Cortex-M7"), version 2: no Arm table
+ * either. Issue rules, latencies and the mispredict cost from silicon
+ * measurements (STM32H743: jnk0le/random "pipeline cycle test",
+ * doc/cortex_m7.md; STM32H730: quinapalus.com "Cortex-M7 instruction cycle
+ * counts, timings, and dual-issue combinations"), units from Arm's
+ * scheduling model in LLVM (ARMScheduleM7.td): divide 7, TBB/TBH 2,
+ * system instructions 3 single-issue, VDIV/VSQRT 16 (measured 16/14),
+ * LDM/STM ceil(N/2) single-issue (measured). Pairing and latencies:
+ * pipeline.c; mispredicts: memsys.c. */
+static const mc_model model_m7 = {
+    .name = "cortex-m7",
+    .version = "2",
+    .source = "Cortex-M7 silicon measurements (STM32H743: jnk0le/random "
+              "pipeline cycle test; STM32H730: quinapalus.com); LLVM "
+              "ARMScheduleM7.td",
+    .cost = DUAL_ISSUE_COST(16), /* VDIV/VSQRT: measured 16/14 */
     .refill = 0,
     .ldm_pc_extra = 0,
     .ls_pipeline = 0,
     .pipe = MC_PIPE_M7,
     .mispredict = 6,
+};
+
+/* Cortex-M85 (docs/cycle-model.md "Cortex-M85"), version 1: Arm's
+ * Cortex-M85 Software Optimization Guide (Arm 107950) as encoded in Arm's
+ * scheduling model in LLVM (ARMScheduleM85.td: dual issue, two ALUs, two
+ * load and two store ports, one MAC, one shifter for shifted operands,
+ * divide 7, mispredict 7 for forward branches), with silicon measurements
+ * on an RA8D1 (Cortex-M85 r0p2; jnk0le/random doc/cortex_m85.md) where
+ * they say more. MVE as the M55 (pipeline.c). */
+static const mc_model model_m85 = {
+    .name = "cortex-m85",
+    .version = "1",
+    .source = "LLVM ARMScheduleM85.td (Arm's Cortex-M85 scheduling model, "
+              "after Arm 107950); Cortex-M85 silicon measurements (RA8D1, "
+              "jnk0le/random)",
+    .cost = DUAL_ISSUE_COST(14), /* VDIV: ARMScheduleM85.td latency 14 */
+    .refill = 0,
+    .ldm_pc_extra = 0,
+    .ls_pipeline = 0,
+    .pipe = MC_PIPE_M85,
+    .mispredict = 7,
 };
 
 const mc_model *mc_model_find(const char *name) {
@@ -163,7 +222,8 @@ const mc_model *mc_model_find(const char *name) {
   } t[] = {
       {"m0plus", &model_m0plus}, {"m0plus-smallmul", &model_m0plus_smallmul},
       {"m3", &model_m3},         {"m4", &model_m4},
-      {"m33", &model_m33},       {"m7", &model_m7}};
+      {"m33", &model_m33},       {"m7", &model_m7},
+      {"m55", &model_m55},       {"m85", &model_m85}};
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
     if (strcmp(name, t[i].arg) == 0)
       return t[i].m;
@@ -245,8 +305,32 @@ static void decode16(uint16_t h, mc_insn *o) {
   set(o, K_ALU, MC_ALU, MC_BR_NONE); /* everything else: 1 cycle */
 }
 
+/* Armv8.1-M MVE (Helium) in the coprocessor space: loads and stores with
+ * coprocessor field 14/15 (0xEC/0xED/0xFC/0xFD), data processing in
+ * 0xEF/0xFF and in 0xEE/0xFE with coprocessor field 14/15 (VFP uses 10/11).
+ * The pipe follows ARMScheduleM55.td coarsely: multiplies, reductions,
+ * compares and floating point on the float/multiply pipe, VPST/VPNOT on
+ * the control pipe, the rest of 0xEF/0xFF on the integer pipe. */
+static int mve_pipe(uint16_t h1, uint16_t h2) {
+  unsigned cp = (h2 >> 8) & 0xF;
+  if ((h1 & 0xEE00) == 0xEC00)
+    return cp >= 0xE ? MC_MVE_LS : MC_MVE_NONE;
+  if ((h1 & 0xEF00) == 0xEF00) { /* 0xEF, 0xFF */
+    if ((cp == 0x9 && (h2 & 0x10)) || cp >= 0xB)
+      return MC_MVE_MUL; /* VMUL, VQDMULH, VQRDMULH, floating point */
+    return MC_MVE_INT;
+  }
+  if ((h1 & 0xEF00) == 0xEE00 && cp >= 0xE) {
+    if ((h1 & 0xFFB1) == 0xFE31 && (h2 & 0x1FFF) == 0x0F4D)
+      return MC_MVE_SYS; /* VPST, VPNOT */
+    return MC_MVE_MUL;
+  }
+  return MC_MVE_NONE;
+}
+
 static void decode_fp(uint16_t h1, uint16_t h2, mc_insn *o) {
   set(o, K_FP, MC_FP, MC_BR_NONE);
+  o->mve = mve_pipe(h1, h2);
   if ((h1 & 0xFE00) == 0xEC00) { /* extension register load/store */
     unsigned regs = (h2 & 0x0100) ? (h2 & 0xFF) / 2u : (h2 & 0xFF);
     if ((h1 & 0xFFE0) == 0xEC40)
@@ -295,6 +379,16 @@ static void decode32(uint16_t h1, uint16_t h2, mc_insn *o) {
   if ((h1 & 0xEC00) == 0xEC00) /* coprocessor: the FPU */
     return decode_fp(h1, h2, o);
   if ((h1 & 0xF800) == 0xF000 && (h2 & 0x8000)) { /* branches, control */
+    /* Armv8.1-M low-overhead loops (never in an Armv7-M image): LE/LETP
+     * branch back while LR counts, WLS/WLSTP skip a loop of none; DLS
+     * sets LR; VCTP is MVE */
+    if ((h2 & 0xF001) == 0xC001)
+      return set(o, (h1 & 0xF) == 0xF ? K_BCOND : K_CBZ, MC_BR_TAKEN,
+                 MC_BR_COND);
+    if (h2 == 0xE801 && (h1 & 0xFFC0) == 0xF000) {
+      o->mve = MC_MVE_SYS;
+      return set(o, K_ALU, MC_ALU, MC_BR_NONE);
+    }
     if ((h2 & 0x5000) == 0x5000)
       return set(o, K_BL, MC_BR_TAKEN, MC_BR_ALWAYS);
     if ((h2 & 0x5000) == 0x1000)
@@ -347,13 +441,26 @@ void mc_decode(uint16_t hw1, uint16_t hw2, int size, mc_insn *out) {
     decode32(hw1, hw2, out);
   out->size = size;
   mc_regs_of(hw1, hw2, size, &out->regs);
+  if (size == 2) {
+    out->nop16 = (hw1 & 0xFF0F) == 0xBF00; /* NOP, YIELD, WFE, WFI, SEV */
+    /* ARMScheduleM55.td "Dual Issue": NOP, IT, B, B<cond>, ADD/SUB
+     * immediate, MOV immediate and register, UXTB/H, SXTB/H */
+    out->di16 = (hw1 & 0xFC00) == 0x1C00 || (hw1 & 0xE000) == 0x2000 ||
+                (hw1 & 0xFF00) == 0x4600 || (hw1 & 0xFF00) == 0xB200 ||
+                (hw1 & 0xFF00) == 0xBF00 || out->kind == K_B ||
+                out->kind == K_BCOND;
+  }
   out->load =
       out->kind == K_LD || out->kind == K_LDM || out->kind == K_LD_PC ||
       out->kind == K_TB || (out->kind == K_LDRD && out->cls == MC_LOAD) ||
-      ((out->kind == K_FP_LS || out->kind == K_FP_LSM) && (hw1 & 0x0010));
+      ((out->kind == K_FP_LS || out->kind == K_FP_LSM) && (hw1 & 0x0010)) ||
+      (out->mve == MC_MVE_LS && (hw1 & 0x0010));
 }
 
-void mc_state_init(mc_state *st) { memset(st, 0, sizeof *st); }
+void mc_state_init(mc_state *st) {
+  memset(st, 0, sizeof *st);
+  st->since_flags = 1000;
+}
 
 mc_cost mc_cost_of(const mc_model *m, mc_insn *in, mc_state *st,
                    unsigned wait_states) {
@@ -369,7 +476,9 @@ mc_cost mc_cost_of(const mc_model *m, mc_insn *in, mc_state *st,
     return c;
   unsigned k = m->cost[in->kind];
   if (in->kind == K_LDM || in->kind == K_STM || in->kind == K_FP_LSM)
-    k += m->pipe == MC_PIPE_M7 ? (in->n + 1) / 2 + (in->n == 0) : in->n;
+    k += m->pipe == MC_PIPE_M7 || m->pipe == MC_PIPE_M85
+             ? (in->n + 1) / 2 + (in->n == 0)
+             : in->n;
   if (in->pc_in_list)
     k += m->ldm_pc_extra;
   if (in->ls && m->ls_pipeline && st->prev_ls)

@@ -74,13 +74,21 @@ typedef struct {
   unsigned it_count; /* IT: instructions in its block */
   int size;          /* 2 or 4 bytes */
   int load;          /* reads memory (a load of any kind, TBB/TBH, POP) */
+  int mve;           /* an MVE (Helium) instruction: its pipe, MC_MVE_* */
+  int nop16;         /* a 16-bit NOP or other hint */
+  int di16;          /* a 16-bit instruction the Cortex-M55 dual-issues
+                        with another 16-bit one (ARMScheduleM55.td) */
   mc_regs regs;      /* registers read and written (regs.h) */
 } mc_insn;
+
+/* The EPU pipe an MVE instruction takes its two beats in (Cortex-M55,
+ * ARMScheduleM55.td: load/store, integer, float/multiply, control). */
+enum { MC_MVE_NONE, MC_MVE_LS, MC_MVE_INT, MC_MVE_MUL, MC_MVE_SYS };
 
 /* How a model treats neighbouring instructions: one at a time (the TRM
  * tables of M0+, M3, M4), or with the pairing and result-latency rules of
  * the Cortex-M33 and Cortex-M7 models (docs/cycle-model.md). */
-enum { MC_PIPE_SCALAR, MC_PIPE_M33, MC_PIPE_M7 };
+enum { MC_PIPE_SCALAR, MC_PIPE_M33, MC_PIPE_M7, MC_PIPE_M55, MC_PIPE_M85 };
 
 typedef struct {
   const char *name;
@@ -91,7 +99,8 @@ typedef struct {
   uint8_t ldm_pc_extra;  /* extra cycles of an LDM/POP that loads the PC */
   uint8_t ls_pipeline;   /* adjacent load/store singles: the second costs 1 */
   uint8_t pipe;          /* MC_PIPE_* */
-  uint8_t mispredict;    /* M7: cycles of a mispredicted branch (memsys.c) */
+  uint8_t mispredict;    /* M7, M85: cycles of a mispredicted branch
+                            (memsys.c); the M7's depends on the flags */
 } mc_model;
 
 /* Decoder state within one translation block. */
@@ -103,8 +112,20 @@ typedef struct {
   int prev_pair_ok; /* it may be the first of a dual-issued pair */
   mc_kind prev_kind;
   mc_regs prev;
-  uint16_t late;     /* registers whose result comes a cycle late */
-  uint16_t agu_late; /* registers not yet ready as an address (M7) */
+  uint16_t late; /* registers whose result comes a cycle late (M33, M55) */
+  /* M7, M85: what the instructions of the previous cycle (cyc) and of the
+   * current one (grp) write: all, those forwarded to the early ALU and
+   * address generation (ok), results a cycle late (multiplies, byte and
+   * halfword loads), word loads */
+  uint16_t cyc_dst, cyc_ok, cyc_late, cyc_ldw;
+  uint16_t grp_dst, grp_ok, grp_late, grp_ldw;
+  int prev_mve;           /* the instruction before was MVE: its pipe */
+  int prev_unit;          /* M7, M85: its execution unit (pipeline.c) */
+  int prev_early;         /* M7, M85: it ran in the early ALU */
+  int prev_di;            /* M33, M55: it may pair with any 16-bit one */
+  unsigned since_flags;   /* instructions since the last that set flags */
+  unsigned br_mispredict; /* cost of the block's last branch if mispredicted
+                             (0: the model's default) */
 } mc_state;
 
 typedef struct {

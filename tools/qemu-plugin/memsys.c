@@ -198,9 +198,11 @@ static int cache_access(cache *c, uint32_t line) {
   return 0;
 }
 
-void mc_dyn_init(mc_dyn *d, uint64_t pc, uint64_t end, int br) {
+void mc_dyn_init(mc_dyn *d, uint64_t pc, uint64_t end, int br,
+                 unsigned penalty) {
   memset(d, 0, sizeof *d);
   d->br = mispredict ? (uint8_t)br : MC_DYN_BR_NONE;
+  d->penalty = (uint8_t)(penalty ? penalty : mispredict);
   d->ctr = 1; /* weakly not taken */
   d->fallthrough = end;
   if (ic.bytes && pc >= flash_lo && end <= flash_hi && end > pc) {
@@ -267,5 +269,5 @@ uint64_t mc_dyn_branch(mc_dyn *d, uint64_t next_pc) {
   if (right)
     return 0;
   mc_dyn_now.mispredict++;
-  return mispredict;
+  return d->penalty;
 }

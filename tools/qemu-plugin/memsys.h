@@ -22,7 +22,7 @@ typedef struct mc_dyn {
   uint32_t gen; /* cache generation when they were last all resident */
   uint8_t in_flash;
   /* branch predictor state of the block's last branch */
-  uint8_t br, ctr;
+  uint8_t br, ctr, penalty;
   uint64_t target, fallthrough;
 } mc_dyn;
 
@@ -52,9 +52,11 @@ int mc_mem_loads(void);
 void mc_mem_describe(char *buf, size_t len);
 
 /* The state of a new block [pc, end) whose last instruction branches as
- * br (kept inside the plugin's block record: one memory access less per
+ * br, mispredicted at a cost of penalty cycles (0: mc_mem_finish's)
+ * (kept inside the plugin's block record: one memory access less per
  * executed block). */
-void mc_dyn_init(mc_dyn *d, uint64_t pc, uint64_t end, int br);
+void mc_dyn_init(mc_dyn *d, uint64_t pc, uint64_t end, int br,
+                 unsigned penalty);
 /* Cycles its fetch adds at one execution (instruction cache misses). */
 uint64_t mc_dyn_fetch(mc_dyn *d);
 /* Cycles the branch ending block d adds, now that the next block starts

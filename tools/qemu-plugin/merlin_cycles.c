@@ -9,7 +9,8 @@
  * Arguments (-plugin merlin_cycles.so,arg=...):
  *   elf=PATH    the image: marker and function symbols are read from it
  *   out=PATH    the side file to write
- *   model=NAME  m0plus, m0plus-smallmul, m3, m4 or none (count only)
+ *   model=NAME  m0plus, m0plus-smallmul, m3, m4, m33, m55, m7, m85 or none
+ *               (count only)
  *   ws=N        flash wait states added to every pipeline refill (default 0)
  *   ic=, dc=, miss=, flash=, prefetch=, unified=
  *               the memory system of a board (memsys.c, --board)
@@ -242,7 +243,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   }
   if (mc_dyn_enabled()) {
     t->has_dyn = 1;
-    mc_dyn_init(&t->dyn, t->pc, t->fallthrough, last_br);
+    mc_dyn_init(&t->dyn, t->pc, t->fallthrough, last_br, st.br_mispredict);
   }
   qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
   ct_trace_tb(tb);
@@ -298,8 +299,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
   if (strcmp(model_name, "none") != 0) {
     model = mc_model_find(model_name);
     if (!model)
-      return fail("unknown model (m0plus, m0plus-smallmul, m3, m4, m33, m7, "
-                  "none)",
+      return fail("unknown model (m0plus, m0plus-smallmul, m3, m4, m33, m55, "
+                  "m7, m85, none)",
                   model_name);
   }
   if (mc_mem_finish(model ? model->mispredict : 0, err, sizeof err) != 0)

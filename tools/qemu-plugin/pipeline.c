@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The Cortex-M33 and Cortex-M7 rules that look at two neighbouring
- * instructions of a translation block: dual issue and result latency.
- * Sources and uncertainty: docs/cycle-model.md, "Cortex-M33" and
- * "Cortex-M7". Decided at translation time, so they cost nothing at run
- * time; a pair across two blocks is not seen (the block's first
- * instruction issues alone).
+ * The Cortex-M33, M55, M7 and M85 rules that look at neighbouring
+ * instructions of a translation block: dual issue, result latency, MVE
+ * beats. Sources, and which was chosen where they disagree:
+ * docs/cycle-model.md, sections "Cortex-M33" to "Cortex-M85". Decided at
+ * translation time, so they cost nothing at run time; a pair across two
+ * blocks is not seen (the block's first instruction issues alone).
  */
 #include "cycle_model.h"
 
@@ -17,42 +17,111 @@ static int is_branch(mc_kind k) {
   return k == K_B || k == K_BCOND || k == K_CBZ || k == K_BL || k == K_BX;
 }
 
-/* Cortex-M33: a 16-bit data-processing instruction issues together with
- * the 16-bit data-processing instruction before it, or a 16-bit B/B<cond>
- * with one, when neither reads or writes what the other writes. A load's
- * data, and a multiply's or MAC's result (third stage), reach the next
- * instruction a cycle late. */
-static void m33(const mc_insn *in, mc_state *st, int in_it, mc_cost *c) {
+static void pay(mc_cost *c, unsigned stall) {
+  c->taken += stall;
+  c->not_taken += stall;
+}
+
+static void paired(mc_cost *c) {
+  c->taken = c->taken > 0 ? c->taken - 1 : 0;
+  c->not_taken = 0;
+}
+
+/* An MVE instruction takes two beats in its EPU pipe; the first beat of
+ * the next overlaps the second of this one when their pipes differ
+ * (ARMScheduleM55.td, "MVE"; ARMScheduleM85.td, ReleaseAtCycles 2). The
+ * cost is how far it moves the issue point: 2 behind an MVE instruction
+ * of the same pipe, 1 otherwise (0 beside a scalar one: M85, below). */
+static void mve_beats(const mc_insn *in, mc_state *st, mc_cost *c) {
+  unsigned k = st->prev_mve == in->mve ? 2u : 1u;
+  c->taken = c->not_taken = k;
+}
+
+/* Results that reach the next instruction a cycle late on the M33 and M55:
+ * loads, multiplies and MACs, shifted-operand instructions, DSP and
+ * extend-and-add (M33 silicon: "result latency ... 2 cycles"; M55:
+ * ARMScheduleM55.td CX instructions, Latency = 2), but not BFI/BFC, plain
+ * extends or REV (M33 silicon: "bfi is a single stage instruction";
+ * ARMScheduleM55.td: BFI, UXT/SXT, REV of latency 1). */
+static uint16_t late_result(const mc_insn *in) {
   const mc_regs *r = &in->regs;
-  unsigned stall = (st->late & r->src) ? 1u : 0u;
-  int alu16 = in->size == 2 && r->simple16 && in->kind == K_ALU &&
-              !in->it_count && !in_it;
-  int br16 = in->size == 2 && (in->kind == K_B || in->kind == K_BCOND);
-  int pair = st->prev_pair_ok && !stall && (alu16 || br16) &&
-             !(r->src & st->prev.dst) && !(r->dst & st->prev.dst);
-  if (pair) {
-    c->taken = c->taken > 0 ? c->taken - 1 : 0;
-    c->not_taken = 0;
-  } else {
-    c->taken += stall;
-    c->not_taken += stall;
+  if (in->kind == K_LD || in->kind == K_LDRD)
+    return (uint16_t)(r->dst & ~r->addr);
+  if (is_mac(in->kind) || (r->shc && !r->dsp) || (r->dsp && !r->dsp1))
+    return r->dst;
+  return 0;
+}
+
+/* Cortex-M33 (RP2350 measurements) and Cortex-M55 (ARMScheduleM55.td):
+ * an in-order pipeline that dual-issues two 16-bit instructions only. */
+static void m33(const mc_model *m, const mc_insn *in, mc_state *st, int in_it,
+                mc_cost *c) {
+  const mc_regs *r = &in->regs;
+  int m55 = m->pipe == MC_PIPE_M55;
+  if (m55 && in->mve) {
+    mve_beats(in, st, c);
+    st->prev_pair_ok = 0;
+    st->late = 0;
+    st->prev_mve = in->mve;
+    return;
   }
-  st->prev_pair_ok = alu16 && !pair;
-  st->late = (in->kind == K_LD || is_mac(in->kind)) ? r->dst : 0;
+  if (st->prev_mve) /* a scalar instruction waits for the second beat (an
+                       assumption: no source says it overlaps) */
+    pay(c, 1);
+  st->prev_mve = 0;
+  /* A store reads its data late, a MAC its accumulator: neither waits
+   * (M33: load to store 1 cycle, accumulate chained from a MAC, an
+   * extend-and-add, a shifted-operand instruction or a load). */
+  uint16_t reads = in->cls == MC_STORE ? r->addr : (uint16_t)(r->src & ~r->acc);
+  unsigned stall = (st->late & reads) ? 1u : 0u;
+  int b16 = in->size == 2 &&
+            (in->kind == K_B || in->kind == K_BCOND || in->kind == K_CBZ);
+  int pair = 0;
+  if (st->prev_pair_ok && in->size == 2 && !stall && !(r->src & st->prev.dst) &&
+      !(r->dst & st->prev.dst)) {
+    if (m55) /* two 16-bit instructions, one of them of the DI set */
+      pair = in->di16 || st->prev_di;
+    else /* M33: a NOP or IT with anything; a 16-bit branch after */
+      pair = in->nop16 || in->it_count || st->prev_di || b16;
+  }
+  if (pair && b16 && !m55 && st->prev.flags_w) {
+    /* M33: a taken branch pairs only after an instruction that does not
+     * set the flags; not taken it pairs always */
+    c->not_taken = 0;
+  } else if (pair) {
+    paired(c);
+  } else {
+    pay(c, stall);
+  }
+  /* M33: a 16-bit MULS and a flag-setting shifted-constant instruction
+   * take 2 cycles; their result is then ready for the next */
+  int two = !m55 && !pair && in->regs.flags_w && !in_it &&
+            ((in->size == 2 && in->kind == K_MUL) ||
+             (in->size == 4 && r->shc && !r->rr32 && !r->dsp));
+  if (two)
+    pay(c, 1);
+  /* the next may pair with this one: a 16-bit instruction not itself the
+   * second of a pair */
+  st->prev_pair_ok = !pair && in->size == 2 && !is_branch(in->kind);
+  st->prev_di = m55 ? in->di16 : in->nop16;
+  st->late = two ? 0 : late_result(in);
 }
 
 /* Which execution resource an instruction needs (ARMScheduleM7.td: two
  * ALUs, two load ports, one store port, one MAC, one branch unit, one FP
- * unit; one shifter for a shifted operand). */
+ * unit; ARMScheduleM85.td: two store ports, LDRD on both load ports). */
 enum { U_ALU, U_LOAD, U_STORE, U_MAC, U_BRANCH, U_FP, U_SINGLE };
 
-static int m7_unit(const mc_insn *in) {
+static int m7_unit(const mc_insn *in, int m85) {
   switch (in->kind) {
   case K_LD:
   case K_FP_LS:
     return in->cls == MC_STORE ? U_STORE : U_LOAD;
   case K_ST:
     return U_STORE;
+  case K_LDRD: /* M85: LDRD pairs with LDRD in TCM (M85 silicon), though
+                  ARMScheduleM85.td gives it both load ports */
+    return m85 ? (in->cls == MC_STORE ? U_STORE : U_LOAD) : U_SINGLE;
   case K_MUL:
   case K_MLA:
   case K_MULL:
@@ -69,57 +138,134 @@ static int m7_unit(const mc_insn *in) {
     return U_FP;
   case K_ALU:
     return U_ALU;
-  default: /* LDM/STM, LDRD/STRD, divide, TBB, MSR/MRS, barriers, PC
-              writes, VDIV, VLDM: single issue */
+  default: /* LDM/STM, divide, TBB, MSR/MRS, barriers, PC writes, VDIV,
+              VLDM: single issue */
     return U_SINGLE;
   }
 }
 
-/* Cortex-M7: the instruction issues with the one before when both may
- * dual-issue, they need different units (two ALU or two load ports),
- * at most one uses the shifter, and it reads nothing the first writes (a
- * store's data excepted: read late) and writes nothing it writes. Not
- * paired, it waits a cycle for a byte/halfword load or a multiply result
- * (latency 2), and for a register it uses as an address that the
- * instruction before computed (address operands are read at EX1). */
-static void m7(const mc_insn *in, mc_state *st, mc_cost *c) {
+/* Cycles the instruction waits for what the instructions of one cycle
+ * (the masks given) wrote. M7 silicon (doc/cortex_m7.md): a word load's
+ * result reaches the (late) ALU the next cycle, a byte/halfword load's and
+ * a multiply's a cycle later; inputs read early (a shifted register, the
+ * source of an extend or bit-field, an address) need their producer to
+ * have finished a cycle earlier, except from ADD/SUB/MOV in the early ALU
+ * and base writeback; a multiply cannot take a load's result of the
+ * cycle before; a MAC's accumulator and a store's data never wait. */
+static unsigned m7_stall(const mc_insn *in, uint16_t dst, uint16_t ok,
+                         uint16_t late, uint16_t ldw, int m85) {
   const mc_regs *r = &in->regs;
-  int unit = m7_unit(in), prev_unit = -1;
+  uint16_t early = (uint16_t)(r->early | r->addr);
+  if (m85 && r->rr32 && !r->pshift) /* operand 2 read at EX1 (Arm 107950 via
+                                       ARMScheduleM85.td, M85 silicon) */
+    early |= r->src;
+  uint16_t normal =
+      in->cls == MC_STORE ? 0 : (uint16_t)(r->src & ~early & ~r->acc);
+  unsigned s = 0;
+  if (normal & late)
+    s = 1;
+  if (is_mac(in->kind) && !m85 && ((r->src & ~r->acc) & ldw))
+    s = 1;
+  if (early & dst & ~ok)
+    s = 1;
+  if (early & late)
+    s = 2;
+  return s;
+}
+
+/* Cortex-M7 (and, with its extra ports, Cortex-M85): the instruction
+ * issues with the one before when that may dual-issue, they need
+ * different units (two ALU or two load ports; on the M85 two store
+ * ports), at most one needs the shifter, a DSP-class instruction is the
+ * older of the two (M7), it reads nothing the first writes (a store's
+ * data excepted; MOVW then MOVT of one register pair on the M7) and writes
+ * nothing it writes, and it would not wait for the cycle before. */
+static void m7(const mc_model *m, const mc_insn *in, mc_state *st, mc_cost *c) {
+  const mc_regs *r = &in->regs;
+  int m85 = m->pipe == MC_PIPE_M85;
+  int unit = m7_unit(in, m85), pu = st->prev_valid ? st->prev_unit : -1;
+  const mc_regs *q = &st->prev;
   uint16_t reads = in->cls == MC_STORE ? r->addr : r->src;
-  unsigned stall = ((st->late & r->src) || (st->agu_late & r->addr)) ? 1 : 0;
-  if (st->prev_valid) {
-    mc_insn p = {.kind = st->prev_kind};
-    prev_unit = m7_unit(&p);
-  }
-  int conflict = unit == U_SINGLE || prev_unit == U_SINGLE ||
-                 (unit == prev_unit && unit != U_ALU && unit != U_LOAD) ||
-                 (r->shifted && st->prev.shifted);
-  int pair = st->prev_pair_ok && !stall && !conflict &&
-             !(reads & st->prev.dst) && !(r->dst & st->prev.dst) &&
-             !(r->flags_r && st->prev.flags_w);
-  if (pair) {
-    c->taken = c->taken > 0 ? c->taken - 1 : 0;
-    c->not_taken = 0;
+  int conflict = unit == U_SINGLE || pu == U_SINGLE ||
+                 (unit == pu && unit != U_ALU && unit != U_LOAD &&
+                  !(m85 && unit == U_STORE)) ||
+                 (!m85 && ((unit == U_MAC && pu == U_STORE) ||
+                           (unit == U_STORE && pu == U_MAC))) ||
+                 (!m85 && r->shc && (q->shc || q->pshift)) ||
+                 (!m85 && r->dsp) || (m85 && r->dsp && q->dsp) ||
+                 (in->mve && st->prev_mve);
+  int movwt = !m85 && q->movwt == 1 && r->movwt == 2 && r->dst == q->dst;
+  /* an ADD/SUB/MOV in the early ALU forwards to the late ALU in the same
+   * cycle (M7 silicon; ADD.W R1,R0,R3 + ADD.W R1,R1,R2 pair); on the M85
+   * through its three ALU stages (M85 silicon) */
+  uint16_t early_in = (uint16_t)(r->early | r->addr | r->acc);
+  int fwd = q->simple && (m85 || st->prev_early) && unit != U_MAC &&
+            !(reads & q->dst & early_in) && !(m85 && r->rr32);
+  int pair =
+      st->prev_pair_ok && !conflict &&
+      !m7_stall(in, st->cyc_dst, st->cyc_ok, st->cyc_late, st->cyc_ldw, m85) &&
+      (!(reads & q->dst) || movwt || fwd) &&
+      (!(r->dst & q->dst) || movwt || fwd) && !(r->flags_r && q->flags_w);
+  if (in->mve) {
+    /* MVE on the M85: beats as on the M55; a vector instruction issues
+     * beside the scalar one before it (younger slot), not beside a
+     * "slot 0" one; a scalar one not in a vector load/store's second beat
+     * (M85 silicon) */
+    mve_beats(in, st, c);
+    if (!st->prev_mve && st->prev_pair_ok && !q->dsp)
+      c->taken = c->not_taken = 0;
+    pair = 0;
+  } else if (pair && !st->prev_mve) {
+    paired(c);
   } else {
-    c->taken += stall;
-    c->not_taken += stall;
+    pair = 0;
+    st->cyc_dst = st->grp_dst;
+    st->cyc_ok = st->grp_ok;
+    st->cyc_late = st->grp_late;
+    st->cyc_ldw = st->grp_ldw;
+    st->grp_dst = st->grp_ok = st->grp_late = st->grp_ldw = 0;
+    pay(c,
+        m7_stall(in, st->cyc_dst, st->cyc_ok, st->cyc_late, st->cyc_ldw, m85) +
+            (st->prev_mve == MC_MVE_LS ? 1u : 0u));
   }
-  st->prev_pair_ok = !pair && unit != U_SINGLE && !is_branch(in->kind);
-  st->late = (r->narrow || is_mac(in->kind)) ? r->dst : 0;
-  /* a load/store's base writeback is ready at once (ARMScheduleM7.td:
-   * M7BaseUpdate, latency 0) */
-  st->agu_late =
-      (uint16_t)(r->dst &
-                 ~(in->cls == MC_LOAD || in->cls == MC_STORE ? r->addr : 0));
+  /* what this instruction writes, for the next cycle */
+  int ls = in->cls == MC_LOAD || in->cls == MC_STORE || in->kind == K_LDM ||
+           in->kind == K_STM;
+  uint16_t wb = ls ? (uint16_t)(r->dst & r->addr) : 0;
+  uint16_t res = (uint16_t)(r->dst & ~wb);
+  /* the early ALU: ADD/SUB/MOV alone or as the older of a pair, its
+   * inputs ready a cycle early; plain shifts from either slot */
+  int early_exec =
+      r->simple && !pair && !in->mve && !(r->src & st->cyc_dst & ~st->cyc_ok);
+  uint16_t keep = (uint16_t)~r->dst;
+  st->grp_dst |= r->dst;
+  st->grp_ok = (uint16_t)((st->grp_ok & keep) | wb |
+                          ((r->pshift || early_exec) ? res : 0));
+  st->grp_late &= keep;
+  st->grp_ldw &= keep;
+  if (r->narrow || is_mac(in->kind))
+    st->grp_late |= res;
+  else if (in->cls == MC_LOAD || in->kind == K_LDM)
+    st->grp_ldw |= res;
+  st->prev_early = early_exec;
+  st->prev_pair_ok = !pair && unit != U_SINGLE && !is_branch(in->kind) &&
+                     !(in->mve == MC_MVE_LS);
+  st->prev_mve = in->mve;
+  st->prev_unit = unit;
+  /* M7 silicon: a mispredicted branch costs 8, or 6 when the flags it
+   * reads were set at least 3 cycles (about 6 instructions) before */
+  st->br_mispredict =
+      (!m85 && in->kind == K_BCOND) ? (st->since_flags < 5 ? 8u : 6u) : 0u;
 }
 
 void mc_pipe_cost(const mc_model *m, const mc_insn *in, mc_state *st, int in_it,
                   mc_cost *c) {
-  if (m->pipe == MC_PIPE_M33)
-    m33(in, st, in_it, c);
+  if (m->pipe == MC_PIPE_M33 || m->pipe == MC_PIPE_M55)
+    m33(m, in, st, in_it, c);
   else
-    m7(in, st, c);
+    m7(m, in, st, c);
   st->prev_valid = 1;
   st->prev_kind = in->kind;
   st->prev = in->regs;
+  st->since_flags = in->regs.flags_w ? 0 : st->since_flags + 1;
 }

@@ -17,6 +17,7 @@ static void dp16(uint16_t h, mc_regs *r) {
   r->flags_w = 1;
   r->flags_r = op == 0x5 || op == 0x6; /* ADC, SBC */
   r->simple16 = op != 0xD;             /* MULS is a multiply */
+  r->pshift = op == 0x2 || op == 0x3 || op == 0x4 || op == 0x7;
 }
 
 static void ls16(uint16_t h, mc_regs *r) {
@@ -51,13 +52,14 @@ static void misc16(uint16_t h, mc_regs *r) {
   unsigned rd = h & 7, rm = (h >> 3) & 7;
   if ((h & 0xFF00) == 0xB000) { /* ADD/SUB SP, #imm */
     r->src = r->dst = R(13);
-    r->simple16 = 1;
+    r->simple16 = r->simple = 1;
   } else if ((h & 0xF500) == 0xB100) { /* CBZ, CBNZ */
     r->src = R(rd);
   } else if ((h & 0xFF00) == 0xB200 || (h & 0xFF00) == 0xBA00) {
-    r->src = R(rm); /* extend, REV */
+    r->src = r->early = R(rm); /* extend, REV */
     r->dst = R(rd);
-    r->simple16 = 1;
+    r->simple16 = r->dsp = r->shc = 1;
+    r->dsp1 = 1;                       /* a plain extend or REV: single stage */
   } else if ((h & 0xFE00) == 0xB400) { /* PUSH */
     r->src = (uint16_t)((h & 0xFF) | ((h & 0x100) ? R(14) : 0)) | R(13);
     r->addr = r->dst = R(13);
@@ -68,19 +70,23 @@ static void misc16(uint16_t h, mc_regs *r) {
 }
 
 static void decode16(uint16_t h, mc_regs *r) {
-  if (h < 0x1800) { /* LSL, LSR, ASR #imm */
+  if (h < 0x1800) { /* LSL, LSR, ASR #imm (MOVS: LSL #0) */
     r->src = R((h >> 3) & 7);
     r->dst = R(h & 7);
     r->flags_w = r->simple16 = 1;
+    if ((h & 0xFFC0) == 0)
+      r->simple = 1;
+    else
+      r->pshift = 1;
   } else if (h < 0x2000) { /* ADD, SUB register / imm3 */
     r->src = R((h >> 3) & 7) | ((h & 0x400) ? 0 : R((h >> 6) & 7));
     r->dst = R(h & 7);
-    r->flags_w = r->simple16 = 1;
+    r->flags_w = r->simple16 = r->simple = 1;
   } else if (h < 0x4000) { /* MOV, CMP, ADD, SUB #imm8 */
     unsigned op = (h >> 11) & 3, rdn = (h >> 8) & 7;
     r->src = op == 0 ? 0 : R(rdn);
     r->dst = op == 1 ? 0 : R(rdn);
-    r->flags_w = r->simple16 = 1;
+    r->flags_w = r->simple16 = r->simple = 1;
   } else if ((h & 0xFC00) == 0x4000) {
     dp16(h, r);
   } else if ((h & 0xFC00) == 0x4400) { /* high registers, BX, BLX */
@@ -92,7 +98,7 @@ static void decode16(uint16_t h, mc_regs *r) {
     if (op == 3 && (h & 0x80))
       r->dst = R(14); /* BLX */
     r->flags_w = op == 1;
-    r->simple16 = op != 3 && rdn != 15;
+    r->simple16 = r->simple = op != 3 && rdn != 15;
   } else if ((h & 0xF800) == 0x4800) { /* LDR literal */
     r->dst = R((h >> 8) & 7);
   } else if ((h & 0xF000) == 0x5000 || (h & 0xE000) == 0x6000 ||
@@ -101,7 +107,7 @@ static void decode16(uint16_t h, mc_regs *r) {
   } else if ((h & 0xF000) == 0xA000) { /* ADR, ADD Rd, SP, #imm */
     r->src = (h & 0x0800) ? R(13) : 0;
     r->dst = R((h >> 8) & 7);
-    r->simple16 = 1;
+    r->simple16 = r->simple = 1;
   } else if ((h & 0xF000) == 0xB000) {
     misc16(h, r);
   } else if ((h & 0xF000) == 0xC000) { /* STM, LDM */
@@ -121,10 +127,15 @@ static void dp_imm32(uint16_t h1, uint16_t h2, mc_regs *r) {
   unsigned rn = h1 & 0xF, rd = (h2 >> 8) & 0xF;
   if (!(h1 & 0x0200)) { /* modified immediate */
     unsigned op = (h1 >> 5) & 0xF;
+    /* i:imm3 of 4 or more: an 8-bit value shifted into place (a "shifted
+     * constant"); 0 to 3: the byte or a repeated pattern of it */
+    unsigned rot = ((h1 >> 7) & 8u) | ((h2 >> 12) & 7u);
     r->src = rn == 15 ? 0 : R(rn);
     r->dst = (rd == 15 && (h1 & 0x10)) ? 0 : R(rd);
     r->flags_w = (h1 >> 4) & 1;
     r->flags_r = op == 0xA || op == 0xB;
+    r->shc = rot >= 4;
+    r->simple = rot < 4 && (op == 0x8 || op == 0xD || (op == 0x2 && rn == 15));
     return;
   }
   unsigned op = (h1 >> 4) & 0x1F; /* plain binary immediate */
@@ -132,6 +143,13 @@ static void dp_imm32(uint16_t h1, uint16_t h2, mc_regs *r) {
   if (op == 0x0C || op == 0x16) /* MOVT, BFI/BFC keep the other bits */
     r->src |= R(rd);
   r->dst = R(rd);
+  r->simple = op == 0x00 || op == 0x0A || op == 0x04 || op == 0x0C;
+  r->movwt = op == 0x04 ? 1 : op == 0x0C ? 2 : 0;
+  if (op >= 0x10) { /* saturate, bit-field: the shifter, source read early */
+    r->dsp = r->shc = 1;
+    r->dsp1 = op == 0x16; /* BFI, BFC */
+    r->early = rn == 15 ? 0 : R(rn);
+  }
 }
 
 static void ls32(uint16_t h1, uint16_t h2, mc_regs *r) {
@@ -177,7 +195,7 @@ static void mul32(uint16_t h1, uint16_t h2, mc_regs *r) {
   r->src = R(rn) | R(rm);
   if ((h1 & 0xFF80) == 0xFB00) { /* MUL, MLA, MLS, DSP multiplies */
     if (lo != 15)
-      r->src |= R(lo);
+      r->src |= r->acc = R(lo);
     r->dst = R(hi);
     return;
   }
@@ -188,7 +206,7 @@ static void mul32(uint16_t h1, uint16_t h2, mc_regs *r) {
   }
   r->dst = R(lo) | R(hi);
   if (op1 >= 4) /* SMLAL, UMLAL, UMAAL, SMLALxy...: accumulate */
-    r->src |= R(lo) | R(hi);
+    r->src |= r->acc = (uint16_t)(R(lo) | R(hi));
 }
 
 static void decode32(uint16_t h1, uint16_t h2, mc_regs *r) {
@@ -213,13 +231,31 @@ static void decode32(uint16_t h1, uint16_t h2, mc_regs *r) {
     r->flags_w = (h1 >> 4) & 1;
     r->flags_r = op == 0xA || op == 0xB || (type == 3 && amount == 0);
     r->shifted = rn != 15 && (amount != 0 || type == 3);
+    r->rr32 = 1;
+    if (op == 0x6) { /* PKHBT, PKHTB */
+      r->dsp = r->shc = 1;
+      r->early = (uint16_t)(R(h2 & 0xF) | ((h2 & 0x20) ? R(rn) : 0));
+    } else if (amount != 0 || type == 3) {
+      if (rn == 15 && op == 0x2) /* MOV with a shift: LSL/LSR/ASR/ROR */
+        r->pshift = 1;
+      else {
+        r->shc = 1;
+        r->early = R(h2 & 0xF);
+      }
+    } else
+      r->simple = op == 0x8 || op == 0xD || (op == 0x2 && rn == 15);
   } else if ((h1 & 0xEC00) == 0xEC00) { /* coprocessor: the FPU */
     if ((h1 & 0xFE00) == 0xEC00) {
       r->addr = R(h1 & 0xF);
       r->src = r->addr;
     }
   } else if ((h1 & 0xF800) == 0xF000 && (h2 & 0x8000)) {
-    if ((h2 & 0x5000) == 0x5000)
+    if ((h2 & 0xF001) == 0xC001 || h2 == 0xE001) {
+      /* Armv8.1-M low-overhead loops: LE/LETP read and write LR; WLS,
+       * DLS (and their TP forms) set LR from Rn */
+      r->dst = R(14);
+      r->src = (h1 & 0xF) == 0xF ? R(14) : R(h1 & 0xF);
+    } else if ((h2 & 0x5000) == 0x5000)
       r->dst = R(14); /* BL */
     else if ((h2 & 0x5000) == 0x0000 && ((h1 >> 6) & 0xE) != 0xE)
       r->flags_r = 1; /* B<cond> */
@@ -235,6 +271,17 @@ static void decode32(uint16_t h1, uint16_t h2, mc_regs *r) {
     unsigned rn = h1 & 0xF;
     r->src = R(h2 & 0xF) | (rn == 15 ? 0 : R(rn));
     r->dst = R((h2 >> 8) & 0xF);
+    if ((h2 & 0xF080) == 0xF000 && !(h1 & 0x80))
+      r->pshift = 1; /* LSL/LSR/ASR/ROR by a register */
+    else {
+      r->dsp = r->shc = 1;
+      /* extends (with or without add), REV, RBIT: Rm through the shifter */
+      if ((h2 & 0x80) && ((h1 & 0xF0) < 0x60 || (h1 & 0xF0) == 0x90))
+        r->early = R(h2 & 0xF);
+      /* a plain extend (no addend) or REV/REV16/REVSH: single stage */
+      r->dsp1 = (h2 & 0x80) && (((h1 & 0xF0) < 0x60 && rn == 15) ||
+                                ((h1 & 0xF0) == 0x90 && (h2 & 0xF0) != 0xA0));
+    }
   } else if ((h1 & 0xFF00) == 0xFB00) {
     mul32(h1, h2, r);
   }
@@ -249,4 +296,5 @@ void mc_regs_of(uint16_t h1, uint16_t h2, int size, mc_regs *r) {
   r->src &= 0x7FFF; /* the PC is never a data dependency */
   r->addr &= 0x7FFF;
   r->dst &= 0x7FFF;
+  r->early &= 0x7FFF;
 }

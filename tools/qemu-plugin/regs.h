@@ -22,6 +22,23 @@ typedef struct {
   uint8_t narrow;   /* byte or halfword load (LDRB/LDRH/LDRSB/LDRSH) */
   uint8_t simple16; /* a 16-bit data-processing instruction (not a
                        multiply, IT or hint) */
+  /* What the Cortex-M7/M85 rules need (docs/cycle-model.md, "Cortex-M7"):
+   * which inputs are read a cycle early, by the shifter or the early ALU
+   * (a shifted register operand, the source of an extend, bit-field or
+   * byte reverse), which are a multiply-accumulate's accumulator, and the
+   * instruction's issue class. */
+  uint16_t early; /* registers read a cycle early */
+  uint16_t acc;   /* registers read as the accumulator of a MAC */
+  uint8_t shc;    /* needs the one shifter: a shifted register or shifted
+                     constant operand, or a DSP-class instruction */
+  uint8_t dsp;    /* DSP class: extend, bit-field, byte reverse, saturate,
+                     parallel add/subtract, CLZ, PKH */
+  uint8_t dsp1;   /* of those, single-stage on the M33/M55: BFI, BFC, a
+                     plain extend, REV (M33 silicon, ARMScheduleM55.td) */
+  uint8_t pshift; /* a plain shift or rotate (LSL/LSR/ASR/ROR) */
+  uint8_t simple; /* ADD, SUB or MOV of registers or simple immediates */
+  uint8_t movwt;  /* 1: MOVW, 2: MOVT */
+  uint8_t rr32;   /* 32-bit data processing with a register operand 2 */
 } mc_regs;
 
 void mc_regs_of(uint16_t h1, uint16_t h2, int size, mc_regs *r);

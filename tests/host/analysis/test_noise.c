@@ -5,6 +5,7 @@
  * object both ways, with its error paths. */
 #include "analysis/noise.h"
 #include "check.h"
+#include "model/control_json.h"
 
 #include <stdlib.h>
 
@@ -78,16 +79,16 @@ static void test_tsc_rate(void) {
 
 static void test_json_both_ways(void) {
   mh_run none = {0};
-  CHECK(mh_noise_json(&none) == NULL);
-  CHECK(mh_noise_from_json(NULL, &none, NULL, 0) == 0 && none.n_ctl == 0);
+  CHECK(mh_control_json(&none) == NULL);
+  CHECK(mh_control_from_json(NULL, &none, NULL, 0) == 0 && none.n_ctl == 0);
 
   mh_run r = run_of(1000, 1500, PROBES);
-  json_t *o = mh_noise_json(&r);
+  json_t *o = mh_control_json(&r);
   CHECK(o != NULL);
   CHECK(json_object_get(o, "cycles_per_call") == NULL); /* no second counter */
   mh_run back = {0};
   char err[200] = "";
-  CHECK(mh_noise_from_json(o, &back, err, sizeof err) == 0);
+  CHECK(mh_control_from_json(o, &back, err, sizeof err) == 0);
   CHECK(back.n_ctl == PROBES);
   int same = back.n_ctl == PROBES;
   for (size_t i = 0; same && i < PROBES; i++)
@@ -105,7 +106,7 @@ static void test_json_both_ways(void) {
     json_t *v = json_loads(bad[i], 0, NULL);
     mh_run x = {0};
     err[0] = '\0';
-    CHECK(v && mh_noise_from_json(v, &x, err, sizeof err) == -1);
+    CHECK(v && mh_control_from_json(v, &x, err, sizeof err) == -1);
     CHECK_CONTAINS(err, "ticks_per_call");
     CHECK(x.n_ctl == 0);
     free(x.ctl);

@@ -93,6 +93,19 @@ static void test_descriptor(void) {
   expect_error(buf, "boards/t.board: missing 'qemu_cpu' (kind = qemu)");
   snprintf(buf, sizeof buf, "%sflash_hint = x\n", good);
   expect_error(buf, "'flash_hint' does not belong in kind = qemu");
+  /* --cc clang's driver: clang or clang-N, with the line */
+  snprintf(buf, sizeof buf, "%sclang = clang-19\nclang_cpu_flags = -mcpu=x\n",
+           good);
+  CHECK(mh_board_parse("boards/t.board", "t", buf, strlen(buf), &b, err,
+                       sizeof err) == 0);
+  CHECK(strcmp(b.clang, "clang-19") == 0 &&
+        strcmp(b.clang_cpu_flags, "-mcpu=x") == 0);
+  mh_board_free(&b);
+  snprintf(buf, sizeof buf, "%sclang = gcc\n", good);
+  expect_error(buf, "boards/t.board:21: clang = gcc: not one of the choices; "
+                    "allowed: clang, clang-19");
+  expect_error(GOOD "clang = clang\n",
+               "'clang' does not belong in a part-only file (no kind)");
   expect_error(GOOD "qemu_cpu = cortex-m4\n",
                "'qemu_cpu' does not belong in a part-only file (no kind)");
   snprintf(buf, sizeof buf, "%s", good);
@@ -354,7 +367,7 @@ static void test_target_values(void) {
       {"port_defines", "1X", "a NAME is not a C identifier"},
       {"cycle_model", "m99",
        "cycle_model = m99: not a cycle model; allowed: a cycle model (m0plus, "
-       "m0plus-smallmul, m3, m4, m7, m33) or none: REASON"},
+       "m0plus-smallmul, m3, m4, m7, m33, m55, m85) or none: REASON"},
       {"cycle_model", "none:", "cycle_model = none:: none: needs its reason"},
       {"icount_shift", "11",
        "icount_shift = 11: out of range; allowed: a whole number from 0 to 10 "

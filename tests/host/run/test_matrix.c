@@ -2,6 +2,7 @@
 /* The compiler x optimisation matrix (host/run/matrix.c) and the job pool of
  * merlin run -j (host/run/jobs.c). */
 #include "check.h"
+#include "model/build.h"
 #include "run/jobs.h"
 #include "run/matrix.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #define _GNU_SOURCE /* pipe2: close-on-exec from the start (merlin run -j) */
-#include "run/target_exec.h"
+#include "util/exec.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,8 +4,8 @@
  * over line by line, a timeout and a stall bound (no line for a while) that
  * kill the whole group, and cancellation
  * on SIGINT/SIGTERM/SIGHUP. */
-#ifndef MERLIN_HOST_TARGET_EXEC_H
-#define MERLIN_HOST_TARGET_EXEC_H
+#ifndef MERLIN_HOST_EXEC_H
+#define MERLIN_HOST_EXEC_H
 
 #include <stddef.h>
 

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `merlin run --plan-only FILE` (see plan.h; docs/scaling.md): the plan's
+ * jobs, their estimated costs and slices, as a table and as the file that
+ * `merlin run --plan FILE --shard K/N` runs on any machine. */
+#include "model/build.h"
+#include "model/results_json.h"
+#include "model/workflow.h"
+#include "report/format.h"
+#include "run/plan.h"
+#include "util/escape.h"
+#include "util/fsutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The run of prev that job tr would repeat: the same target and profile,
+ * and the same compiler and level where tr is a matrix row. */
+static const mh_result *previous(const mh_results *prev, const mh_job *tr) {
+  for (size_t i = 0; i < prev->n_runs; i++) {
+    const mh_result *x = &prev->runs[i];
+    const char *pname =
+        tr->ctx->profile_name ? tr->ctx->profile_name : MH_PROFILE_DEFAULT;
+    if (!x->target || strcmp(x->target, tr->t->id) != 0 || !x->profile ||
+        strcmp(x->profile, pname) != 0)
+      continue;
+    char cc[64], opt[32];
+    mh_result_cc(x, cc, sizeof cc);
+    mh_result_opt(x, opt, sizeof opt);
+    if (!tr->cc ||
+        (strcmp(cc, tr->cc) == 0 && strcmp(opt + (*opt == '-'), tr->opt) == 0))
+      return x;
+  }
+  return NULL;
+}
+
+/* What a job executes, from the run prev made of it: every operation's
+ * median times the calls the options make (the KAT, the warm-ups, the
+ * samples) and every workflow's median times its samples, in the run's
+ * unit (instructions under QEMU). An estimate for dealing jobs into
+ * slices, not a measurement. */
+static double job_cost(const mh_result *x, const mh_run_opts *o) {
+  double calls = 1.0 + o->warmup + o->runs, sum = 0;
+  for (size_t i = 0; i < x->run.n_ops; i++)
+    sum += x->run.ops[i].stats.median * calls;
+  for (size_t i = 0; i < x->run.n_wfs; i++)
+    sum += x->run.wfs[i].stats.median * (o->warmup + o->runs);
+  return sum;
+}
+
+static int estimate(mh_plan *pl, const char *dir, char *err, size_t errlen) {
+  mh_results prev;
+  if (mh_results_load_arg(dir, &prev, err, errlen) != 0)
+    return -1;
+  pl->cost = malloc((pl->done ? pl->done : 1) * sizeof *pl->cost);
+  for (size_t i = 0; pl->cost && i < pl->done; i++) {
+    const mh_result *x = previous(&prev, &pl->trs[i]);
+    pl->cost[i] = x ? job_cost(x, pl->o) : -1;
+  }
+  mh_results_free(&prev);
+  if (!pl->cost)
+    snprintf(err, errlen, "out of memory");
+  return pl->cost ? 0 : -1;
+}
+
+/* The table on stdout: job, target, profile, build, cost, slice. */
+static void table(const mh_plan *pl, const mh_run_opts *o) {
+  printf("merlin: plan %s: %zu job(s)%s\n", pl->hash, pl->done,
+         o->shards ? "" : " (give --shard 0/N to see them dealt into N)");
+  printf("  %4s  %-14s %-20s %-12s %18s  %s\n", "job", "target", "profile",
+         "build", "cost (estimate)", o->shards ? "slice" : "");
+  for (size_t i = 0; i < pl->done; i++) {
+    const mh_job *tr = &pl->trs[i];
+    char build[48], cost[40], prof[64];
+    snprintf(build, sizeof build, "%s%s%s", tr->cc ? tr->cc : "default",
+             tr->cc ? " -" : "", tr->opt ? tr->opt : "");
+    if (pl->cost && pl->cost[i] >= 0)
+      mh_format_number(pl->cost[i], cost, sizeof cost);
+    else
+      snprintf(cost, sizeof cost, "?");
+    printf("  %4zu  %-14s %-20s %-12s %18s  ", i, tr->t->id,
+           mh_esc_term_buf(tr->ctx->profile_name ? tr->ctx->profile_name
+                                                 : MH_PROFILE_DEFAULT,
+                           prof, sizeof prof),
+           build, cost);
+    if (o->shards)
+      printf("%u of %u", pl->slice[i], pl->shards);
+    printf("\n");
+  }
+}
+
+int mh_plan_write(mh_plan *pl, const mh_run_opts *o) {
+  char err[2048];
+  if (o->costs && estimate(pl, o->costs, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: --costs %s: %s\n", o->costs, err);
+    return 1;
+  }
+  if (mh_plan_slice(pl, o->shards, o->shard, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s\n", err);
+    return 2;
+  }
+  json_t *plan = mh_plan_json(pl), *args = json_array();
+  for (size_t i = 0; args && i < o->n_plan_args; i++)
+    json_array_append_new(args, json_string(o->plan_args[i]));
+  int rc = 1;
+  if (plan && args) {
+    json_object_set_new(plan, "hash", json_string(pl->hash));
+    json_object_set(plan, "args", args);
+    char *text = json_dumps(plan, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+    size_t n = text ? strlen(text) : 0;
+    char *with_nl = text ? realloc(text, n + 2) : NULL;
+    if (with_nl) {
+      memcpy(with_nl + n, "\n", 2);
+      text = with_nl;
+    }
+    if (text &&
+        mh_write_atomic(o->plan_only, text, n + 1, err, sizeof err) == 0) {
+      rc = 0;
+    } else {
+      fprintf(stderr, "merlin: --plan-only: %s\n",
+              text ? err : "out of memory");
+    }
+    free(text);
+  }
+  json_decref(plan);
+  json_decref(args);
+  if (rc == 0 && strcmp(o->plan_only, "-") != 0) {
+    table(pl, o);
+    printf("merlin: plan written to %s; run a slice with merlin run --plan "
+           "%s --shard K/N --out DIR\n",
+           o->plan_only, o->plan_only);
+  }
+  return rc;
+}
