@@ -2,8 +2,9 @@
 // node tests/slurm/same_counts.mjs A.json B.json: the two results.json hold
 // the same runs (target, profile, compiler, flags) with the same operations,
 // each with identical samples (instruction counts), known-answer verdict,
-// stack and heap figures, and identical workflow results; the order of the
-// runs may differ. Exits 1 naming the first difference.
+// stack and heap figures, and identical workflow results, of one plan (its
+// hash, when both record it); the order of the runs may differ. Exits 1
+// naming the first difference.
 import { readFileSync } from 'node:fs';
 
 const [fa, fb] = process.argv.slice(2);
@@ -27,6 +28,8 @@ const byKey = (file) => {
   }
   return m;
 };
+const pa = load(fa).plan, pb = load(fb).plan;
+if (pa && pb && pa.hash !== pb.hash) fail(`plans ${pa.hash} and ${pb.hash}`);
 const a = byKey(fa), b = byKey(fb);
 if (a.size === 0) fail(`${fa}: no runs`);
 for (const k of a.keys()) if (!b.has(k)) fail(`run ${k} of ${fa} missing from ${fb}`);

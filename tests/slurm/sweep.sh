@@ -7,11 +7,11 @@
 #                      run as a node would: its shard, and a directory not
 #                      the submitter's or another task count refused; no
 #                      cluster
-#   sweep.sh standin   on a one-node cluster (tests/slurm/cluster.sh), with
-#                      tests/slurm/standin.sh as merlin: 3 shards, each task
-#                      once with its K/3 and the run options, the merge after
-#                      all of them; a failing shard named with its log and
-#                      the merge cancelled
+#   sweep.sh failed    on a one-node cluster (tests/slurm/cluster.sh), with
+#                      tests/slurm/standin.sh as merlin: 3 shards whose
+#                      shard 1 fails; the plan written once, first, each
+#                      task run once with its K/3; the failure named with
+#                      its log, the merge cancelled
 #   sweep.sh qemu-m4 MERLIN
 #                      the real thing on a one-node cluster: four small
 #                      images (sha256 on Mbed TLS, gcc and clang x Os and O2:
@@ -22,7 +22,7 @@
 # The cluster modes exit 77 (skipped) when not root: the daemons run as
 # root.
 set -euo pipefail
-mode=${1:?usage: sweep.sh usage|standin|qemu-m4 MERLIN}
+mode=${1:?usage: sweep.sh usage|failed|qemu-m4 MERLIN}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 sweep=$root/scripts/slurm-sweep
@@ -50,7 +50,8 @@ expect() {
   out=$("$@" 2>&1) || rc=$?
   [ "$rc" = "$want" ] || fail "$* exited $rc, not $want: $out"
   grep -qF -- "$text" <<<"$out" || fail "$* did not say '$text': $out"
-  ok "$* -> $rc, '$text'"
+  local what="$*"
+  ok "${what//$PATH/\$PATH} -> $rc, '$text'"
 }
 
 # start_cluster: a one-node cluster for this test, SLURM_CONF exported.
@@ -70,6 +71,7 @@ usage() {
   done
   expect 2 "--dir DIR is required" "$sweep" -n 2
   expect 2 "'--shard' after --" "$sweep" -n 2 -d "$d" -- --target qemu-m4 --shard 1/2
+  expect 2 "'--plan' after --" "$sweep" -n 2 -d "$d" -- --plan p.json
   expect 2 "'--out=x' after --" "$sweep" -n 2 -d "$d" -- --out=x
   expect 2 "--cpus-per-task '0'" "$sweep" -n 2 -d "$d" -c 0
   expect 2 "--partition 'a b': one word" "$sweep" -n 2 -d "$d" --partition "a b"
@@ -90,16 +92,25 @@ usage() {
   expect 1 "--dir $work/full: not empty" env PATH="$work/bin:$PATH" "$sweep" -n 2 -d "$work/full" --merlin /bin/true
   expect 1 "--dir $work/full/x/y: cannot create it" \
     env PATH="$work/bin:$PATH" "$sweep" -n 2 -d "$work/full/x/y" --merlin /bin/true
-  expect 1 "failed (exit 1): sbatch reached" env PATH="$work/bin:$PATH" "$sweep" -n 2 -d "$d" --merlin /bin/true
-  # --dry-run: both scripts and both commands, the options where they go,
-  # nothing made.
+  # Run options merlin refuses: stopped at the plan, before sbatch, and the
+  # directory left empty.
+  export STANDIN_LOG=$work/plan.log
+  expect 2 "planning failed" env PATH="$work/bin:$PATH" "$sweep" -n 2 -d "$d" \
+    --merlin "$here/standin.sh" -- --bad
+  [ -z "$(ls -A "$d")" ] || fail "a failed plan left files in $d: $(ls -A "$d")"
+  ok "a plan merlin refuses: nothing submitted, nothing left"
+  expect 1 "failed (exit 1): sbatch reached" env PATH="$work/bin:$PATH" "$sweep" -n 2 -d "$d" \
+    --merlin "$here/standin.sh"
+  # --dry-run: the plan's command, both scripts and both commands, the
+  # options where they go, nothing made.
   local out
   out=$("$sweep" --dry-run -n 3 -d "$work/dry" -o "$work/m" --merlin /opt/merlin -p part -t 10:00 -c 2 \
-    --sbatch-opt=--mem=2G -- --target qemu-m4 --runs 2 --impl "$work/a b")
+    --sbatch-opt=--mem=2G -- --target qemu-m4 --runs 2 --impl "$work/a b" --stall 30 --quiet)
   [ ! -e "$work/dry" ] || fail "--dry-run created $work/dry"
   for want in '#SBATCH --array=0-2' '#SBATCH --partition=part' '#SBATCH --time=10:00' \
     '#SBATCH --cpus-per-task=2' '#SBATCH --mem=2G' "#SBATCH --output=\"$work/dry/logs/shard-%a.log\"" \
-    "/opt/merlin run --shard \"\$k/\$n\" --out \"\$dir/shard-\$k\" --jobs 2 --target qemu-m4 --runs 2 --impl $(printf %q "$work/a b")" \
+    "/opt/merlin run --target qemu-m4 --runs 2 --impl $(printf %q "$work/a b") --stall 30 --quiet --plan-only $work/dry/plan.json --shard 0/3" \
+    "/opt/merlin run --plan \"\$dir/plan.json\" --shard \"\$k/\$n\" --out \"\$dir/shard-\$k\" --jobs 2 --stall 30 --quiet" \
     "for ((k = 0; k < 3; k++)); do shards+=(\"\$dir/shard-\$k\"); done" \
     "/opt/merlin merge \"\${shards[@]}\" --out $work/m" \
     "sbatch --parsable --export=ALL,SWEEP_TOKEN=TOKEN $work/dry/slurm/shard.sbatch" \
@@ -121,6 +132,7 @@ $out"
   # task count, a message and exit 1, merlin not run.
   local t=$work/t script
   mkdir -p "$t/status"
+  echo "--runs 2" >"$t/plan.json"
   out=$("$sweep" --dry-run -n 2 -d "$t" --merlin "$here/standin.sh" -- --runs 2)
   script=$(sed -n '/^# .*\/slurm\/shard.sbatch$/,/^$/p' <<<"$out" | sed 1d)
   echo right >"$t/.slurm-sweep"
@@ -130,7 +142,7 @@ $out"
       bash -c "$script"
   }
   expect 0 "shard 1/2 on" task right 2
-  if ! grep -q '^run 1/2 end ' "$STANDIN_LOG" || ! grep -qx '1/2 --jobs 1 --runs 2' "$t/shard-1/shard.txt" ||
+  if ! grep -q '^run 1/2 end ' "$STANDIN_LOG" || ! grep -qx '1/2 --jobs 1 | --runs 2' "$t/shard-1/shard.txt" ||
     [ "$(cat "$t/status/shard-1.rc")" != 0 ]; then
     fail "the task did not run shard 1/2: $(cat "$STANDIN_LOG")"
   fi
@@ -144,46 +156,36 @@ $out"
   ok "a directory the tasks do not share, or another task count: refused"
 }
 
-# The stand-in's log: each shard ran once with K/N, the merge after all.
-check_log() { # check_log LOG SHARDS
-  local log=$1 shards=$2 k last_end merge_start
-  for ((k = 0; k < shards; k++)); do
-    [ "$(grep -c "^run $k/$shards start " "$log")" = 1 ] || fail "shard $k/$shards did not start once: $(cat "$log")"
-    [ "$(grep -c "^run $k/$shards end " "$log")" = 1 ] || fail "shard $k/$shards did not end once: $(cat "$log")"
-  done
-  [ "$(grep -c '^run ' "$log")" = $((2 * shards)) ] || fail "other shards ran: $(cat "$log")"
-  last_end=$(awk '/^run .* end / {print $5}' "$log" | sort -n | tail -n 1)
-  merge_start=$(awk '/^merge start / {print $4}' "$log")
-  [ -n "$merge_start" ] || fail "the merge did not run: $(cat "$log")"
-  awk -v a="$last_end" -v b="$merge_start" 'BEGIN { exit !(b > a) }' ||
-    fail "the merge started ($merge_start) before the last shard ended ($last_end)"
-  ok "$shards shards once each, K/N right, the merge after all of them"
-}
-
-standin() {
+# A sweep of 3 stand-in shards whose shard 1 fails: the plan written once,
+# first; every task run once with its K/3; the failure named with its
+# state, exit status and log; the merge cancelled, never run.
+failed() {
   start_cluster
-  local s=$work/s t0 out
-  export STANDIN_LOG=$work/standin.log
-  t0=$SECONDS
-  "$sweep" -n 3 -d "$s" --merlin "$here/standin.sh" --wait -- --target qemu-m4 --runs 2 --warmup 0
-  echo "sweep of 3 stand-in shards: $((SECONDS - t0)) s"
-  check_log "$STANDIN_LOG" 3
-  printf '%s\n' "0/3 --jobs 1 --target qemu-m4 --runs 2 --warmup 0" "1/3 --jobs 1 --target qemu-m4 --runs 2 --warmup 0" \
-    "2/3 --jobs 1 --target qemu-m4 --runs 2 --warmup 0" | diff - "$s/merged/merged.txt" ||
-    fail "the merged stand-in output is not the three shards' in order"
-  ok "each task got the run options; the merge read shard-0..2 into DIR/merged"
-
-  # A failing shard: named with its state and log, the merge cancelled.
-  export STANDIN_LOG=$work/standin-fail.log
-  local rc=0
-  out=$(STANDIN_FAIL=1 "$sweep" -n 3 -d "$work/f" --merlin "$here/standin.sh" --wait 2>&1) || rc=$?
-  [ $rc = 1 ] || fail "a failed shard: exit $rc, not 1: $out"
+  local log=$work/standin.log out rc=0 k
+  export STANDIN_LOG=$log
+  out=$(STANDIN_FAIL=1 "$sweep" -n 3 -d "$work/f" --merlin "$here/standin.sh" --wait -- --runs 2 2>&1) ||
+    rc=$?
+  echo "$out"
+  [ $rc = 1 ] || fail "a failed shard: exit $rc, not 1"
   for want in "shard 1/3 (job " "FAILED, exit 1: log $work/f/logs/shard-1.log" "shard 1/3 fails as asked" \
     "not run (CANCELLED): a shard failed"; do
-    grep -qF -- "$want" <<<"$out" || fail "no '$want' in: $out"
+    grep -qF -- "$want" <<<"$out" || fail "no '$want' in the output"
   done
-  grep -q '^merge' "$STANDIN_LOG" && fail "the merge ran after a failed shard"
-  ok "a failed shard: named, its log shown, the merge cancelled"
+  ok "a failed shard: named, its log shown"
+  if [ "$(head -n 1 "$log" | cut -d' ' -f1-2)" != "plan 0/3" ] || [ "$(grep -c '^plan ' "$log")" != 1 ]; then
+    fail "the plan was not written once, first: $(cat "$log")"
+  fi
+  for k in 0 1 2; do
+    [ "$(grep -c "^run $k/3 start " "$log")" = 1 ] || fail "shard $k/3 did not start once: $(cat "$log")"
+  done
+  [ "$(grep -c '^run .* start ' "$log")" = 3 ] || fail "other shards ran: $(cat "$log")"
+  for k in 0 2; do
+    grep -qx "$k/3 --jobs 1 | --runs 2" "$work/f/shard-$k/shard.txt" ||
+      fail "shard $k did not run its slice of the plan: $(cat "$work/f/shard-$k/shard.txt")"
+  done
+  ok "the plan written once, first; each task once with its K/3 and the plan"
+  ! grep -q '^merge' "$log" || fail "the merge ran after a failed shard"
+  ok "the merge cancelled, never run"
 }
 
 # The images of tests/integration/matrix.sh (the profile's name and text
@@ -208,6 +210,9 @@ EOF
   local k
   for k in 0 1 2; do
     grep -q "shard $k/3 on " "$work/s/logs/shard-$k.log" || fail "no log of shard $k"
+    node -e 'const p = require(process.argv[1]).plan;
+      if (p.shard !== +process.argv[2] || p.shards !== 3) throw new Error(JSON.stringify(p));' \
+      "$work/s/shard-$k/latest/results.json" "$k" || fail "shard $k does not record slice $k of 3"
   done
   local merged=$work/s/merged/results.json
   [ -f "$merged" ] || merged=$work/s/merged/latest/results.json
@@ -224,17 +229,13 @@ root_or_skip() {
 
 case $mode in
 usage) usage ;;
-standin)
+failed)
   root_or_skip
-  standin
+  failed
   ;;
 qemu-m4)
   root_or_skip
-  "${2:?sweep.sh qemu-m4 MERLIN}" help 2>&1 | grep -qE '^ +merge ' || {
-    echo "SKIP: $2 has no merge command yet (issue 31 items 2 and 3)"
-    exit 77
-  }
-  real "$2"
+  real "${2:?sweep.sh qemu-m4 MERLIN}"
   ;;
 *) fail "unknown mode $mode" ;;
 esac
