@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 
 #include "run/impl_ref.h"
+#include "run/impl_ref_cache.h"
 
 #include "run/impl_culprit.h"
 
@@ -197,6 +198,8 @@ static void exec_why(const mh_exec_result *res, const ref_run *rr, char *why,
            *found ? ", during " : "", *found ? op : "");
 }
 
+static int run_refs(ref_run *rr, const char *image, char *err, size_t errlen);
+
 /* Build the references not given up into a host image and run their
  * KATs. 0 with recs filled, 1 when a reference was given up (run again),
  * -1 with err. */
@@ -237,7 +240,49 @@ static int run_once(ref_run *rr, char *err, size_t errlen) {
     free(bdir);
     return rc;
   }
-  char *argv[] = {image, "--kat-only", NULL};
+  /* The records of this very image, kept from an earlier run (a tree's
+   * shards on this machine compute them once: the lock holds the others
+   * until they are kept). */
+  const char **names = calloc(rr->refs.n ? rr->refs.n : 1, sizeof *names);
+  char key[65], *cdir = mh_path_join(rr->root, "build/cache/nistkat");
+  int lock = -1,
+      keyed = names && cdir &&
+              mh_ref_cache_key(image, rr->ref_off, rr->refs.n, key) == 0;
+  for (size_t i = 0; names && i < rr->refs.n; i++)
+    names[i] = rr->refs.v[i].backend;
+  if (keyed)
+    lock = mh_dir_lock(cdir, why, sizeof why);
+  if (keyed && lock >= 0 &&
+      mh_ref_cache_get(rr->root, key, names, rr->refs.n, rr->recs)) {
+    if (!rr->quiet)
+      fprintf(stderr,
+              "merlin: NIST KAT records of the references kept from an "
+              "earlier run of the same host image (build/cache/nistkat/"
+              "%.12s)\n",
+              key);
+    mh_dir_unlock(lock);
+    free(names);
+    free(cdir);
+    free(image);
+    return 0;
+  }
+  int rc = run_refs(rr, image, err, errlen);
+  if (rc == 0 && keyed && lock >= 0)
+    mh_ref_cache_put(rr->root, key, names, rr->refs.n, rr->recs);
+  if (lock >= 0)
+    mh_dir_unlock(lock);
+  free(names);
+  free(cdir);
+  free(image);
+  return rc;
+}
+
+/* Run the reference image's KATs: 0 with recs filled, 1 when a reference
+ * was given up, -1 with err. */
+static int run_refs(ref_run *rr, const char *image, char *err, size_t errlen) {
+  char why[1024];
+  size_t k;
+  char *argv[] = {(char *)image, "--kat-only", NULL};
   mh_exec_spec es = {.argv = argv,
                      .stdout_fd = -1,
                      .stderr_fd = -1,
@@ -248,10 +293,8 @@ static int run_once(ref_run *rr, char *err, size_t errlen) {
   mh_run run = {0};
   mh_wire_error werr = {0};
   int rc = -1;
-  if (mh_exec(&es, &res, err, errlen) != 0) {
-    free(image);
+  if (mh_exec(&es, &res, err, errlen) != 0)
     return -1;
-  }
   int found = 0;
   if (res.cancelled) {
     snprintf(err, errlen, "interrupted");
@@ -288,7 +331,6 @@ static int run_once(ref_run *rr, char *err, size_t errlen) {
   }
   mh_run_free(&run);
   mh_exec_result_free(&res);
-  free(image);
   return rc;
 }
 
