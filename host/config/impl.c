@@ -149,6 +149,40 @@ static int has_api(const char *text, const char *ns, const char *name) {
   return has_ident(text, word);
 }
 
+/* The subfolders of dir that hold an api.h, as "a, b, c" in out (sorted,
+ * cut short with "..." when out is full): a pqm4 or PQClean scheme folder
+ * (crypto_kem/ml-kem-768) holds one folder per implementation (clean, m4f).
+ * Returns how many were found. */
+static int scheme_subfolders(const char *dir, char *out, size_t outlen) {
+  struct dirent **names = NULL;
+  int n = scandir(dir, &names, NULL, alphasort), found = 0;
+  size_t used = 0;
+  out[0] = '\0';
+  for (int i = 0; i < n; i++) {
+    const char *name = names[i]->d_name;
+    char *sub = name[0] == '.' ? NULL : mh_path_join(dir, name);
+    char *api = sub ? mh_path_join(sub, "api.h") : NULL;
+    struct stat st;
+    if (api && stat(api, &st) == 0 && S_ISREG(st.st_mode)) {
+      int w =
+          snprintf(out + used, outlen - used, "%s%s", found ? ", " : "", name);
+      if (w < 0 || (size_t)w >= outlen - used) {
+        if (outlen > 4)
+          memcpy(out + outlen - 4, "...", 4);
+        used = outlen - 1;
+      } else {
+        used += (size_t)w;
+      }
+      found++;
+    }
+    free(api);
+    free(sub);
+    free(names[i]);
+  }
+  free(names);
+  return found;
+}
+
 static int read_api(const char *dir, mh_impl *m, char *err, size_t errlen) {
   char *path = mh_path_join(dir, "api.h"), *text;
   size_t len;
@@ -157,6 +191,12 @@ static int read_api(const char *dir, mh_impl *m, char *err, size_t errlen) {
     return fail(err, errlen, dir, "out of memory");
   if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
     free(path);
+    char subs[256];
+    if (scheme_subfolders(dir, subs, sizeof subs) > 0)
+      return fail(err, errlen, dir,
+                  "no api.h: this is a scheme folder; give one of its "
+                  "implementation folders (%s) or --impl-tree for all",
+                  subs);
     return fail(err, errlen, dir,
                 "no api.h (an implementation folder holds api.h and its "
                 "*.c, *.s, *.S; docs/bring-your-own.md)");

@@ -6,7 +6,8 @@
 #   impl_usage.sh MERLIN OUTDIR
 # The characters the image build cannot carry are refused naming the folder
 # and the character (a path with all the others builds: impl-shapes-good-qemu-m4-qemu-m4);
-# a long path keeps its reason; a numeric
+# a long path keeps its reason; a scheme folder names its implementation
+# folders; a numeric
 # CRYPTO_ALGNAME, --impl ',,' and '', --impl-hash thumb2-asm on a core
 # without Thumb-2 and --impl with --from are usage errors; agree --md to a
 # place that cannot be written fails before its build.
@@ -58,6 +59,11 @@ for i in $(seq 1 24); do long="$long/abcdefghijklmnopqrstuvwxyzabcdefghijklmnopq
 mkdir -p "$long/crypto_kem/toy-kem/ref"
 expect long-path 2 "\(a path of [0-9]+ bytes\): no api.h \(an implementation folder holds api.h" \
   run --impl "$long/crypto_kem/toy-kem/ref"
+
+# A scheme folder (pqm4's and PQClean's crypto_kem/<scheme>): its
+# implementation folders named, and --impl-tree.
+expect scheme-folder 2 "toy-kem: no api.h: this is a scheme folder; give one of its implementation folders \(ref, thumb2\) or --impl-tree" \
+  run --impl "$(dirname "$toy")"
 
 # A numeric CRYPTO_ALGNAME.
 mkdir -p "$out/num/crypto_kem/toy-kem"
