@@ -30,6 +30,7 @@ static const char USAGE[] =
     "coverage\n"
     "\n"
     "  merlin <command> --help   options of one command\n"
+    "  merlin help --all [cmd]   every option, the test hooks too\n"
     "  merlin --version          print the version\n";
 
 static const mh_cmd_def *const COMMANDS[] = {
@@ -74,6 +75,10 @@ static int dispatch(int argc, char **argv) {
     }
     if (strcmp(argv[2], "--options") == 0)
       return print_option_list();
+    if (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
+      fputs(USAGE, stdout);
+      return 0;
+    }
     int all = strcmp(argv[2], "--all") == 0;
     const char *which = all ? (argc > 3 ? argv[3] : NULL) : argv[2];
     for (size_t i = 0; i < N_COMMANDS; i++)

@@ -84,6 +84,11 @@ const makeTargets = new Set();
 
 function checkMerlin(c, argv) {
   const [sub, ...args] = argv;
+  if (sub === "help") {
+    const r = run([merlin, sub, ...args]);
+    check(r.status === 0 && r.stdout.length > 0, `${c.line}: exit ${r.status}: ${said(r)}`);
+    return;
+  }
   const h = run([merlin, sub, "--help"]);
   check(h.status === 0, `${c.line}: merlin ${sub} --help exits ${h.status}`);
   for (const a of args) {
