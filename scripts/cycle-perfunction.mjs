@@ -55,23 +55,14 @@ function atAttempts(k, y, k0) {
   return my + b * (k0 - mk);
 }
 
-export function extractPqm4(resultsFile, sideFile, command) {
-  const res = JSON.parse(readFileSync(resultsFile, 'utf8'));
-  const run = res.runs.find((r) => r.provenance?.cycle_model?.name === 'cortex-m4');
-  if (!run) throw new Error(`${resultsFile}: no run with the cortex-m4 model`);
+// Each operation's timed samples in a run's side file: a run of them whose
+// plugin counts exceed the results' by one and the same edge (the bracket's
+// edge; wraps add plugin_wrap_insns each), the same for every operation
+// asked for. Returns [op, samples] pairs and the calibration sample.
+export function sideSamples(run, sideFile, wanted) {
   const cm = run.provenance.cycle_model;
   const side = readSide(sideFile);
-  // the plugin's count of a sample minus the counter's is one number per
-  // operation (the bracket's edge; wraps add plugin_wrap_insns each)
   const counter = (s) => s.insns - s.exc * (cm.plugin_wrap_insns || 0);
-  const cal = side[0];
-  const hashNames = new Set();
-  const perm = { cycles: 0, calls: 0 };
-  const ops = [];
-  // where each operation's samples are in the side file: a run of them
-  // whose counts exceed the results' by one and the same edge, which is the
-  // same for every folder operation of the image
-  const wanted = run.ops.filter((x) => /^impl:ml-(kem|dsa)-/.test(x.backend));
   const cands = wanted.map((o) => {
     const c = [];
     for (let s = 1; s + o.samples.length <= side.length; s++) {
@@ -84,14 +75,40 @@ export function extractPqm4(resultsFile, sideFile, command) {
   const votes = {};
   for (const c of cands) if (c.length === 1) votes[c[0].d] = (votes[c[0].d] || 0) + 1;
   const edge = Number(Object.keys(votes).sort((a, b) => votes[b] - votes[a])[0]);
-  for (const [j, o] of wanted.entries()) {
-    const n = o.samples.length;
+  const pairs = wanted.map((o, j) => {
     const hit = cands[j].filter((c) => c.d === edge);
     if (hit.length !== 1)
       throw new Error(`${sideFile}: ${hit.length} runs of samples match ${o.backend} ${o.op}`);
-    const at = hit[0].s;
+    return [o, side.slice(hit[0].s, hit[0].s + o.samples.length)];
+  });
+  return { cal: side[0], pairs };
+}
+
+// per operation, the mean cycles and calls per sample of the functions named
+export function helperCycles(samples, names) {
+  const out = {};
+  for (const name of names) {
+    const c = samples.map((s) => s.fn.filter((f) => f.name === name)
+      .reduce((a, f) => [a[0] + f.cycles, a[1] + f.calls], [0, 0]));
+    out[name] = { cycles: mean(c.map((x) => x[0])), calls: mean(c.map((x) => x[1])) };
+  }
+  return out;
+}
+
+export function extractPqm4(resultsFile, sideFile, command) {
+  const res = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  const run = res.runs.find((r) => r.provenance?.cycle_model?.name === 'cortex-m4');
+  if (!run) throw new Error(`${resultsFile}: no run with the cortex-m4 model`);
+  const cm = run.provenance.cycle_model;
+  const hashNames = new Set();
+  const perm = { cycles: 0, calls: 0 };
+  const ops = [];
+  const wanted = run.ops.filter((x) => /^impl:ml-(kem|dsa)-/.test(x.backend));
+  const { cal, pairs } = sideSamples(run, sideFile, wanted);
+  for (const [o, samples] of pairs) {
+    const n = o.samples.length;
     const total = [], hash = [], k = [], api = [];
-    for (const s of side.slice(at, at + n)) {
+    for (const s of samples) {
       let h = 0, a = 0, c = 0;
       for (const f of s.fn) {
         if (HASH_FN.test(f.name)) { h += f.cycles; hashNames.add(f.name); }
@@ -137,8 +154,8 @@ export function renderPerFunction(run, ref) {
   lines.push(`Reference: ${ref.source}.`);
   lines.push('');
   lines.push('| operation | implementation | Merlin hashing | pqm4 hashing | ratio | Merlin ' +
-    'outside hashing | pqm4 outside hashing | ratio | within ±5%, or why not |');
-  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---|');
+    'outside hashing | pqm4 outside hashing | ratio | total ratio | within ±5%, or why not |');
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const r of ref.rows) {
     r.ops.forEach((opName, i) => {
       const m = run.ops.find((o) => o.alg === r.alg && o.impl === r.impl && o.op === opName);
@@ -147,7 +164,8 @@ export function renderPerFunction(run, ref) {
       const ph = r.cycles[i] * r.hash[i], pr = r.cycles[i] - ph;
       const rh = h / ph, rr = (tot - h) / pr;
       lines.push(`| ${r.alg} ${opName} | ${r.impl} | ${fmt(h)} | ${fmt(ph)} | ${rh.toFixed(3)} | ` +
-        `${fmt(tot - h)} | ${fmt(pr)} | ${rr.toFixed(3)} | ${whyPerFunction(rh, rr, m, pr)} |`);
+        `${fmt(tot - h)} | ${fmt(pr)} | ${rr.toFixed(3)} | ${(tot / r.cycles[i]).toFixed(3)} | ` +
+        `${whyPerFunction(rh, rr, m, pr)} |`);
     });
   }
   return lines;

@@ -7,11 +7,12 @@
 // have none, with what was searched; and the per-function table of pqm4's
 // own M4 code (scripts/cycle-perfunction.mjs).
 //
-//   cycle-validation.mjs extract RESULTS_JSON "COMMAND" > OUT
+//   cycle-validation.mjs extract RESULTS_JSON "COMMAND" [CYCLES_SIDE] > OUT
 //       keep what a scheme table needs from the results of COMMAND, a `merlin
 //       run` of PQClean ML-KEM-768 and ML-DSA-44 on qemu-m4, qemu-m3 or
 //       qemu-m0plus (--profile tests/cycles/validation.profile); OUT:
-//       validation-run.json (M4), validation-run-m3.json, validation-run-m0plus.json
+//       validation-run.json (M4), validation-run-m3.json, validation-run-m0plus.json;
+//       with the image's cycles.side, also the run-time helpers of HELPERS
 //   cycle-validation.mjs extract-pqm4 RESULTS_JSON CYCLES_SIDE "COMMAND" > OUT
 //       the per-function extract of a run of pqm4's folders on qemu-m4 (its
 //       results.json and the image's cycles.side); OUT: pqm4-perfunction-run.json
@@ -26,7 +27,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractPqm4, renderPerFunction } from './cycle-perfunction.mjs';
+import { extractPqm4, helperCycles, renderPerFunction, sideSamples } from './cycle-perfunction.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const data = (f) => JSON.parse(readFileSync(join(root, 'tests', 'cycles', f), 'utf8'));
@@ -47,7 +48,7 @@ const SCHEMES = [
 ];
 // The cores without a usable published figure, and what was looked for.
 const MISSING = {
-  'cortex-m55': 'no silicon measurement of a whole function or program was found here. ' +
+  'cortex-m55': 'No silicon measurement of a whole function or program was found here. ' +
     'Searched: the SLOTHY paper (Abdulrahman, Becker, Kannwischer, Klein, TCHES 2024, eprint ' +
     '2022/1303: Kyber and Dilithium NTTs and FFTs measured on the M55 of Arm\'s MPS3 FPGA ' +
     'image AN547; only its abstract could be read here, not its tables), slothy-optimizer/pqmx ' +
@@ -55,7 +56,7 @@ const MISSING = {
     '(CoreMark/MHz of GCC, LLVM and Arm Compiler builds, but run on Arm\'s SSE-300 FVP, which ' +
     'is not cycle-accurate), and CoreMark/MHz figures quoted for the core without a part, ' +
     'compiler or memory placement',
-  'cortex-m85': 'no usable whole-function or whole-program figure was found here. Searched: ' +
+  'cortex-m85': 'No usable whole-function or whole-program figure was found here. Searched: ' +
     'the SLOTHY paper (the M85 of the MPS3 FPGA image AN555; tables not readable here), pqmx\'s ' +
     'EK-RA8M1 environment (no published figures), CoreMark claims for the Renesas RA8M1/RA8D1 ' +
     'and the core (no compiler or memory placement found with them), and jnk0le\'s RA8D1 ' +
@@ -66,8 +67,11 @@ const MISSING = {
 const fmt = (v) => Math.round(v).toLocaleString('en-US');
 const within = (r, tol) => Math.abs(r - 1) <= tol;
 
+// library helpers whose code differs from the silicon run's (rp2040-reference.json)
+const HELPERS = ['__muldi3'];
+
 if (mode === 'extract') {
-  const [file, command] = args;
+  const [file, command, sideFile] = args;
   const res = JSON.parse(readFileSync(file, 'utf8'));
   const run = res.runs.find((r) => r.provenance?.cycle_model &&
     SCHEMES.some((c) => c.core === r.provenance.cycle_model.name));
@@ -81,8 +85,14 @@ if (mode === 'extract') {
     .map((o) => ({ alg: o.alg, op: o.op, instructions: o.median,
                    est_cycles: o.est_cycles.median, est_cycles_mean: o.est_cycles.mean,
                    hash_share: o.profile.hash_share }));
+  if (sideFile) {
+    const want = run.ops.filter((o) => ops.some((x) => x.alg === o.alg && x.op === o.op &&
+      o.backend === 'pqclean'));
+    for (const [o, samples] of sideSamples(run, sideFile, want).pairs)
+      ops.find((x) => x.alg === o.alg && x.op === o.op).helpers = helperCycles(samples, HELPERS);
+  }
   const p = run.provenance;
-  const board = p.cycle_model.board ? `, --board ${p.cycle_model.board.name}` : '';
+  const board = p.cycle_model.board ? `, --board ${p.cycle_model.board.id}` : '';
   console.log(JSON.stringify({
     command: command || `merlin run --target ${run.target}`,
     model: `${p.cycle_model.name} ${p.cycle_model.version}${board}`,
@@ -120,8 +130,9 @@ function schemeTable(c) {
     else
       out.push((o2 ? '-O2 here, -O3 there; ' : '') + `outside hashing too: ${name} counts whole ` +
                'hashing calls (absorb and squeeze: byte-wise state loads and stores in PQClean C) ' +
-               'as hashing, Merlin only the permutation; ' +
-               'the likely cause, not checked (largest where squeezing dominates: ML-DSA ExpandA, ExpandS)');
+               'as hashing, this table\'s Merlin share only the permutation (largest where ' +
+               'squeezing dominates: ML-DSA ExpandA, ExpandS); the per-function table below ' +
+               'counts hashing as pqm4 does');
     return out.join('; ');
   };
   const lines = [`Merlin: \`${run.command}\`, ${run.model}${/--board/.test(run.model) ? '' :
@@ -142,7 +153,15 @@ function schemeTable(c) {
     const cycles = r.cycles ?? r.us * ref.mhz;
     const ratio = est / cycles;
     if (!hashCols) {
-      lines.push(`| ${r.alg} ${r.op} | ${fmt(est)} | ${fmt(cycles)} | ${ratio.toFixed(3)} | ${why(ratio, 1, r.op)} |`);
+      let w = why(ratio, 1, r.op);
+      const hl = ref.helper && m.helpers?.[ref.helper.name];
+      if (!within(ratio, 0.10) && hl?.calls) {
+        const adj = (est - hl.cycles + hl.calls * ref.helper.cycles) / cycles;
+        w = [`libgcc's 64-bit multiply here (\`${ref.helper.name}\`: ${fmt(hl.calls)} calls, ` +
+          `${(100 * hl.cycles / est).toFixed(1)}% of the estimate), ${ref.helper.text}: with it ` +
+          `${adj.toFixed(3)}`, w].filter(Boolean).join('; ');
+      }
+      lines.push(`| ${r.alg} ${r.op} | ${fmt(est)} | ${fmt(cycles)} | ${ratio.toFixed(3)} | ${w} |`);
       continue;
     }
     const mn = est * (1 - m.hash_share), pn = cycles * (1 - r.hash);
@@ -177,7 +196,7 @@ function coremarkTable(src, run) {
       if (src.why) out.push(src.why);
       why = out.join('; ');
     }
-    lines.push(`| ${r.part} at ${r.mhz} MHz, ${r.memory}, \`${b.cflags.split(' ').pop()}\` | ` +
+    lines.push(`| ${r.part} at ${r.mhz} MHz, ${r.memory}, \`${r.opt}\` | ` +
       `${fmt(b.cycles_per_iteration)} | ${fmt(silicon)} | ${ratio.toFixed(3)} | ${why} |`);
   }
   return lines;
