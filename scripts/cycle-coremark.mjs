@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: Apache-2.0
 // CoreMark under the cycle model, for the validation tables of
-// docs/cycle-model.md: every build named in tests/cycles/coremark-reference.json
+// docs/cycle-model.md: every build named in coremark-reference.json (tests/cycles)
 // (a QEMU target and the compiler flags of a published silicon run) is
 // compiled from a CoreMark checkout with the port in tests/cycles/coremark/,
 // run under QEMU with the cycle plugin (the timed loop is the plugin's one
 // region), and its estimated cycles per iteration written to
-// tests/cycles/coremark-run.json, which `cycle-validation.mjs render` reads.
+// coremark-run.json (tests/cycles), which `cycle-validation.mjs render` reads.
 //
 //   node scripts/cycle-coremark.mjs COREMARK_DIR [OUT]
 //

@@ -3,8 +3,8 @@
  * timer hooks as Merlin's sample markers (the cycle plugin measures the
  * region between them; no timer is read), and a small ee_printf over
  * semihosting (SYS_WRITEC). */
-#include "coremark.h"
 #include "core_portme.h"
+#include "coremark.h"
 
 #include <stdarg.h>
 

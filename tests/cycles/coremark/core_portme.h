@@ -51,7 +51,7 @@ extern ee_u32 default_num_contexts;
 void portable_init(core_portable *p, int *argc, char *argv[]);
 void portable_fini(core_portable *p);
 
-#if !defined(PROFILE_RUN) && !defined(PERFORMANCE_RUN) &&                     \
+#if !defined(PROFILE_RUN) && !defined(PERFORMANCE_RUN) &&                      \
     !defined(VALIDATION_RUN)
 #define PERFORMANCE_RUN 1
 #endif

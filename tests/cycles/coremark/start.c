@@ -14,9 +14,21 @@ void Default_Handler(void);
 
 typedef void (*vector)(void);
 __attribute__((section(".vectors"), used)) static const vector vectors[16] = {
-    (vector)(uintptr_t)__stack_top, Reset_Handler, Default_Handler,
-    Default_Handler, Default_Handler, Default_Handler, Default_Handler, 0, 0,
-    0, 0, Default_Handler, Default_Handler, 0, Default_Handler,
+    (vector)(uintptr_t)__stack_top,
+    Reset_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    0,
+    0,
+    0,
+    0,
+    Default_Handler,
+    Default_Handler,
+    0,
+    Default_Handler,
     Default_Handler};
 
 static int semihost(uint32_t op, const void *arg) {
