@@ -19,7 +19,7 @@ help:
 	@echo "make test-sanitize  the host tests with ASan and UBSan (CLI, tests and host images)"
 	@echo "make fuzz    the parsers under libFuzzer, FUZZ_SECONDS (default 300) each"
 	@echo "make tools   build the merlin CLI only (build/host/merlin)"
-	@echo "make boards  build the four real-board images (README: Real boards), sizes"
+	@echo "make boards  build the four real-board images (docs/targets.md: Real boards), sizes"
 	@echo "make deps    install system packages and fetch pinned library sources"
 	@echo "make clean   remove build/ (results/ and third_party/ are kept)"
 
@@ -41,7 +41,7 @@ bench: tools
 	$(MERLIN) run --target $(TARGETS) --profile $(PROFILE) --ct --out $(OUT)
 
 # Every shipped profile on every QEMU target (or PROFILE_TARGETS), default
-# options: hours on 2 cores; prints the README's "Long runs" table.
+# options: hours on 2 cores; prints the "Long runs" table of docs/measurements.md.
 PROFILE_TARGETS ?=
 bench-profiles: tools
 	TARGETS="$(PROFILE_TARGETS)" scripts/bench-profiles $(MERLIN) $(OUT)/bench-profiles

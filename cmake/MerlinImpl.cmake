@@ -10,9 +10,13 @@
 # or SIG), BACKEND (its name), BACKEND_ENUM, NEW_BACKEND (1: not in
 # backends.def), VARIANT, NS (the prefix of its api.h names), DETACHED,
 # SIGN_OPEN, FAMILY, N, PK, SK, CT, SS (api.h's sizes), EXPECT and
-# EXPECT_FROM (the NIST KAT records expected, and their source).
-# MERLIN_IMPL_HASH is the Keccak behind fips202.h: c (PQClean's
-# common/fips202.c) or thumb2-asm (wolfSSL's Thumb-2 Keccak-f[1600]).
+# EXPECT_FROM (the NIST KAT records expected, and their source), COMMON
+# (J of its own common code, or empty) and STACK_FIPS (1: it calls mupq's
+# fips202 API). MERLIN_IMPL_COMMONS lists J, MERLIN_IMPL_COMMON_<J>_DIRS and
+# _PQM4 describe each (src/backends/impl/common.cmake).
+# MERLIN_IMPL_HASH is the Keccak behind the user's folders' fips202.h
+# without common code of their own: c (PQClean's common/fips202.c) or
+# thumb2-asm (wolfSSL's Thumb-2 Keccak-f[1600]).
 #
 # For each folder: its sources and entry.c (src/backends/impl) compiled
 # with the image's flags and the folder's include path, then linked into
@@ -59,8 +63,9 @@ target_compile_definitions(merlin_impl_common PRIVATE
 target_compile_options(merlin_impl_common PRIVATE
   -include ${MBI_DIR}/common_alloc.h)
 
-# Merlin's side: the NIST KAT procedure and the randomness of the folders.
-add_library(merlin_impl_core OBJECT ${MBI_DIR}/nistkat.c)
+# Merlin's side: the NIST KAT procedure and the randomness of the folders,
+# and pqm4's HAL over the port (hal.c, for folders that include hal.h).
+add_library(merlin_impl_core OBJECT ${MBI_DIR}/nistkat.c ${MBI_DIR}/hal.c)
 target_include_directories(merlin_impl_core PRIVATE ${MBI_DIR}
                            SYSTEM ${MBI_PQCLEAN_COMMON})
 target_compile_options(merlin_impl_core PRIVATE ${MERLIN_WARNINGS})
@@ -68,14 +73,88 @@ target_link_libraries(merlin_impl_core PUBLIC merlin_headers
                       merlin_impl_common)
 list(APPEND MERLIN_BACKEND_TARGETS merlin_impl_core) # its objects: linked
 
+# What every folder's objects (and a checkout's common code) call of
+# Merlin's under other names: randombytes(), pqm4's HAL (hal/hal.h), and
+# the allocator, so that the heap figures count what a folder allocates
+# itself and an allocation it cannot have is told as an exhausted heap.
 set(MBI_REDEFINE "${MERLIN_GEN}/impl_redefine.txt")
 set(MBI_REDEFINE_TEXT "randombytes mbe_impl_randombytes\n"
-                      "PQCLEAN_randombytes mbe_impl_randombytes_pqclean\n")
+                      "PQCLEAN_randombytes mbe_impl_randombytes_pqclean\n"
+                      "malloc mcore_malloc\nfree mcore_free\n"
+                      "calloc mcore_calloc\nrealloc mcore_realloc\n")
+foreach(fn hal_setup hal_send_str hal_get_time hal_get_stack_size
+           hal_spraystack hal_checkstack)
+  list(APPEND MBI_REDEFINE_TEXT "${fn} mbe_${fn}\n")
+endforeach()
+string(CONCAT MBI_REDEFINE_TEXT ${MBI_REDEFINE_TEXT})
+file(CONFIGURE OUTPUT "${MBI_REDEFINE}" CONTENT "${MBI_REDEFINE_TEXT}")
+# The functions of fips202.h (PQClean's and mupq's), renamed in a user's
+# folder to the Keccak it is built with (keccak_thumb2.cmake, sponge.c).
+set(MBI_FIPS202_FNS
+    shake128_absorb shake128_squeezeblocks shake128_ctx_release
+    shake128_ctx_clone shake128_inc_init shake128_inc_absorb
+    shake128_inc_finalize shake128_inc_squeeze shake128_inc_ctx_clone
+    shake128_inc_ctx_release shake256_absorb shake256_squeezeblocks
+    shake256_ctx_release shake256_ctx_clone shake256_inc_init
+    shake256_inc_absorb shake256_inc_finalize shake256_inc_squeeze
+    shake256_inc_ctx_clone shake256_inc_ctx_release shake128 shake256
+    sha3_256_inc_init sha3_256_inc_ctx_clone sha3_256_inc_ctx_release
+    sha3_256_inc_absorb sha3_256_inc_finalize sha3_256
+    sha3_384_inc_init sha3_384_inc_ctx_clone sha3_384_inc_ctx_release
+    sha3_384_inc_absorb sha3_384_inc_finalize sha3_384
+    sha3_512_inc_init sha3_512_inc_ctx_clone sha3_512_inc_ctx_release
+    sha3_512_inc_absorb sha3_512_inc_finalize sha3_512)
+# mbi_rename_file(PATH PREFIX NAMES...): "<name> <PREFIX><name>" lines.
+function(mbi_rename_file path prefix)
+  set(text "")
+  foreach(fn IN LISTS ARGN)
+    string(APPEND text "${fn} ${prefix}${fn}\n")
+  endforeach()
+  file(CONFIGURE OUTPUT "${path}" CONTENT "${text}")
+endfunction()
 if(MERLIN_IMPL_HASH STREQUAL "thumb2-asm")
   include("${MBI_DIR}/keccak_thumb2.cmake")
 endif()
-string(CONCAT MBI_REDEFINE_TEXT ${MBI_REDEFINE_TEXT})
-file(CONFIGURE OUTPUT "${MBI_REDEFINE}" CONTENT "${MBI_REDEFINE_TEXT}")
+
+# ---- Merlin's heap-free sponge (sponge.c) ---------------------------------
+# For a user's folder that calls mupq's fips202 API (contexts on its stack,
+# never released; MERLIN_IMPL_<K>_STACK_FIPS) without common code of its
+# own: mupq's fips202.h and keccakf1600.h (sponge/) and no allocation, over
+# the C Keccak-f[1600] of sponge.c or, with thumb2-asm, wolfSSL's.
+set(MBI_NEED_SPONGE 0)
+foreach(k IN LISTS MERLIN_IMPLS)
+  if(MERLIN_IMPL_${k}_STACK_FIPS AND MERLIN_IMPL_${k}_COMMON STREQUAL "")
+    set(MBI_NEED_SPONGE 1)
+  endif()
+endforeach()
+if(MBI_NEED_SPONGE)
+  if(MERLIN_IMPL_HASH STREQUAL "thumb2-asm")
+    set(mbi_sp mbe_s202t_)
+  else()
+    set(mbi_sp mbe_s202c_)
+  endif()
+  add_library(merlin_impl_sponge STATIC ${MBI_DIR}/sponge.c)
+  target_include_directories(merlin_impl_sponge PRIVATE ${MBI_DIR})
+  target_compile_definitions(merlin_impl_sponge PRIVATE
+                             MBI_SPONGE_PREFIX=${mbi_sp})
+  target_compile_options(merlin_impl_sponge PRIVATE ${MERLIN_WARNINGS})
+  if(MERLIN_IMPL_HASH STREQUAL "thumb2-asm")
+    target_compile_definitions(merlin_impl_sponge PRIVATE
+                               MBI_SPONGE_THUMB2 BlockSha3=mbe_kt2_BlockSha3)
+    target_link_libraries(merlin_impl_sponge INTERFACE
+                          merlin_impl_keccak_thumb2)
+  endif()
+  set(MBI_REDEFINE_SPONGE "${MERLIN_GEN}/impl_redefine_sponge.txt")
+  mbi_rename_file("${MBI_REDEFINE_SPONGE}" ${mbi_sp} ${MBI_FIPS202_FNS}
+                  KeccakF1600_StatePermute KeccakF1600_StateXORBytes
+                  KeccakF1600_StateExtractBytes)
+endif()
+
+# ---- a checkout's own common code (--impl-common, a pqm4/mupq checkout) ----
+include("${MBI_DIR}/common.cmake")
+foreach(j IN LISTS MERLIN_IMPL_COMMONS)
+  mbi_user_common(${j})
+endforeach()
 
 # ---- compiler workarounds -----------------------------------------------
 # src/backends/impl/compiler-workarounds.txt: flags added to the folders a
@@ -129,7 +208,7 @@ endmacro()
 foreach(k IN LISTS MERLIN_IMPLS)
   foreach(field DIR SOURCES ALG ALG_ENUM NEW_ALG CLASS BACKEND BACKEND_ENUM
                 NEW_BACKEND OWN_KAT VARIANT NS DETACHED SIGN_OPEN FAMILY N PK SK CT SS
-                EXPECT EXPECT_FROM)
+                EXPECT EXPECT_FROM COMMON STACK_FIPS)
     mbi_get(${field})
   endforeach()
   set(bdir "${CMAKE_BINARY_DIR}/impl/${k}")
@@ -166,8 +245,40 @@ foreach(k IN LISTS MERLIN_IMPLS)
   file(CONFIGURE OUTPUT "${bdir}/entry.c" CONTENT
 "/* ${MBI_GENERATED} */\n${entry_defs}#include \"${MBI_DIR}/entry.c\"\n")
   add_library(merlin_impl${k}_obj OBJECT ${srcs} "${bdir}/entry.c")
+  # The dialect such code is written in (pqm4 builds with -std=gnu99; GNU C
+  # for asm statements, statement expressions, attributes): GNU C11 for a
+  # user's folder. entry.c is compiled with it, since it includes the
+  # folder's api.h; Merlin's own sources stay ISO C11, and so do the
+  # built-in pqclean backend's folders, whose rows do not change.
+  if(OWN_KAT)
+    set_target_properties(merlin_impl${k}_obj PROPERTIES C_EXTENSIONS ON)
+  endif()
+  # What a folder builds against: a user's folder its checkout's common
+  # code (--impl-common), or Merlin's heap-free sponge when it calls mupq's
+  # fips202 API without one, or with thumb2-asm wolfSSL's Keccak; a
+  # library's folder (the built-in pqclean backend) always the pinned
+  # PQClean common code. pqm4's hal.h is Merlin's (hal/), after the
+  # folder's own directories.
+  set(redefs "${MBI_REDEFINE}")
+  set(fips_lib "")
+  set(incs "${DIR}")
+  if(OWN_KAT AND NOT COMMON STREQUAL "")
+    list(APPEND redefs "${MBI_UC_${COMMON}_REDEFINE}")
+    set(fips_lib merlin_impl_ucommon${COMMON})
+    list(APPEND incs ${MERLIN_IMPL_COMMON_${COMMON}_DIRS})
+    if(MERLIN_IMPL_COMMON_${COMMON}_PQM4)
+      target_compile_definitions(merlin_impl${k}_obj PRIVATE PQM4)
+    endif()
+  elseif(OWN_KAT AND STACK_FIPS)
+    list(APPEND redefs "${MBI_REDEFINE_SPONGE}")
+    set(fips_lib merlin_impl_sponge)
+    list(APPEND incs "${MBI_DIR}/sponge")
+  elseif(OWN_KAT AND MERLIN_IMPL_HASH STREQUAL "thumb2-asm")
+    list(APPEND redefs "${MBI_REDEFINE_KT2}")
+    set(fips_lib merlin_impl_keccak_thumb2)
+  endif()
   target_include_directories(merlin_impl${k}_obj PRIVATE
-                             "${DIR}" ${MBI_PQCLEAN_COMMON})
+                             ${incs} "${MBI_DIR}/hal" ${MBI_PQCLEAN_COMMON})
   foreach(wa IN LISTS MBI_WORKAROUNDS)
     string(REPLACE "|" ";" wa "${wa}")
     list(GET wa 0 wa_re)
@@ -190,19 +301,25 @@ foreach(k IN LISTS MERLIN_IMPLS)
   file(CONFIGURE OUTPUT "${bdir}/keep.txt" CONTENT "${keep}")
   set(raw "${bdir}/folder.o")
   set(iso "${bdir}/isolated.o")
+  set(redef_args "")
+  foreach(f IN LISTS redefs)
+    list(APPEND redef_args "--redefine-syms=${f}")
+  endforeach()
   add_custom_command(OUTPUT "${iso}"
     COMMAND ${CMAKE_LINKER} -r -o "${raw}" $<TARGET_OBJECTS:merlin_impl${k}_obj>
-    COMMAND ${CMAKE_OBJCOPY} --redefine-syms=${MBI_REDEFINE}
+    COMMAND ${CMAKE_OBJCOPY} ${redef_args}
             --keep-global-symbols=${bdir}/keep.txt "${raw}" "${iso}"
     DEPENDS $<TARGET_OBJECTS:merlin_impl${k}_obj> "${bdir}/keep.txt"
-            "${MBI_REDEFINE}"
+            ${redefs}
     COMMENT "" COMMAND_EXPAND_LISTS VERBATIM)
   add_library(merlin_impl_lib_${k} STATIC "${iso}")
   set_source_files_properties("${iso}" PROPERTIES EXTERNAL_OBJECT TRUE
                               GENERATED TRUE)
   set_target_properties(merlin_impl_lib_${k} PROPERTIES LINKER_LANGUAGE C)
-  # what the folder calls: the common code, linked after it
-  target_link_libraries(merlin_impl_lib_${k} INTERFACE merlin_impl_common)
+  # what the folder calls: its common code, then the pinned one (what the
+  # checkout's does not define), linked after it
+  target_link_libraries(merlin_impl_lib_${k} INTERFACE ${fips_lib}
+                        merlin_impl_common)
 
   # Merlin's adapter of the folder.
   add_library(merlin_impl${k}_adapter OBJECT ${MBI_DIR}/adapter.c)
@@ -220,11 +337,9 @@ foreach(k IN LISTS MERLIN_IMPLS)
     set(sizes "${PK}, ${SK}, ${CT}, ${SS}")
   else()
     math(EXPR ct_room "${CT} + 256") # a signed message: MOPS_MSG_MAX more
-    if(DETACHED)
-      set(sizes "${PK}, ${SK}, ${CT}, 0")
-    else()
-      set(sizes "${PK}, ${SK}, 0, 0")
-    endif()
+    # the signature's size, also of a signed-message folder (whose declared
+    # size src/ops counts without the message): one line for every shape
+    set(sizes "${PK}, ${SK}, ${CT}, 0")
   endif()
   if(NEW_ALG AND NOT ALG IN_LIST MBI_SEEN_ALGS)
     list(APPEND MBI_SEEN_ALGS "${ALG}")

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: Apache-2.0
-// Regenerate the README's measured tables from one results directory (what
+// Regenerate the measured tables of docs/measurements.md (once the
+// README's; the blocks keep their name) from one results directory (what
 // `make bench` writes to results/latest): every block
 //   <!-- merlin readme KIND TARGET --> ... <!-- /merlin readme -->
-// of README.md gets the table of that kind for that target's run, with a
+// of the page gets the table of that kind for that target's run, with a
 // first line naming the results file and when it was made. KIND is
 //   ops        public-key operations: median, p99, stack, heap, code,
 //              constant-time verdict
@@ -12,14 +13,15 @@
 //   workflows  every workflow row: device time, wire bytes, storage, stack,
 //              and time and bytes against classical-p256 on wolfCrypt
 // Nothing is typed into the tables: every figure is read from results.json.
-// Usage: node scripts/readme-tables.mjs [RESULTS_DIR] [README]
+// Usage: node scripts/readme-tables.mjs [RESULTS_DIR] [PAGE]
+// (PAGE: docs/measurements.md by default)
 import fs from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const [dirArg, readmeArg] = process.argv.slice(2);
 const dir = dirArg ?? path.join(root, "results", "latest");
-const readme = readmeArg ?? path.join(root, "README.md");
+const readme = readmeArg ?? path.join(root, "docs", "measurements.md");
 const die = (msg) => {
   console.error(`readme-tables: ${msg}`);
   process.exit(1);
@@ -60,7 +62,7 @@ const label = (o) => `${o.alg} ${o.op}${o.bytes ? ` ${o.bytes} B` : ""}`;
 
 function runOf(target) {
   const run = results.runs.find((r) => r.target === target);
-  if (!run) die(`${resultsPath} has no run on target ${target} (a README block asks for it)`);
+  if (!run) die(`${resultsPath} has no run on target ${target} (a block of the page asks for it)`);
   return run;
 }
 

@@ -8,9 +8,9 @@
 #   check_style.sh paths                  every relative link in README.md
 #       and docs/*.md, and every docs/, src/, host/, tests/, tools/, cmake/,
 #       scripts/, boards/ or profiles/ path named in our sources, exists
-#   check_style.sh spdx                   every committed source, script,
-#       build file, profile and Markdown page carries a one-line SPDX
-#       header (JSON, which has no comments, and fuzz corpora aside)
+#   check_style.sh spdx [ROOT]            every tracked text file, whatever
+#       its name, carries a one-line SPDX header in its first three lines
+#       (binary files, JSON, which has no comments, and fuzz corpora aside)
 #   check_style.sh functions [MAX [FILE...]]  no function of host/ (or of
 #       FILE...) is longer than MAX lines (120), signature to closing brace
 #   check_style.sh repeats [ROOT]         no block of six or more code lines
@@ -90,12 +90,16 @@ paths)
   [ $fail = 0 ] && echo "ok: $n links and named paths exist"
   ;;
 spdx)
+  # Every tracked text file, whatever its name: git's own test says what is
+  # text (`git ls-files --eol`: i/-text is binary, such as a PNG); JSON
+  # has no comments and the fuzz corpora are inputs, not sources.
+  r=${1:-.}
   n=0
-  while read -r f; do
+  while IFS= read -r f; do
     n=$((n + 1))
-    head -n 3 "$f" | grep -q 'SPDX-License-Identifier: Apache-2.0' ||
+    head -n 3 "$r/$f" | grep -q 'SPDX-License-Identifier: Apache-2.0' ||
       bad "$f has no SPDX-License-Identifier line in its first three lines"
-  done < <(git ls-files | grep -E '\.(c|h|S|sh|cmake|mjs|js|ld|profile|board|def|txt|md)$|CMakeLists.txt$|Makefile$|^scripts/|^\.ci/|^\.gitignore$' |
+  done < <(git -C "$r" ls-files --eol | awk -F '\t' '$1 !~ /^i\/-text / { print $2 }' |
     grep -vE '^tests/fuzz/corpus/|\.json$')
   [ $fail = 0 ] && echo "ok: $n files carry an SPDX line"
   ;;

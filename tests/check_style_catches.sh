@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # The style checks fail where they should (make test): a 121-line function
 # is caught by `check_style.sh functions`, a six-line block written twice by
-# `check_style.sh repeats`, and an include from a lower layer into a higher
-# one by `check_style.sh layers`; the same trees without them pass.
+# `check_style.sh repeats`, an include from a lower layer into a higher
+# one by `check_style.sh layers`, and a tracked text file without an SPDX
+# line, whatever its name (a file `0`), by `check_style.sh spdx`; the same
+# trees without them pass, binary files and JSON aside.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
@@ -56,4 +58,15 @@ expect fail "an include from model/ into run/ is caught" bash "$here/check_style
 rm "$lay/host/model/up.c"
 mkdir -p "$lay/host/extra" && printf '\n' >"$lay/host/extra/x.c"
 expect fail "a folder the layers block does not name is caught" bash "$here/check_style.sh" layers "$lay"
+
+lic=$tmp/spdx
+mkdir -p "$lic/docs"
+printf '# SPDX-License-Identifier: Apache-2.0\nx = 1\n' >"$lic/x.profile"
+printf '\211PNG\r\n\032\n\000\000\000\rIHDR' >"$lic/docs/shot.png"
+printf '{"a": 1}\n' >"$lic/data.json"
+git -C "$lic" init -q && git -C "$lic" add -A
+expect pass "text files with SPDX lines, a PNG and JSON pass" bash "$here/check_style.sh" spdx "$lic"
+printf '#endif\n' >"$lic/0"
+git -C "$lic" add -A
+expect fail "a text file named 0 without an SPDX line is caught" bash "$here/check_style.sh" spdx "$lic"
 exit $fail

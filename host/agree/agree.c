@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -467,6 +468,35 @@ static int ag_report(const ag_ctx *c, char *err, size_t errlen) {
   return rc;
 }
 
+/* --md FILE can be written: not something other than a regular file, in a
+ * directory where the atomic writer can create its temporary file (tried:
+ * permission bits do not tell root about a read-only file system). Checked
+ * before anything is built or run. 0, or -1 with err. */
+static int md_writable(const char *path, char *err, size_t errlen) {
+  struct stat st;
+  char brief[MH_PATH_BRIEF];
+  const char *b = mh_path_brief(path, brief, sizeof brief);
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    snprintf(err, errlen, "--md %s: not a regular file", b);
+    return -1;
+  }
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path))
+                    : strdup(".");
+  char *probe = dir ? mh_path_join(dir, ".merlin-md-XXXXXX") : NULL;
+  int fd = probe ? mkstemp(probe) : -1;
+  if (fd < 0)
+    snprintf(err, errlen, "--md %s: cannot write in %s: %s", b, dir ? dir : "?",
+             probe ? strerror(errno) : "out of memory");
+  else {
+    close(fd);
+    unlink(probe);
+  }
+  free(probe);
+  free(dir);
+  return fd < 0 ? -1 : 0;
+}
+
 int mh_cli_agree(const mh_agree_opts *o) {
   char err[512] = "";
   ag_ctx c = {.o = o};
@@ -486,6 +516,8 @@ int mh_cli_agree(const mh_agree_opts *o) {
   c.bare = c.t->kind == MH_EXEC_QEMU;
   c.repeat = o->repeat ? o->repeat : (c.bare ? 1u : 3u);
   c.runs = o->runs ? o->runs : (c.bare ? 11u : 101u);
+  if (o->md && md_writable(o->md, err, sizeof err) != 0)
+    goto out; /* before anything is built or run */
   c.root = mh_source_root(err, sizeof err);
   if (!c.root || ag_load(&c, err, sizeof err) != 0 ||
       ag_build(&c, err, sizeof err) != 0)

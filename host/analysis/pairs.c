@@ -167,3 +167,35 @@ int mh_an_ratios(const mh_run *run, mh_an_contest_id c, mh_an_pairing how,
   *n = r.n;
   return 0;
 }
+
+/* The cheapest of jobs j[0..n) in run by cost: the job, its backend and
+ * cost; 0 when none has a cost. */
+static int cheapest(const mh_run *run, const mh_an_job *j, size_t n,
+                    mh_an_cost_fn cost, const mh_an_job **job,
+                    const char **backend, double *c) {
+  int any = 0;
+  for (size_t q = 0; q < n; q++)
+    for (size_t k = 0; k < run->n_ops; k++) {
+      const mh_op *o = &run->ops[k];
+      if (!mh_str_same(o->alg, j[q].alg) || !mh_str_same(o->op, j[q].op1))
+        continue;
+      double v = cost(run, &j[q], o->backend);
+      if (v < 0 || (any && v >= *c))
+        continue;
+      *job = &j[q];
+      *backend = o->backend;
+      *c = v;
+      any = 1;
+    }
+  return any;
+}
+
+int mh_an_best_pair(const mh_run *run, mh_an_contest_id c, mh_an_cost_fn cost,
+                    mh_an_best *out) {
+  const mh_an_contest *ct = &mh_an_contests[c];
+  return cheapest(run, ct->pq, ct->n_pq, cost, &out->pq, &out->pq_backend,
+                  &out->pq_cost) &&
+         cheapest(run, ct->ref, ct->n_ref, cost, &out->ref, &out->ref_backend,
+                  &out->ref_cost) &&
+         out->ref_cost > 0;
+}

@@ -70,4 +70,22 @@ typedef enum {
 int mh_an_ratios(const mh_run *run, mh_an_contest_id c, mh_an_pairing how,
                  mh_an_ratio **out, size_t *n);
 
+/* The cost of job j on backend by some measure (the median, or a model's
+ * estimate); < 0 when it has none. */
+typedef double (*mh_an_cost_fn)(const mh_run *run, const mh_an_job *j,
+                                const char *backend);
+
+/* The cheapest post-quantum job of contest c (with its backend) against the
+ * cheapest classical job, by cost: what a device pays with the best library
+ * of each side. */
+typedef struct {
+  const mh_an_job *pq, *ref;
+  const char *pq_backend, *ref_backend;
+  double pq_cost, ref_cost;
+} mh_an_best;
+
+/* 1 and *out, or 0 when either side has no job with a cost in run. */
+int mh_an_best_pair(const mh_run *run, mh_an_contest_id c, mh_an_cost_fn cost,
+                    mh_an_best *out);
+
 #endif

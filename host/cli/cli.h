@@ -54,6 +54,10 @@ int mh_cli_profile_setup(const char *name, char **root, char **path,
 /* what: NULL (everything), "targets", "profiles", "algorithms",
  * "backends". */
 int mh_cli_list(const char *what);
+/* `merlin list targets|boards --format md`: the descriptors as the Markdown
+ * table docs/targets.md or docs/boards.md carries (scripts/gen-target-docs
+ * writes them there). */
+int mh_cli_list_md(const char *what);
 /* format: md, csv, json or latex (checked by the caller). */
 int mh_cli_report(const char *dir, const char *format);
 /* `merlin compare OLD NEW`: 0 no regression, 1 a regression beyond

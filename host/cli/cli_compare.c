@@ -5,9 +5,11 @@
 #include "cli/cli_parse.h"
 #include "run/job.h"
 
+#include "analysis/noise.h"
 #include "model/build.h"
 #include "model/results_json.h"
 #include "report/format.h"
+#include "report/headline.h"
 #include "report/html_charts.h"
 #include "report/report_compare.h"
 #include "run/matrix.h"
@@ -111,81 +113,71 @@ static int provenance_diffs(const mh_result *a, const mh_result *b,
   return n;
 }
 
-/* "alg op [N B] (backend)", as a terminal shows it. */
+/* "alg op [N B] (backend)", raw (each output escapes it for its format). */
 static void label(mh_sb *b, const mh_op *o) {
-  mh_esc_term(b, o->alg);
-  mh_sb_putc(b, ' ');
-  mh_esc_term(b, o->op);
+  mh_sb_printf(b, "%s %s", o->alg, o->op);
   if (o->bytes >= 0)
     mh_sb_printf(b, " %ld B", o->bytes);
-  mh_sb_puts(b, " (");
-  mh_esc_term(b, o->backend);
-  mh_sb_putc(b, ')');
+  mh_sb_printf(b, " (%s)", o->backend);
 }
 
-/* Counts of one comparison. */
+/* One comparison under way: the page's counts, groups and rows. */
 typedef struct {
-  int regressions, improvements, compared, changed;
-} tally;
+  mh_cmp_page page;
+  json_t *groups, *rows;
+  size_t group; /* the group of the runs being compared */
+  double noise; /* its noise figure (a fraction), < 0: none */
+} cmp;
 
-/* The row of operation o of run y for the --html page. */
-static json_t *op_row(const mh_result *y, const mh_op *o, const char *l,
-                      const char *verdict) {
-  json_t *row = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "target", y->target,
-                          "label", l, "unit", y->run.unit ? y->run.unit : "",
-                          "verdict", verdict, "alg", o->alg, "_f",
-                          mh_html_filter(y, json_pack("[s]", o->backend),
-                                         json_pack("[s]", o->alg)));
-  return row ? row : json_object();
+/* The row of operation o of run y, with its verdict. */
+static json_t *op_row(cmp *c, const mh_result *y, const mh_op *o,
+                      mh_cmp_verdict v) {
+  mh_sb l = {0};
+  label(&l, o);
+  json_t *row =
+      json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:o}", "group",
+                (json_int_t)c->group, "target", y->target, "label",
+                l.s ? l.s : "", "unit", y->run.unit ? y->run.unit : "",
+                "verdict", mh_cmp_verdict_names[v], "alg", o->alg, "_f",
+                mh_html_filter(y, json_pack("[s]", o->backend),
+                               json_pack("[s]", o->alg)));
+  mh_sb_free(&l);
+  c->page.count[v]++;
+  if (!row || json_array_append(c->rows, row) != 0)
+    c->page.count[v] = -1000000; /* out of memory: said by the caller */
+  return row;
 }
 
-/* Old operation p against new q of run y: one terminal line when it
- * changed, one --md row always. */
-static void compare_op(const mh_result *y, const mh_op *p, const mh_op *q,
-                       const char *l, double threshold, tally *t, mh_sb *md,
-                       json_t *rows) {
-  t->compared++;
+/* The verdict of old median om against new nm: the same; within the sum of
+ * the runs' IQRs; within the machine's noise (the larger control spread of
+ * the two runs, docs/host.md "Host timing"); beyond the threshold
+ * (REGRESSED or improved); else changed. */
+static mh_cmp_verdict verdict(const mh_op *p, const mh_op *q, double change,
+                              double noise, double threshold) {
   double om = p->stats.median, nm = q->stats.median;
-  /* From a median of 0 any rise is an infinite relative change: above
-   * every threshold, so a regression once outside the spread. */
+  if (nm == om)
+    return MH_CMP_SAME;
+  if (fabs(nm - om) <= p->stats.iqr + q->stats.iqr)
+    return MH_CMP_WITHIN_SPREAD;
+  if (noise >= 0 && fabs(change) <= noise)
+    return MH_CMP_WITHIN_NOISE;
+  return change > threshold    ? MH_CMP_REGRESSED
+         : change < -threshold ? MH_CMP_IMPROVED
+                               : MH_CMP_CHANGED;
+}
+
+/* Old operation p against new q of run y. From a median of 0 any rise is
+ * an infinite relative change: above every threshold and every noise. */
+static void compare_op(cmp *c, const mh_result *y, const mh_op *p,
+                       const mh_op *q) {
+  double om = p->stats.median, nm = q->stats.median;
   double change = om != 0 ? nm / om - 1.0 : nm > 0 ? INFINITY : 0.0;
-  double spread = p->stats.iqr + q->stats.iqr;
-  int outside = fabs(nm - om) > spread;
-  const char *verdict = "same";
-  if (nm != om) {
-    verdict = outside ? "changed" : "within spread";
-    t->changed++;
-  }
-  char pct[32], pct_md[32];
-  if (isinf(change)) {
-    snprintf(pct, sizeof pct, "from 0");
-    snprintf(pct_md, sizeof pct_md, "from 0");
-  } else {
-    snprintf(pct, sizeof pct, "%+.2f%%", change * 100.0);
-    snprintf(pct_md, sizeof pct_md, "%+.2f %%", change * 100.0);
-  }
-  if (outside && change > threshold) {
-    verdict = "REGRESSED";
-    t->regressions++;
-  } else if (outside && change < -threshold) {
-    verdict = "improved";
-    t->improvements++;
-  }
+  json_t *row =
+      op_row(c, y, q, verdict(p, q, change, c->noise, c->page.threshold));
   char o1[64], n1[64];
   mh_format_number(om, o1, sizeof o1);
   mh_format_number(nm, n1, sizeof n1);
-  char tgt[128];
-  if (nm != om) /* only changes on the terminal; all in --md */
-    printf("%-10s %-50s %14s -> %14s %9s  %s\n",
-           mh_esc_term_buf(y->target, tgt, sizeof tgt), l, o1, n1, pct,
-           verdict);
-  mh_sb_puts(md, "| ");
-  mh_esc_md(md, y->target);
-  mh_sb_puts(md, " | ");
-  mh_esc_md(md, l);
-  mh_sb_printf(md, " | %s | %s | %s | %s |\n", o1, n1, pct_md, verdict);
   double op = p->stats.p99, np = q->stats.p99;
-  json_t *row = op_row(y, q, l, verdict);
   json_object_set_new(row, "old_median", json_real(om));
   json_object_set_new(row, "new_median", json_real(nm));
   json_object_set_new(row, "old_p99", json_real(op));
@@ -198,40 +190,49 @@ static void compare_op(const mh_result *y, const mh_op *p, const mh_op *q,
                       op != 0  ? json_real(np / op - 1.0)
                       : np > 0 ? json_null()
                                : json_real(0));
-  json_array_append_new(rows, row);
+  json_decref(row);
 }
 
-/* Every operation of new run y against old run x. */
-static void compare_run(const mh_result *x, const mh_result *y,
-                        double threshold, tally *t, mh_sb *md, json_t *rows) {
+/* The noise figure of run x (the control's p95/p5 - 1), or null. */
+static json_t *noise_json(const mh_result *x, double *v) {
+  mh_noise z;
+  if (mh_noise_of(&x->run, &z) != 0)
+    return json_null();
+  *v = z.spread > *v ? z.spread : *v;
+  return json_real(z.spread);
+}
+
+/* Every operation of new run y against old run x: a group. */
+static void compare_run(cmp *c, const mh_result *x, const mh_result *y) {
+  char cc[64], opt[32], build[100];
+  mh_html_build(y, cc, sizeof cc, opt, sizeof opt, build, sizeof build);
+  mh_sb name = {0};
+  mh_sb_printf(&name, "%s (profile %s%s%s)", y->target,
+               y->profile ? y->profile : "?", *build ? ", " : "", build);
+  c->noise = -1;
+  json_t *no = noise_json(x, &c->noise), *nn = noise_json(y, &c->noise);
+  c->group = json_array_size(c->groups);
+  json_array_append_new(c->groups, json_pack("{s:s, s:s, s:o, s:o}", "name",
+                                             name.s ? name.s : "", "unit",
+                                             y->run.unit ? y->run.unit : "",
+                                             "noise_old", no, "noise_new", nn));
+  mh_sb_free(&name);
   for (size_t k = 0; k < y->run.n_ops; k++) {
     const mh_op *q = &y->run.ops[k], *p = mh_run_find_op(&x->run, q);
-    mh_sb l = {0};
-    label(&l, q);
     if (p)
-      compare_op(y, p, q, l.s ? l.s : "?", threshold, t, md, rows);
-    else {
-      printf("%-10s %-50s new operation\n", y->target, l.s ? l.s : "?");
-      json_array_append_new(rows,
-                            op_row(y, q, l.s ? l.s : "?", "new operation"));
-    }
-    mh_sb_free(&l);
+      compare_op(c, y, p, q);
+    else
+      json_decref(op_row(c, y, q, MH_CMP_NEW));
   }
   for (size_t k = 0; k < x->run.n_ops; k++)
-    if (!mh_run_find_op(&y->run, &x->run.ops[k])) {
-      mh_sb l = {0};
-      label(&l, &x->run.ops[k]);
-      printf("%-10s %-50s removed\n", y->target, l.s ? l.s : "?");
-      json_array_append_new(
-          rows, op_row(y, &x->run.ops[k], l.s ? l.s : "?", "removed"));
-      mh_sb_free(&l);
-    }
+    if (!mh_run_find_op(&y->run, &x->run.ops[k]))
+      json_decref(op_row(c, y, &x->run.ops[k], MH_CMP_REMOVED));
 }
 
 /* Pair the runs of b with those of a; collect their provenance
  * differences in prov. Returns 0, or 2 (no pair; reported). */
 static int pair_runs(const mh_results *a, const mh_results *b, int force,
-                     mh_sb *prov) {
+                     mh_sb *prov, mh_sb *notes) {
   int pairs = 0, loose_pairs = 0;
   for (size_t i = 0; i < b->n_runs; i++) {
     const mh_result *y = &b->runs[i], *x = find_result(a, y, force);
@@ -242,12 +243,13 @@ static int pair_runs(const mh_results *a, const mh_results *b, int force,
         char bx[100], by[100], t[128], p[128], ex[128], ey[128];
         build_name(x, bx, sizeof bx);
         build_name(y, by, sizeof by);
-        printf("merlin: compare: --force: %s (profile %s): comparing the %s "
-               "build with the %s build\n",
-               mh_esc_term_buf(y->target, t, sizeof t),
-               mh_esc_term_buf(y->profile, p, sizeof p),
-               mh_esc_term_buf(bx, ex, sizeof ex),
-               mh_esc_term_buf(by, ey, sizeof ey));
+        mh_sb_printf(notes,
+                     "merlin: compare: --force: %s (profile %s): comparing "
+                     "the %s build with the %s build\n",
+                     mh_esc_term_buf(y->target, t, sizeof t),
+                     mh_esc_term_buf(y->profile, p, sizeof p),
+                     mh_esc_term_buf(bx, ex, sizeof ex),
+                     mh_esc_term_buf(by, ey, sizeof ey));
       }
     } else if (find_result(a, y, 1)) {
       loose_pairs++;
@@ -298,19 +300,20 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
   mh_results a, b;
   memset(&a, 0, sizeof a);
   memset(&b, 0, sizeof b);
-  mh_sb prov = {0}, md = {0};
-  tally t = {0};
+  mh_sb prov = {0}, notes = {0}, md = {0}, text = {0};
+  cmp c = {0};
   int rc = 2;
-  json_t *rows = json_array();
+  c.groups = json_array();
+  c.rows = json_array();
   mh_html_assets assets = {0};
   char err[1024];
   if (html_path && mh_run_html_assets(&assets, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: compare: %s\n", err);
     goto out;
   }
-  if (!rows || load(old_arg, &a) != 0 || load(new_arg, &b) != 0)
+  if (!c.groups || !c.rows || load(old_arg, &a) != 0 || load(new_arg, &b) != 0)
     goto out;
-  if (pair_runs(&a, &b, force, &prov) != 0)
+  if (pair_runs(&a, &b, force, &prov, &notes) != 0)
     goto out;
   if (prov.len) {
     fprintf(stderr, "merlin: compare: the runs differ in provenance:\n%s",
@@ -321,43 +324,51 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
       goto out;
     }
   }
-  mh_sb_puts(&md, "## Merlin: ");
-  mh_esc_md(&md, old_arg);
-  mh_sb_puts(&md, " -> ");
-  mh_esc_md(&md, new_arg);
-  mh_sb_printf(&md,
-               "\n\nThreshold %.1f %%; a change "
-               "counts only outside both runs' spread (the sum of "
-               "their IQRs).\n\n| target | operation | old median | "
-               "new median | change | verdict |\n|---|---|---:|---:|"
-               "---:|---|\n",
-               threshold * 100.0);
-  for (size_t i = 0; i < b.n_runs; i++) {
-    const mh_result *y = &b.runs[i], *x = find_result(&a, y, force);
-    if (x)
-      compare_run(x, y, threshold, &t, &md, rows);
-  }
-  mh_sb_printf(&md,
-               "\n%d operation(s) compared: %d regressed, %d improved "
-               "beyond %.1f %%.\n",
-               t.compared, t.regressions, t.improvements, threshold * 100.0);
-  printf("merlin: compare: %d operation(s): %d regressed, %d improved beyond "
-         "%.1f%%%s\n",
-         t.compared, t.regressions, t.improvements, threshold * 100.0,
-         t.regressions || t.improvements ? ""
-         : t.changed                     ? "; nothing beyond the threshold"
-                                         : "; no change");
-  mh_cmp_page page = {old_arg, new_arg,    threshold,     prov.s ? prov.s : "",
-                      force,   t.compared, t.regressions, t.improvements,
-                      rows};
-  if ((md_path && write_md(md_path, &md) != 0) ||
-      (html_path && write_html(html_path, &assets, &page) != 0))
+  c.page.old_name = old_arg;
+  c.page.new_name = new_arg;
+  c.page.threshold = threshold;
+  c.page.prov = prov.s ? prov.s : "";
+  c.page.notes = notes.s ? notes.s : "";
+  c.page.forced = force;
+  size_t *order = calloc(b.n_runs ? b.n_runs : 1, sizeof *order);
+  if (!order) {
+    fprintf(stderr, "merlin: compare: out of memory\n");
     goto out;
-  rc = t.regressions ? 1 : 0;
+  }
+  mh_report_device_order(&b, order); /* devices first, as the reports */
+  for (size_t i = 0; i < b.n_runs; i++) {
+    const mh_result *y = &b.runs[order[i]], *x = find_result(&a, y, force);
+    if (x)
+      compare_run(&c, x, y);
+  }
+  free(order);
+  c.page.groups = c.groups;
+  c.page.rows = c.rows;
+  for (int v = 0; v < MH_CMP_N_VERDICTS; v++)
+    if (c.page.count[v] < 0) {
+      fprintf(stderr, "merlin: compare: out of memory\n");
+      goto out;
+    }
+  /* The verdict first, on stdout; then the groups. */
+  mh_report_compare_text(&text, &c.page, 0);
+  if (md_path)
+    mh_report_compare_text(&md, &c.page, 1);
+  if (text.failed) {
+    fprintf(stderr, "merlin: compare: out of memory\n");
+    goto out;
+  }
+  fputs(text.s, stdout);
+  if ((md_path && write_md(md_path, &md) != 0) ||
+      (html_path && write_html(html_path, &assets, &c.page) != 0))
+    goto out;
+  rc = c.page.count[MH_CMP_REGRESSED] ? 1 : 0;
 out:
   mh_sb_free(&prov);
+  mh_sb_free(&notes);
   mh_sb_free(&md);
-  json_decref(rows);
+  mh_sb_free(&text);
+  json_decref(c.groups);
+  json_decref(c.rows);
   mh_html_assets_free(&assets);
   mh_results_free(&a);
   mh_results_free(&b);
@@ -415,13 +426,14 @@ const mh_cmd_def mh_cmd_compare = {
     "                      [--html FILE]\n"
     "\n"
     "Compare two results (directories or results.json files) operation by\n"
-    "operation: old and new median, the change, and whether it lies "
-    "outside\n"
-    "both runs' spread (the sum of their IQRs). Exits 1 when an operation\n"
-    "got slower by more than the threshold outside the spread, 0 "
-    "otherwise.\n"
-    "Runs built differently (compiler, flags, libraries, routes, unit) are\n"
-    "compared only with --force; the differences are printed first.\n",
+    "operation, grouped by run, the verdict on the first line: old and new\n"
+    "median, the change, and whether it lies outside both runs' spread (the\n"
+    "sum of their IQRs) and beyond the machine's noise (the control's\n"
+    "p95/p5 in either run). Exits 1 when an operation got slower by more\n"
+    "than the threshold beyond both (REGRESSED), 0 otherwise, 2 on bad\n"
+    "input. Runs built differently (compiler, flags, libraries, routes,\n"
+    "unit) are compared only with --force; the differences are printed\n"
+    "first.\n",
     MH_OPTS(COMPARE_OPTS),
     NULL,
     0,

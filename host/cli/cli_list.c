@@ -10,6 +10,7 @@
 #include "model/results_json.h"
 #include "util/escape.h"
 #include "util/fsutil.h"
+#include "util/strbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -225,17 +226,185 @@ int mh_cli_list(const char *what) {
   return rc;
 }
 
+/* ---- `merlin list targets|boards --format md` --------------------------- */
+
+/* "4 MB", "256 KB", "1,000 bytes". */
+static void md_bytes(mh_sb *b, uint64_t v) {
+  if (v && v % (1024 * 1024) == 0)
+    mh_sb_printf(b, "%llu MB", (unsigned long long)(v / (1024 * 1024)));
+  else if (v && v % 1024 == 0)
+    mh_sb_printf(b, "%llu KB", (unsigned long long)(v / 1024));
+  else
+    mh_sb_printf(b, "%llu bytes", (unsigned long long)v);
+}
+
+/* " | " and a cell from a descriptor (escaped; "–" when absent). */
+static void md_cell(mh_sb *b, const char *s) {
+  mh_sb_puts(b, " | ");
+  if (s && *s)
+    mh_esc_md(b, s);
+  else
+    mh_sb_puts(b, "–");
+}
+
+/* " | `s`" (a code span: a flag, a command), "–" when absent. */
+static void md_code(mh_sb *b, const char *s) {
+  mh_sb_puts(b, " | ");
+  if (!s || !*s) {
+    mh_sb_puts(b, "–");
+    return;
+  }
+  mh_sb_putc(b, '`');
+  mh_esc_md(b, s);
+  mh_sb_putc(b, '`');
+}
+
+/* The part's core, clock, flash and RAM: "cortex-m4, 25 MHz | 4 MB / 4
+ * MB". */
+static void md_part(mh_sb *b, const mh_board *d) {
+  mh_sb_puts(b, " | ");
+  if (!d->core) {
+    mh_sb_puts(b, "this machine | –");
+    return;
+  }
+  mh_esc_md(b, d->core);
+  mh_sb_printf(b, ", %g MHz | ", (double)d->clock_hz / 1e6);
+  md_bytes(b, d->flash_bytes);
+  mh_sb_puts(b, " / ");
+  md_bytes(b, d->ram_bytes);
+}
+
+/* How a target runs: "QEMU `mps2-an386`, `-cpu cortex-m4`, -icount shift=7";
+ * a real board: flashed by the user. */
+static void md_runs(mh_sb *b, const mh_board *d) {
+  mh_sb_puts(b, " | ");
+  if (strcmp(d->kind, "qemu") == 0) {
+    mh_sb_puts(b, "QEMU `-M ");
+    mh_esc_md(b, d->qemu_machine);
+    mh_sb_puts(b, " -cpu ");
+    mh_esc_md(b, d->qemu_cpu);
+    mh_sb_printf(b, "`, `-icount shift=%llu`",
+                 (unsigned long long)d->icount_shift);
+  } else if (strcmp(d->kind, "board") == 0) {
+    mh_sb_puts(b, "real board ");
+    mh_esc_md(b, d->name);
+    mh_sb_puts(b, " (");
+    mh_esc_md(b, d->part);
+    mh_sb_puts(b, "): built here, flashed and read (`--port`) by the user");
+  } else {
+    mh_esc_md(b, d->description);
+  }
+}
+
+/* Every descriptor with a kind, a row each: docs/targets.md's table. */
+static void targets_md(mh_sb *b, const mh_board *bs, size_t n) {
+  mh_sb_puts(b, "| target | runs | core, clock | flash / RAM | compiled for "
+                "| counter | unit | cycle model (`auto`) |\n"
+                "|---|---|---|---|---|---|---|---|\n");
+  for (size_t i = 0; i < n; i++) {
+    const mh_board *d = &bs[i];
+    if (!d->kind)
+      continue;
+    mh_sb_puts(b, "| `");
+    mh_esc_md(b, d->id);
+    mh_sb_putc(b, '`');
+    md_runs(b, d);
+    md_part(b, d);
+    md_code(b, d->cpu_flags);
+    if (d->clang_cpu_flags) { /* --cc clang builds it with other flags */
+      mh_sb_puts(b, "; `--cc clang`: ");
+      mh_esc_md(b, d->clang ? d->clang : "clang");
+      mh_sb_puts(b, " `");
+      mh_esc_md(b, d->clang_cpu_flags);
+      mh_sb_putc(b, '`');
+    }
+    md_cell(b, d->counter ? d->counter : "the image's clock");
+    md_cell(b, d->unit);
+    md_cell(b, d->cycle_model);
+    mh_sb_puts(b, " |\n");
+  }
+}
+
+/* Every described part, a row each: docs/boards.md's table. */
+static void boards_md(mh_sb *b, const mh_board *bs, size_t n) {
+  mh_sb_puts(b, "| file | board | part | core, clock | flash / RAM "
+                "| target | memory system | power model |\n"
+                "|---|---|---|---|---|---|---|---|\n");
+  for (size_t i = 0; i < n; i++) {
+    const mh_board *d = &bs[i];
+    if (!d->core)
+      continue; /* a native target describes no part */
+    mh_sb_puts(b, "| `boards/");
+    mh_esc_md(b, d->id);
+    mh_sb_puts(b, ".board`");
+    md_cell(b, d->name);
+    md_cell(b, d->part);
+    md_part(b, d);
+    md_cell(b, strcmp(d->target, "none") == 0 ? "none (described, no port)"
+                                              : d->target);
+    mh_sb_puts(b, " | ");
+    if (d->runs_from) {
+      mh_sb_puts(b, "runs from ");
+      mh_esc_md(b, d->runs_from);
+      if (strcmp(d->runs_from, "flash") == 0)
+        mh_sb_printf(b, ", %llu wait states",
+                     (unsigned long long)d->flash_wait_states);
+    } else {
+      mh_sb_puts(b, "–");
+    }
+    mh_sb_puts(b, " | ");
+    if (d->run_current_ua) {
+      mh_sb_printf(b, "%g mA at %g V", (double)d->run_current_ua / 1e3,
+                   (double)d->supply_mv / 1e3);
+    } else {
+      mh_sb_puts(b, "–");
+    }
+    mh_sb_puts(b, " |\n");
+  }
+}
+
+int mh_cli_list_md(const char *what) {
+  char err[2048];
+  char *root = mh_source_root(err, sizeof err);
+  mh_board *bs = NULL;
+  size_t n = 0;
+  if (!root || mh_boards_load_all(root, 1, &bs, &n, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: %s\n", err);
+    free(root);
+    return 1;
+  }
+  mh_sb b = {0};
+  if (strcmp(what, "targets") == 0)
+    targets_md(&b, bs, n);
+  else
+    boards_md(&b, bs, n);
+  int rc = b.failed ? 1 : 0;
+  if (rc)
+    fprintf(stderr, "merlin: out of memory\n");
+  else
+    fputs(b.s, stdout);
+  mh_sb_free(&b);
+  mh_boards_free(bs, n);
+  free(root);
+  return rc;
+}
+
 /* ---- `merlin list`: its command line (cli_parse.h) ---- */
 
 /* --coverage [DIR] takes an optional value: cmd_list reads it before the
  * table parser; the entry is for the help and the option list. */
 typedef struct {
   int coverage;
+  const char *format;
 } list_args;
 
 static const mh_opt_def LIST_OPTS[] = {
     {"--coverage", NULL, "[DIR]", "the same as coverage [DIR]",
      offsetof(list_args, coverage), 0, 0, 0, 0, NULL},
+    {"--format", NULL, "md",
+     "targets or boards as a Markdown table (docs/targets.md,\n"
+     "docs/boards.md: scripts/gen-target-docs)",
+     offsetof(list_args, format), 0, 0, 0, 0, "md"},
 };
 
 static const char *const LISTS[] = {"targets", "profiles", "algorithms",
@@ -269,8 +438,15 @@ static int cmd_list(const mh_cmd_def *cmd, int argc, char **argv) {
                              "targets, profiles, algorithms, backends, boards, "
                              "coverage");
   }
+  if (rc == 0 && a.format &&
+      (s.n_pos != 1 ||
+       (strcmp(s.pos[0], "targets") != 0 && strcmp(s.pos[0], "boards") != 0)))
+    rc = mh_cli_usage_error(&s, "--format md lists targets or boards: merlin "
+                                "list targets --format md");
   if (rc == 0)
-    rc = mh_cli_parse_only ? 0 : mh_cli_list(s.n_pos ? s.pos[0] : NULL);
+    rc = mh_cli_parse_only ? 0
+         : a.format        ? mh_cli_list_md(s.pos[0])
+                           : mh_cli_list(s.n_pos ? s.pos[0] : NULL);
   mh_cli_state_free(&s);
   return rc < 0 ? 0 : rc;
 }
@@ -278,6 +454,7 @@ static int cmd_list(const mh_cmd_def *cmd, int argc, char **argv) {
 const mh_cmd_def mh_cmd_list = {
     "list",
     "usage: merlin list [targets|profiles|algorithms|backends|boards]\n"
+    "       merlin list targets|boards --format md\n"
     "       merlin list coverage [DIR]   (also: merlin list --coverage)\n"
     "\n"
     "List what merlin knows; without an argument, everything. coverage\n"

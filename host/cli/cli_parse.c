@@ -76,12 +76,12 @@ static void valid_options(const mh_parse_state *s, char *buf, size_t len) {
     const mh_opt_def *d = &s->cmd->opts[i];
     if (!d->name)
       continue;
-    used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s", i ? ", " : "",
-                             d->alias ? d->alias : "", d->alias ? ", " : "",
-                             d->name);
+    used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s",
+                             used ? ", " : "", d->alias ? d->alias : "",
+                             d->alias ? ", " : "", d->name);
   }
   if (used < len)
-    snprintf(buf + used, len - used, "%s--help", s->cmd->n_opts ? ", " : "");
+    snprintf(buf + used, len - used, "%s--help", used ? ", " : "");
 }
 
 /* The table entry of argument a, or NULL; *attached: a one-letter option

@@ -35,6 +35,11 @@ typedef struct {
 extern const mh_alg_info mh_algs[MH_N_ALGS];
 extern const mh_backend_info mh_backends[MH_N_BACKENDS];
 
+/* The sizes src/ops/sizes.def fixes for algorithm a (index), in its
+ * class's slot order (SIG: pk, sk, sig; KEM: pk, sk, ct, ss; 0: not
+ * fixed). 0, or -1 when it has no line. */
+int mh_alg_sizes(size_t a, size_t out[4]);
+
 /* Index into mh_algs / mh_backends, or -1. */
 int mh_alg_find(const char *id);
 int mh_backend_find(const char *name);

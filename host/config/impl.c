@@ -5,6 +5,7 @@
 #include "config/impl.h"
 
 #include "config/catalog.h"
+#include "config/impl_common.h"
 #include "digest.h"
 #include "util/errmsg.h"
 #include "util/exec.h"
@@ -32,8 +33,10 @@ __attribute__((format(printf, 4, 5)))
 #endif
 static int
 fail(char *err, size_t errlen, const char *dir, const char *fmt, ...) {
-  char prefix[PATH_MAX + 32];
-  snprintf(prefix, sizeof prefix, "implementation folder %s: ", dir);
+  /* a long path is shortened (head...tail), never the reason after it */
+  char prefix[MH_PATH_BRIEF + 64], brief[MH_PATH_BRIEF];
+  snprintf(prefix, sizeof prefix, "implementation folder %s: ",
+           mh_path_brief(dir, brief, sizeof brief));
   va_list ap;
   va_start(ap, fmt);
   mh_errmsg(err, errlen, prefix, fmt, ap);
@@ -41,12 +44,44 @@ fail(char *err, size_t errlen, const char *dir, const char *fmt, ...) {
   return -1;
 }
 
+const char *mh_impl_path_bad(const char *s, char *what, size_t wl) {
+  for (const char *p = s; *p; p++) {
+    unsigned char c = (unsigned char)*p;
+    const char *why = NULL;
+    if (c < 0x20 || c == 0x7f)
+      why = "a control character";
+    else if (strchr(";\"$\\", c))
+      why = "CMake reads it in a list, a string or a variable";
+    else if (c == '|')
+      why = "the image build's lists use it as a separator";
+    else if (c == '[' || c == ']')
+      why = "CMake reads brackets in a list";
+    else if (c == '#')
+      why = "Ninja's dependency files and CMake read it as a comment";
+    else if (c == '?' && p[1] == '?')
+      why = "two together start a trigraph in the C strings the image "
+            "carries";
+    else if (c == '@' &&
+             strspn(p + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij"
+                           "klmnopqrstuvwxyz0123456789_") &&
+             p[1 + strspn(p + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn"
+                                 "opqrstuvwxyz0123456789_")] == '@')
+      why = "'@NAME@' is a variable in the files CMake generates";
+    if (!why)
+      continue;
+    if (c < 0x20 || c == 0x7f)
+      snprintf(what, wl, "byte 0x%02x at offset %zu (%s)", c, (size_t)(p - s),
+               why);
+    else
+      snprintf(what, wl, "'%c' at offset %zu (%s)", c, (size_t)(p - s), why);
+    return what;
+  }
+  return NULL;
+}
+
 int mh_impl_path_ok(const char *s) {
-  for (; *s; s++)
-    if (*s == ';' || *s == '"' || *s == '$' || *s == '\\' ||
-        (unsigned char)*s < 0x20 || *s == 0x7f)
-      return 0;
-  return 1;
+  char what[160];
+  return mh_impl_path_bad(s, what, sizeof what) == NULL;
 }
 
 int mh_impl_host_only(const char *name) {
@@ -170,83 +205,136 @@ static int read_api(const char *dir, mh_impl *m, char *err, size_t errlen) {
 
 /* ---- the sizes, from the host compiler -------------------------------- */
 
-/* Evaluate api.h's size macros (and CRYPTO_ALGNAME) by compiling and
- * running a probe with the host compiler: the macros may be expressions
- * over the folder's params.h. The image checks the same values against its
- * own compiler (src/backends/impl/entry.c). */
-static int probe_sizes(const char *dir, const char *cc, const char *common,
-                       mh_impl *m, char *err, size_t errlen) {
-  char tmpl[] = "/tmp/merlin-probe-XXXXXX";
-  if (!mkdtemp(tmpl))
-    return fail(err, errlen, dir, "cannot create a temporary folder: %s",
-                strerror(errno));
-  char src[PATH_MAX], bin[PATH_MAX], inc1[PATH_MAX + 2], inc2[PATH_MAX + 2];
-  snprintf(src, sizeof src, "%s/probe.c", tmpl);
-  snprintf(bin, sizeof bin, "%s/probe", tmpl);
-  snprintf(inc1, sizeof inc1, "-I%s", dir);
-  snprintf(inc2, sizeof inc2, "-I%s", common);
-  mh_sb b = {0};
-  const char *ns = m->ns;
-  mh_sb_printf(&b,
+static void discard_line(void *ctx, const char *line, size_t len) {
+  (void)ctx;
+  (void)line;
+  (void)len;
+}
+
+/* Compile the probe src into bin with the host compiler: cc -w -I<dir>
+ * -I<each of incs> [-DMBI_NO_ALGNAME] -o bin src, its messages discarded.
+ * 0 compiled, 1 did not compile, -1 could not run it (xerr). */
+static int probe_compile(const char *cc, const char *dir,
+                         const char *const *incs, const char *src,
+                         const char *bin, int no_algname, char *xerr,
+                         size_t xl) {
+  char *cargv[MH_IMPL_MAX_INCS + 9], *inc[MH_IMPL_MAX_INCS + 1] = {0};
+  size_t na = 0, ni = 0;
+  cargv[na++] = (char *)(cc ? cc : "cc");
+  cargv[na++] = "-w";
+  for (size_t i = 0; i <= MH_IMPL_MAX_INCS; i++) {
+    const char *d = i == 0 ? dir : incs ? incs[i - 1] : NULL;
+    if (!d)
+      break;
+    size_t l = strlen(d) + 3;
+    if (!(inc[ni] = malloc(l)))
+      break;
+    snprintf(inc[ni], l, "-I%s", d);
+    cargv[na++] = inc[ni++];
+  }
+  if (no_algname)
+    cargv[na++] = "-DMBI_NO_ALGNAME";
+  cargv[na++] = "-o";
+  cargv[na++] = (char *)bin;
+  cargv[na++] = (char *)src;
+  cargv[na] = NULL;
+  mh_exec_spec cs = {.argv = cargv,
+                     .stdout_fd = -1,
+                     .stderr_fd = -1,
+                     .max_capture = 1 << 16,
+                     .hooks = {NULL, discard_line, discard_line, NULL}};
+  mh_exec_result cr = {0};
+  int rc = mh_exec(&cs, &cr, xerr, xl) != 0 ? -1
+           : cr.exited && cr.exit_code == 0 ? 0
+                                            : 1;
+  mh_exec_result_free(&cr);
+  for (size_t i = 0; i < ni; i++)
+    free(inc[i]);
+  return rc;
+}
+
+/* The probe's source: the sizes, then CRYPTO_ALGNAME when it is defined,
+ * which must be a string (a _Generic assertion). */
+static void probe_source(mh_sb *b, const char *ns, int kem) {
+  mh_sb_printf(b,
                "#include \"api.h\"\n#include <stdio.h>\nint main(void) {\n"
                "  printf(\"%%llu %%llu %%llu %%llu\\n\",\n"
                "         (unsigned long long)(%sCRYPTO_PUBLICKEYBYTES),\n"
                "         (unsigned long long)(%sCRYPTO_SECRETKEYBYTES),\n",
                ns, ns);
-  if (m->kem)
-    mh_sb_printf(&b,
+  if (kem)
+    mh_sb_printf(b,
                  "         (unsigned long long)(%sCRYPTO_CIPHERTEXTBYTES),\n"
                  "         (unsigned long long)(%sCRYPTO_BYTES));\n",
                  ns, ns);
   else
-    mh_sb_printf(&b, "         (unsigned long long)(%sCRYPTO_BYTES), 0ULL);\n",
+    mh_sb_printf(b, "         (unsigned long long)(%sCRYPTO_BYTES), 0ULL);\n",
                  ns);
-  mh_sb_printf(&b,
-               "#ifdef %sCRYPTO_ALGNAME\n  puts(%sCRYPTO_ALGNAME);\n#endif\n"
+  mh_sb_printf(b,
+               "#if defined(%sCRYPTO_ALGNAME) && !defined(MBI_NO_ALGNAME)\n"
+               "  _Static_assert(_Generic((%sCRYPTO_ALGNAME), char *: 1, "
+               "const char *: 1, default: 0), \"not a string\");\n"
+               "  puts(%sCRYPTO_ALGNAME);\n#endif\n"
                "  return 0;\n}\n",
-               ns, ns);
-  char werr[256];
-  int rc = -1;
+               ns, ns, ns);
+}
+
+/* Evaluate api.h's size macros (and CRYPTO_ALGNAME) by compiling and
+ * running a probe with the host compiler: the macros may be expressions
+ * over the folder's params.h. The image checks the same values against its
+ * own compiler (src/backends/impl/entry.c). */
+static int probe_sizes(const char *dir, const char *cc, const char *const *incs,
+                       mh_impl *m, char *err, size_t errlen) {
+  char tmpl[] = "/tmp/merlin-probe-XXXXXX";
+  if (!mkdtemp(tmpl))
+    return fail(err, errlen, dir, "cannot create a temporary folder: %s",
+                strerror(errno));
+  char src[PATH_MAX], bin[PATH_MAX];
+  snprintf(src, sizeof src, "%s/probe.c", tmpl);
+  snprintf(bin, sizeof bin, "%s/probe", tmpl);
+  mh_sb b = {0};
+  const char *ns = m->ns;
+  probe_source(&b, ns, m->kem);
+  char werr[256], xerr[256];
+  int rc = -1, cc_rc;
   if (b.failed) {
     fail(err, errlen, dir, "out of memory");
   } else if (mh_write_atomic(src, b.s, strlen(b.s), werr, sizeof werr) != 0) {
     fail(err, errlen, dir, "%s", werr);
+  } else if ((cc_rc = probe_compile(cc, dir, incs, src, bin, 0, xerr,
+                                    sizeof xerr)) < 0) {
+    fail(err, errlen, dir, "cannot run the host compiler: %s", xerr);
+  } else if (cc_rc == 1 && probe_compile(cc, dir, incs, src, bin, 1, xerr,
+                                         sizeof xerr) == 0) {
+    fail(err, errlen, dir,
+         "api.h: %sCRYPTO_ALGNAME is not a string (write it as a string "
+         "literal, \"ML-KEM-768\", or leave it out: the scheme's name is "
+         "then its folder's)",
+         ns);
+  } else if (cc_rc == 1) {
+    fail(err, errlen, dir,
+         "api.h's size macros do not compile on the host (%sCRYPTO_"
+         "PUBLICKEYBYTES, %sCRYPTO_SECRETKEYBYTES, %s): is one missing?",
+         ns, ns,
+         m->kem ? "CRYPTO_CIPHERTEXTBYTES, CRYPTO_BYTES" : "CRYPTO_BYTES");
   } else {
-    char *cargv[] = {
-        (char *)(cc ? cc : "cc"), "-w", inc1, inc2, "-o", bin, src, NULL};
-    mh_exec_spec cs = {.argv = cargv,
-                       .stdout_fd = -1,
-                       .stderr_fd = -1,
-                       .max_capture = 1 << 16};
     mh_exec_spec rs = {.argv = (char *[]){bin, NULL},
                        .stdout_fd = -1,
                        .stderr_fd = -1,
                        .timeout_s = 10,
                        .max_capture = 4096};
-    mh_exec_result cr = {0}, rr = {0};
-    char xerr[256];
-    if (mh_exec(&cs, &cr, xerr, sizeof xerr) != 0) {
-      fail(err, errlen, dir, "cannot run the host compiler: %s", xerr);
-    } else if (!cr.exited || cr.exit_code != 0) {
-      fail(err, errlen, dir,
-           "api.h's size macros do not compile on the host (%sCRYPTO_"
-           "PUBLICKEYBYTES, %sCRYPTO_SECRETKEYBYTES, %s): is one missing?",
-           ns, ns,
-           m->kem ? "CRYPTO_CIPHERTEXTBYTES, CRYPTO_BYTES" : "CRYPTO_BYTES");
-    } else if (mh_exec(&rs, &rr, xerr, sizeof xerr) != 0 || !rr.exited ||
-               rr.exit_code != 0 ||
-               sscanf(rr.out, "%llu %llu %llu %llu", &m->pk, &m->sk, &m->ct,
-                      &m->ss) != 4) {
+    mh_exec_result rr = {0};
+    if (mh_exec(&rs, &rr, xerr, sizeof xerr) != 0 || !rr.exited ||
+        rr.exit_code != 0 ||
+        sscanf(rr.out, "%llu %llu %llu %llu", &m->pk, &m->sk, &m->ct, &m->ss) !=
+            4) {
       fail(err, errlen, dir, "the size probe of api.h did not run");
     } else {
       const char *nl = strchr(rr.out, '\n');
-      if (nl && nl[1]) {
-        size_t l = strcspn(nl + 1, "\n");
-        m->algname = strndup(nl + 1, l);
-      }
+      if (nl && nl[1])
+        m->algname = strndup(nl + 1, strcspn(nl + 1, "\n"));
       rc = 0;
     }
-    mh_exec_result_free(&cr);
     mh_exec_result_free(&rr);
   }
   mh_sb_free(&b);
@@ -369,6 +457,7 @@ static int take_sources(const char *dir, char **files, size_t n, mh_impl *m,
     }
     m->sources = nv;
     m->n_sources++;
+    m->has_asm |= files[i][strlen(files[i]) - 1] != 'c';
   }
   if (m->n_sources == 0)
     return fail(err, errlen, dir, "no sources (*.c, *.s, *.S) beside api.h");
@@ -455,10 +544,63 @@ static int read_meta(const char *dir, mh_impl *m, char *err, size_t errlen) {
 /* ---- the algorithm --------------------------------------------------------
  */
 
-/* The id given, or the scheme folder's name in lower case with '_' as '-'. */
+/* s in lower case, '_' and ' ' as '-' (malloc'd). */
+static char *as_id(const char *s) {
+  char *id = strdup(s);
+  for (char *c = id; c && *c; c++)
+    *c = *c == '_' || *c == ' '     ? '-'
+         : (*c >= 'A' && *c <= 'Z') ? (char)(*c - 'A' + 'a')
+                                    : *c;
+  return id;
+}
+
+/* When the scheme folder's name is no algorithm of Merlin's catalogue (a
+ * checkout laid out otherwise, a copy under another name): the catalogue's
+ * algorithm of the folder's class that api.h names (CRYPTO_ALGNAME, as an
+ * id) or, failing that, the only one whose sizes (src/ops/sizes.def) equal
+ * api.h's; why says which (malloc'd id, or NULL: a scheme of its own). */
+static char *known_scheme(const mh_impl *m, char *why, size_t wl) {
+  const char *cls = m->kem ? "KEM" : "SIG";
+  char *id = m->algname ? as_id(m->algname) : NULL;
+  int a = id ? mh_alg_find(id) : -1;
+  if (a >= 0 && strcmp(mh_algs[a].cls, cls) == 0) {
+    snprintf(why, wl, "its CRYPTO_ALGNAME \"%.60s\"", m->algname);
+    return id;
+  }
+  free(id);
+  int found = -1, many = 0;
+  for (size_t i = 0; i < MH_N_ALGS; i++) {
+    size_t v[4];
+    if (strcmp(mh_algs[i].cls, cls) != 0 || mh_alg_sizes(i, v) != 0 ||
+        v[0] != m->pk || v[1] != m->sk || v[2] != m->ct ||
+        (m->kem && v[3] != m->ss))
+      continue;
+    many |= found >= 0;
+    found = (int)i;
+  }
+  if (found < 0 || many)
+    return NULL;
+  snprintf(why, wl, "its api.h sizes (those of %s alone in src/ops/sizes.def)",
+           mh_algs[found].id);
+  return strdup(mh_algs[found].id);
+}
+
+/* The id given, or the scheme folder's name in lower case with '_' as '-'
+ * when it is one Merlin knows, else known_scheme's. */
 static int take_alg(const char *dir, const char *alg, mh_impl *m, char *err,
                     size_t errlen) {
-  m->alg = strdup(alg ? alg : m->scheme);
+  char *from_dir = alg ? NULL : as_id(m->scheme), why[160];
+  char *found = from_dir && mh_alg_find(from_dir) < 0
+                    ? known_scheme(m, why, sizeof why)
+                    : NULL;
+  if (found)
+    fprintf(stderr,
+            "merlin: implementation folder %s: its folder '%s' names no "
+            "algorithm Merlin knows; %s is %s, from %s\n",
+            dir, m->scheme, found, m->kem ? "a KEM" : "a signature scheme",
+            why);
+  free(from_dir);
+  m->alg = found ? found : strdup(alg ? alg : m->scheme);
   if (!m->alg)
     return fail(err, errlen, dir, "out of memory");
   for (char *c = m->alg; *c; c++) {
@@ -528,10 +670,17 @@ static int take_names(const char *dir, mh_impl *m, char *err, size_t errlen) {
   struct stat st;
   if (stat(m->dir, &st) != 0 || !S_ISDIR(st.st_mode))
     return fail(err, errlen, dir, "not a directory");
-  if (!mh_impl_path_ok(m->dir))
+  char what[200], brief[MH_PATH_BRIEF];
+  if (mh_impl_path_bad(dir, what, sizeof what))
     return fail(err, errlen, dir,
-                "its path holds a character the build files cannot carry "
-                "(';', '\"', '$', '\\\\' or a control character)");
+                "its path holds %s: the image build cannot carry it (rename "
+                "or link the folder elsewhere)",
+                what);
+  if (mh_impl_path_bad(m->dir, what, sizeof what))
+    return fail(err, errlen, dir,
+                "its real path %s holds %s: the image build cannot carry it "
+                "(rename or link the folder elsewhere)",
+                mh_path_brief(m->dir, brief, sizeof brief), what);
   const char *slash = strrchr(m->dir, '/');
   m->name = strdup(slash ? slash + 1 : m->dir);
   char *parent = strndup(m->dir, slash ? (size_t)(slash - m->dir) : 0);
@@ -552,7 +701,7 @@ static int take_names(const char *dir, mh_impl *m, char *err, size_t errlen) {
 }
 
 int mh_impl_inspect(const char *dir, const char *alg, const char *cc,
-                    const char *common, mh_impl *out, char *err,
+                    const char *const *incs, mh_impl *out, char *err,
                     size_t errlen) {
   mh_impl m = {0};
   char **files = NULL;
@@ -567,7 +716,7 @@ int mh_impl_inspect(const char *dir, const char *alg, const char *cc,
   if (rc == 0)
     rc = hash_files(m.dir, files, n_files, &m, err, errlen);
   if (rc == 0)
-    rc = probe_sizes(m.dir, cc, common, &m, err, errlen);
+    rc = probe_sizes(m.dir, cc, incs, &m, err, errlen);
   if (rc == 0)
     rc = take_alg(m.dir, alg, &m, err, errlen);
   if (rc == 0)
@@ -636,8 +785,12 @@ int mh_impl_discover(const char *root, char *const *skip, size_t n_skip,
   char **out = NULL;
   size_t cnt = 0, found_kind = 0;
   *skipped = 0;
-  for (size_t k = 0; k < 2; k++) {
-    char *kdir = mh_path_join(root, kinds[k]), **schemes = NULL;
+  /* ROOT may be one of them itself (--impl-tree <pqm4>/crypto_kem) */
+  const char *base = strrchr(root, '/') ? strrchr(root, '/') + 1 : root;
+  int is_kind = strcmp(base, kinds[0]) == 0 || strcmp(base, kinds[1]) == 0;
+  for (size_t k = 0; k < (is_kind ? 1u : 2u); k++) {
+    char *kdir = is_kind ? strdup(root) : mh_path_join(root, kinds[k]),
+         **schemes = NULL;
     size_t n_schemes = 0;
     if (!kdir || entries(kdir, 1, &schemes, &n_schemes) != 0) {
       free(kdir);
@@ -675,8 +828,9 @@ int mh_impl_discover(const char *root, char *const *skip, size_t n_skip,
   if (!found_kind) {
     mh_impl_dirs_free(out, cnt);
     snprintf(err, errlen,
-             "--impl-tree %s: no crypto_kem/ or crypto_sign/ folder in it "
-             "(the PQClean and pqm4 layout: crypto_kem/<scheme>/<impl>/)",
+             "--impl-tree %s: no crypto_kem/ or crypto_sign/ folder in it, "
+             "nor is it one (the PQClean and pqm4 layout: crypto_kem/"
+             "<scheme>/<impl>/)",
              root);
     return -1;
   }
@@ -688,12 +842,41 @@ int mh_impl_discover(const char *root, char *const *skip, size_t n_skip,
 /* ---- the folders of an image -----------------------------------------------
  */
 
+/* The include path of folder dir beyond its own (mh_impl_inspect): its
+ * common code's directories, Merlin's hal.h (and, for the heap-free
+ * sponge, Merlin's fips202.h), then PQClean's common/. */
+static void folder_incs(const mh_impl_set *s, size_t ci, int stack_fips,
+                        const char *common, char *hal, char *sponge, size_t hl,
+                        const char **incs) {
+  size_t n = 0;
+  for (size_t i = 0; ci && i < s->commons[ci - 1].n && n < 4; i++)
+    incs[n++] = s->commons[ci - 1].dirs[i];
+  if (s->root) {
+    snprintf(hal, hl, "%s/src/backends/impl/hal", s->root);
+    snprintf(sponge, hl, "%s/src/backends/impl/sponge", s->root);
+    if (stack_fips && !ci)
+      incs[n++] = sponge;
+    incs[n++] = hal;
+  }
+  incs[n++] = common;
+  incs[n] = NULL;
+}
+
 static int set_add(mh_impl_set *s, const char *dir, const char *alg,
                    const char *cc, const char *common, const char *backend,
                    const char *variant, char *err, size_t errlen) {
   mh_impl m;
-  if (mh_impl_inspect(dir, alg, cc, common, &m, err, errlen) != 0)
+  size_t ci = 0;
+  if (!backend && mh_impl_common_for(s, dir, &ci, err, errlen) != 0)
     return -1;
+  int stack_fips = !backend && !ci && mh_impl_stack_fips(dir);
+  const char *incs[MH_IMPL_MAX_INCS + 1];
+  char hal[PATH_MAX], sponge[PATH_MAX];
+  folder_incs(s, ci, stack_fips, common, hal, sponge, sizeof hal, incs);
+  if (mh_impl_inspect(dir, alg, cc, incs, &m, err, errlen) != 0)
+    return -1;
+  m.common = ci;
+  m.stack_fips = stack_fips;
   if (backend) {
     char *b = strdup(backend), *v = strdup(variant);
     if (!b || !v) {
@@ -728,9 +911,12 @@ static int set_add(mh_impl_set *s, const char *dir, const char *alg,
   char **f = e ? realloc(s->expect_from, (s->n + 1) * sizeof *f) : NULL;
   if (f)
     s->expect_from = f;
+  char **x = f ? realloc(s->excluded, (s->n + 1) * sizeof *x) : NULL;
+  if (x)
+    s->excluded = x;
   if (v)
     s->v = v;
-  if (!v || !e || !f) {
+  if (!v || !e || !f || !x) {
     mh_impl_free(&m);
     snprintf(err, errlen, "out of memory");
     return -1;
@@ -738,6 +924,7 @@ static int set_add(mh_impl_set *s, const char *dir, const char *alg,
   s->v[s->n] = m;
   s->expect[s->n] = strdup("");
   s->expect_from[s->n] = strdup("");
+  s->excluded[s->n] = NULL;
   s->n++;
   return 0;
 }
@@ -759,16 +946,24 @@ void mh_impl_set_free(mh_impl_set *s) {
     mh_impl_free(&s->v[i]);
     free(s->expect[i]);
     free(s->expect_from[i]);
+    free(s->excluded[i]);
   }
+  free(s->excluded);
+  for (size_t i = 0; i < s->n_commons; i++)
+    mh_impl_common_free(&s->commons[i]);
+  free(s->commons);
+  mh_impl_dirs_free(s->explicit_common, s->n_explicit_common);
   free(s->v);
   free(s->expect);
   free(s->expect_from);
   memset(s, 0, sizeof *s);
 }
 
-/* One folder's MERLIN_IMPL_<k>_<FIELD> lines. */
+/* One folder's MERLIN_IMPL_<k>_<FIELD> lines; common0: the number of the
+ * common code of earlier sets (MERLIN_IMPL_COMMONS counts from 1). */
 static void folder_cmake(const mh_impl *m, const char *expect,
-                         const char *expect_from, size_t k, mh_sb *b) {
+                         const char *expect_from, size_t k, size_t common0,
+                         mh_sb *b) {
   mh_sb_printf(b, "set(MERLIN_IMPL_%zu_DIR \"%s\")\n", k, m->dir);
   mh_sb_printf(b, "set(MERLIN_IMPL_%zu_SOURCES \"", k);
   for (size_t i = 0; i < m->n_sources; i++)
@@ -808,6 +1003,11 @@ static void folder_cmake(const mh_impl *m, const char *expect,
                "set(MERLIN_IMPL_%zu_PK %llu)\nset(MERLIN_IMPL_%zu_SK %llu)\n"
                "set(MERLIN_IMPL_%zu_CT %llu)\nset(MERLIN_IMPL_%zu_SS %llu)\n",
                k, m->pk, k, m->sk, k, m->ct, k, m->ss);
+  mh_sb_printf(b, "set(MERLIN_IMPL_%zu_COMMON \"", k);
+  if (m->common)
+    mh_sb_printf(b, "%zu", common0 + m->common);
+  mh_sb_printf(b, "\")\nset(MERLIN_IMPL_%zu_STACK_FIPS %d)\n", k,
+               m->stack_fips);
   if (!m->library)
     mh_sb_printf(b,
                  "set(MERLIN_IMPL_IMPL_%zu_LIBRARY \"impl-%zu\")\n"
@@ -843,11 +1043,32 @@ void mh_impl_set_cmake(const mh_impl_set *const *sets,
         mh_sb_printf(b, " %s", be);
     }
   mh_sb_puts(b, ")\n");
+  /* The common code of the folders that have their own: its directories
+   * in order, and whether it is pqm4's (cmake/MerlinImpl.cmake). */
+  size_t common0 = 0;
+  mh_sb_puts(b, "set(MERLIN_IMPL_COMMONS");
   for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; sets[i] && j < sets[i]->n_commons; j++)
+      mh_sb_printf(b, " %zu", ++common0);
+  mh_sb_puts(b, ")\n");
+  common0 = 0;
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; sets[i] && j < sets[i]->n_commons; j++) {
+      const mh_impl_common *cm = &sets[i]->commons[j];
+      mh_sb_printf(b, "set(MERLIN_IMPL_COMMON_%zu_DIRS \"", ++common0);
+      for (size_t d = 0; d < cm->n; d++)
+        mh_sb_printf(b, "%s%s", d ? ";" : "", cm->dirs[d]);
+      mh_sb_printf(b, "\")\nset(MERLIN_IMPL_COMMON_%zu_PQM4 %d)\n", common0,
+                   cm->pqm4);
+    }
+  common0 = 0;
+  for (size_t i = 0; i < n; i++) {
     for (size_t j = 0; sets[i] && j < sets[i]->n; j++)
       if (!is_off(off, i, j))
         folder_cmake(&sets[i]->v[j], sets[i]->expect[j],
-                     sets[i]->expect_from[j], k++, b);
+                     sets[i]->expect_from[j], k++, common0, b);
+    common0 += sets[i] ? sets[i]->n_commons : 0;
+  }
 }
 
 void mh_impl_set_tag(const mh_impl_set *s, char *buf, size_t len) {
@@ -858,6 +1079,13 @@ void mh_impl_set_tag(const mh_impl_set *s, char *buf, size_t len) {
     mcore_sha256_update(&c, (const uint8_t *)s->v[k].dir,
                         strlen(s->v[k].dir) + 1);
   mcore_sha256_update(&c, (const uint8_t *)(s->hash_thumb2 ? "t" : "c"), 1);
+  /* the common code chosen (--impl-common, none, or the checkouts') */
+  for (size_t k = 0; k < s->n_commons; k++)
+    for (size_t j = 0; j < s->commons[k].n; j++)
+      mcore_sha256_update(&c, (const uint8_t *)s->commons[k].dirs[j],
+                          strlen(s->commons[k].dirs[j]) + 1);
+  if (s->common_none)
+    mcore_sha256_update(&c, (const uint8_t *)"n", 1);
   mcore_sha256_final(&c, d);
   snprintf(buf, len, "%02x%02x%02x%02x", d[0], d[1], d[2], d[3]);
 }

@@ -20,6 +20,17 @@ typedef enum {
   MH_IMPL_FAMILY_SLHDSA = 3
 } mh_impl_family;
 
+/* The common code a user's folder is built against instead of the pinned
+ * PQClean common code (docs/bring-your-own.md, "From a pqm4 checkout"):
+ * the directories of --impl-common, or of the pqm4 or mupq checkout the
+ * folder is in (its common/ and mupq/common/), in that order. */
+typedef struct {
+  char **dirs; /* absolute */
+  size_t n;
+  int pqm4;     /* a pqm4 checkout: folders compiled with -DPQM4, as pqm4 */
+  char *origin; /* "--impl-common", or "the pqm4 checkout <root>" */
+} mh_impl_common;
+
 typedef struct {
   char *dir;      /* absolute, symbolic links resolved */
   char *scheme;   /* the parent folder's name, e.g. "ml-kem-512" */
@@ -50,18 +61,31 @@ typedef struct {
    * unknown), to leave it out of a target whose stack is smaller
    * (host/run/impl_culprit.h). */
   unsigned long long ref_stack;
+  /* 1 + the index of its common code in the set's commons; 0: the pinned
+   * PQClean common code (docs/bring-your-own.md). */
+  size_t common;
+  /* It calls mupq's fips202 API as mupq has it: contexts on the caller's
+   * stack, never released (no *_ctx_release call in its sources), so it
+   * is built against Merlin's heap-free sponge (src/backends/impl/
+   * sponge.c) when no common code of its own is given. */
+  int stack_fips;
+  int has_asm;   /* *.s or *.S among its sources */
+  int from_tree; /* found by --impl-tree: left out, not fatal, when its
+                  * known answers cannot be had or do not match */
 } mh_impl;
 
 /* Read folder dir. alg: the algorithm id to give it (a profile's key), or
  * NULL for the scheme folder's name (lower case, '_' as '-'). cc: the host
- * C compiler that evaluates api.h's size macros ("cc" when NULL). common:
- * PQClean's common/ folder (the headers the folder may include). Returns 0,
+ * C compiler that evaluates api.h's size macros ("cc" when NULL). incs:
+ * NULL-terminated include directories after the folder's own (its common
+ * code, PQClean's common/: the headers it may include). Returns 0,
  * or -1 with a message naming the folder and the problem in err (no api.h,
  * no sources, an entry point api.h does not declare, sizes it does not
  * define, an id that is not lower case and hyphens, a class that
  * contradicts the catalogue, META.yml sizes that differ from api.h's). */
 int mh_impl_inspect(const char *dir, const char *alg, const char *cc,
-                    const char *common, mh_impl *out, char *err, size_t errlen);
+                    const char *const *incs, mh_impl *out, char *err,
+                    size_t errlen);
 void mh_impl_free(mh_impl *m);
 
 /* Implementation folder names that are host-only (x86 or Arm A-profile
@@ -70,8 +94,9 @@ void mh_impl_free(mh_impl *m);
 int mh_impl_host_only(const char *name);
 
 /* Every crypto_kem/<scheme>/<impl>/ and crypto_sign/<scheme>/<impl>/ folder
- * under root, sorted, as malloc'd absolute paths; host-only ones and those
- * matching a skip pattern (fnmatch against "<scheme>/<impl>", "<scheme>"
+ * under root (or <scheme>/<impl>/ when root is itself a crypto_kem or
+ * crypto_sign folder), sorted, as malloc'd absolute paths; host-only ones and
+ * those matching a skip pattern (fnmatch against "<scheme>/<impl>", "<scheme>"
  * and "<impl>") left out, and counted in *skipped. Returns 0 (even when
  * none is found), or -1 with err (root unreadable, no crypto_kem or
  * crypto_sign folder in it). */
@@ -88,6 +113,21 @@ typedef struct {
   int hash_thumb2;    /* impl.hash = thumb2-asm (else c) */
   char **expect;      /* per folder: "seed=...,sha256=...", or "" */
   char **expect_from; /* and where it comes from */
+  /* Per folder: why it is left out of every image (a folder found by
+   * --impl-tree whose known answers cannot be had: host/run/impl_ref.c),
+   * or NULL. */
+  char **excluded;
+  /* The common code of the folders that have their own (mh_impl.common). */
+  mh_impl_common *commons;
+  size_t n_commons;
+  /* Set before folders are added: --impl-common DIR (every user folder
+   * builds against it; malloc'd, freed with the set), or --impl-common
+   * none (no checkout's own common code is looked for). */
+  char **explicit_common;
+  size_t n_explicit_common;
+  int common_none;
+  /* The source root (Merlin's hal.h and sponge headers), or NULL. */
+  const char *root;
 } mh_impl_set;
 
 /* Read dir into s (see mh_impl_inspect); two folders with the same
@@ -115,8 +155,17 @@ void mh_impl_set_cmake(const mh_impl_set *const *sets,
  * profile's own. buf: at least 9 bytes. */
 void mh_impl_set_tag(const mh_impl_set *s, char *buf, size_t len);
 
-/* Whether s is a valid implementation folder path for the build files
- * (no ';', '"', '$', '\\' or control characters). */
+/* Most include directories of a folder beyond its own. */
+#define MH_IMPL_MAX_INCS 8
+
+/* Whether s is a valid implementation folder path for the image build:
+ * NULL, or the first character it cannot carry, where, and why, written
+ * into what (';', '"', '$', '\\', '|', '[', ']', '#', "??" (a C trigraph),
+ * "@NAME@" (a variable of CMake's generated files), control characters;
+ * spaces, commas, quotes, parentheses, braces, '!', '%', '&', '~', ':' and
+ * non-ASCII bytes are carried). */
+const char *mh_impl_path_bad(const char *s, char *what, size_t wl);
+/* 1 when mh_impl_path_bad finds nothing. */
 int mh_impl_path_ok(const char *s);
 
 #endif

@@ -309,3 +309,9 @@ char *mh_cycles_plugin_path(char *err, size_t errlen) {
   }
   return p;
 }
+
+int mh_target_has_thumb2(const mh_target *t) {
+  const char *f = t->cpu_flags;
+  return t->kind != MH_EXEC_NATIVE && f && !strstr(f, "cortex-m0") &&
+         !strstr(f, "cortex-m23");
+}

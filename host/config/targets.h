@@ -47,6 +47,9 @@ extern size_t mh_n_targets;
 int mh_targets_init(char *err, size_t errlen);
 
 const mh_target *mh_target_find(const char *id);
+/* Whether t's core has Thumb-2 (ARMv7-M, ARMv8-M mainline): what
+ * impl.hash = thumb2-asm needs. */
+int mh_target_has_thumb2(const mh_target *t);
 
 /* "host, qemu-m4" */
 void mh_target_list(char *out, size_t outlen);

@@ -168,7 +168,9 @@ int mh_elf_each_symbol(const mh_elf *e,
       mh_elf_sym sym = {.name = elf_strptr(e->elf, e->sec[i].link, s.st_name),
                         .value = s.st_value,
                         .size = s.st_size,
-                        .type = GELF_ST_TYPE(s.st_info)};
+                        .type = GELF_ST_TYPE(s.st_info),
+                        .bind = GELF_ST_BIND(s.st_info),
+                        .shndx = s.st_shndx};
       int r = sym.name ? fn(ctx, &sym) : 0;
       if (r)
         return r;

@@ -40,7 +40,9 @@ void mh_elf_free(mh_elf *e);
 typedef struct {
   const char *name; /* valid until mh_elf_free */
   uint64_t value, size;
-  unsigned type; /* STT_* */
+  unsigned type;  /* STT_* */
+  unsigned bind;  /* STB_* */
+  unsigned shndx; /* its section's index (SHN_* for special ones) */
 } mh_elf_sym;
 
 /* Calls fn on each symbol of .symtab but the null entry 0, in table order,

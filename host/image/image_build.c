@@ -301,19 +301,11 @@ static int write_profile_files(const mh_build_spec *spec, const char *pdir,
 
 static const char STAMP[] = ".merlin-configured";
 
-/* Thumb-2 (ARMv7-M, ARMv8-M mainline): what impl.hash = thumb2-asm
- * needs. */
-static int has_thumb2(const mh_target *t) {
-  const char *f = t->cpu_flags;
-  return t->kind != MH_EXEC_NATIVE && f && !strstr(f, "cortex-m0") &&
-         !strstr(f, "cortex-m23");
-}
-
 int mh_image_build(const mh_build_spec *spec, char **image, char *err,
                    size_t errlen) {
   *image = NULL;
   if (spec->impls && spec->impls->n && spec->impls->hash_thumb2 &&
-      !has_thumb2(spec->target)) {
+      !mh_target_has_thumb2(spec->target)) {
     snprintf(err, errlen,
              "impl.hash = thumb2-asm (--impl-hash) needs a core with Thumb-2 "
              "(Cortex-M3, M4, M7, M33, M55, M85); %s has none: use c",
@@ -383,8 +375,19 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
       spec->build_jobs ? (long)spec->build_jobs : sysconf(_SC_NPROCESSORS_ONLN);
   char jobs[24];
   snprintf(jobs, sizeof jobs, "%ld", ncpu > 0 ? ncpu : 1);
-  char *bargv[] = {"cmake",        "--build",    bdir, "--target",
-                   "merlin-image", "--parallel", jobs, NULL};
+  /* With implementation folders, past a folder that fails (ninja -k 0):
+   * the log then blames every folder that does not build at once. */
+  char *bargv[] = {"cmake",
+                   "--build",
+                   bdir,
+                   "--target",
+                   "merlin-image",
+                   "--parallel",
+                   jobs,
+                   spec->impls && spec->impls->n ? "--" : NULL,
+                   "-k",
+                   "0",
+                   NULL};
   if (mh_run_logged(bargv, spec->root, logfd, err, errlen) != 0)
     goto fail;
   if (!mh_file_in(bdir, spec->target->image)) {

@@ -41,8 +41,10 @@ const char *const mh_acc_names[MH_ACC_GROUPS] = {"keccak", "ntt", "sha256",
 
 double mh_accel_project(double est, const mh_acc_group *g, const double *cost) {
   double v = est;
+  /* a group whose calls would cost the accelerator more than the software
+   * took keeps its software cycles: a projection never adds time */
   for (int k = 0; k < MH_ACC_GROUPS; k++)
-    if (cost[k] >= 0)
+    if (cost[k] >= 0 && g[k].calls * cost[k] < g[k].cycles)
       v += g[k].calls * cost[k] - g[k].cycles;
   return v;
 }

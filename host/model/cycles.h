@@ -13,6 +13,9 @@
 
 #define MH_CYC_CLASSES 10
 #define MH_CYC_TOP 5
+/* The name of the cycles of an operation no function symbol covers, among
+ * its top functions (host/run/cycles.c). */
+#define MH_CYC_UNATTRIBUTED "(unattributed)"
 
 extern const char *const mh_cyc_class_names[MH_CYC_CLASSES];
 

@@ -83,6 +83,7 @@ static void impl_rec_free(mh_impl_rec *r) {
   free(r->kat_reference);
   free(r->left_out);
   free(r->compiler_workaround);
+  free(r->common);
 }
 
 int mh_result_add_impl(mh_result *x, const mh_impl_rec *r) {
@@ -93,10 +94,12 @@ int mh_result_add_impl(mh_result *x, const mh_impl_rec *r) {
   mh_impl_rec c = {0};
   const char *const src[] = {
       r->backend, r->alg,           r->path,     r->sha256,
-      r->hash,    r->kat_reference, r->left_out, r->compiler_workaround};
+      r->hash,    r->kat_reference, r->left_out, r->compiler_workaround,
+      r->common};
   char **const dst[] = {
       &c.backend, &c.alg,           &c.path,     &c.sha256,
-      &c.hash,    &c.kat_reference, &c.left_out, &c.compiler_workaround};
+      &c.hash,    &c.kat_reference, &c.left_out, &c.compiler_workaround,
+      &c.common};
   for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
     if (src[i] && !(*dst[i] = strdup(src[i]))) {
       impl_rec_free(&c);

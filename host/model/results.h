@@ -47,6 +47,10 @@ typedef struct {
   /* The compiler workaround its build applied ("FLAGS -- reason", from
    * src/backends/impl/compiler-workarounds.txt), or NULL. */
   char *compiler_workaround;
+  /* The common code it was built against, when not the pinned PQClean
+   * tree's: where it came from and its files ("the pqm4 checkout X:
+   * X/common/keccakf1600.S, ..."), or NULL. */
+  char *common;
 } mh_impl_rec;
 
 typedef struct {

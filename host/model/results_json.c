@@ -109,7 +109,8 @@ static int begin_key_handled(const char *k) {
   X(hash, 1)                                                                   \
   X(kat_reference, 0)                                                          \
   X(left_out, 0)                                                               \
-  X(compiler_workaround, 0)
+  X(compiler_workaround, 0)                                                    \
+  X(common, 0)
 
 static json_t *impls_json(wctx *w, const mh_result *x) {
   json_t *a = json_array();

@@ -19,6 +19,9 @@ typedef struct {
   int html;
   size_t ri; /* the run, for the HTML ids */
   const char *unit;
+  const mh_run *run;
+  int est;   /* the run's figures come with the cycle model's estimate */
+  double hz; /* the clock the time is given at (0: none) */
 } hl;
 
 static void txt(hl *h, const char *s) {
@@ -68,12 +71,10 @@ static void item_close(hl *h, const char *md_anchor, const char *id) {
     mh_sb_printf(h->b, " ([table](#%s))\n", md_anchor);
 }
 
+/* The jobs, as the sentences and the tables' captions name them. */
 static const char *const WHAT[MH_AN_N_CONTESTS] = {
-    [MH_AN_KE_INIT] = ("Key establishment, the device generating the key "
-                       "pair (ML-KEM keygen + decaps against ECDH keygen + "
-                       "shared):"),
-    [MH_AN_KE_RESP] = ("Key establishment, the device answering (ML-KEM "
-                       "encaps against a full ECDH exchange):"),
+    [MH_AN_KE_INIT] = "Key establishment, generating the key pair:",
+    [MH_AN_KE_RESP] = "Key establishment, answering:",
     [MH_AN_VERIFY] = "Verifying a signature:",
     [MH_AN_SIGN] = "Signing:",
 };
@@ -103,15 +104,6 @@ static void direction(hl *h, double v) {
     mh_sb_puts(h->b, "the same cost");
 }
 
-/* "ML-KEM-512 keygen + decaps on pqclean against ECDH P-256 keygen +
- * shared on wolfcrypt". */
-static void pairing(hl *h, const mh_an_ratio *v) {
-  mh_sb_printf(h->b, "%s on ", v->pq->label);
-  txt(h, v->pq_backend);
-  mh_sb_printf(h->b, " against %s on ", v->ref->label);
-  txt(h, v->ref_backend);
-}
-
 /* Signatures give the tail beside the median (ratios of p99s): signing
  * time spreads (ML-DSA's rejection loop) and verifying is what a device
  * waits on. */
@@ -119,54 +111,11 @@ static int has_p99(mh_an_contest_id c) {
   return c == MH_AN_SIGN || c == MH_AN_VERIFY;
 }
 
-/* One sentence per contest: how many pairings favour post-quantum, and
- * the extremes. */
-static void summary(hl *h, mh_an_contest_id c, const mh_an_ratio *v, size_t n) {
-  size_t lo = 0, hi = 0, cheaper = 0, plo = 0, phi = 0;
-  for (size_t i = 0; i < n; i++) {
-    lo = v[i].median < v[lo].median ? i : lo;
-    hi = v[i].median > v[hi].median ? i : hi;
-    plo = v[i].p99 < v[plo].p99 ? i : plo;
-    phi = v[i].p99 > v[phi].p99 ? i : phi;
-    cheaper += v[i].median < 1;
-  }
-  bold(h, WHAT[c]);
-  if (n == 1) {
-    mh_sb_putc(h->b, ' ');
-    pairing(h, &v[0]);
-    mh_sb_puts(h->b, ": ");
-    ratio(h, "ratio", v[0].median);
-    mh_sb_puts(h->b, ", ");
-    direction(h, v[0].median);
-  } else {
-    mh_sb_printf(h->b, " post-quantum is cheaper in %zu of %zu pairings, from ",
-                 cheaper, n);
-    direction(h, v[lo].median);
-    mh_sb_puts(h->b, " (");
-    pairing(h, &v[lo]);
-    mh_sb_puts(h->b, ") to ");
-    direction(h, v[hi].median);
-    mh_sb_puts(h->b, " (");
-    pairing(h, &v[hi]);
-    mh_sb_putc(h->b, ')');
-  }
-  if (has_p99(c)) {
-    mh_sb_puts(h->b, "; ratios of p99s from ");
-    ratio(h, "p99-ratio", v[plo].p99);
-    mh_sb_puts(h->b, " to ");
-    ratio(h, "p99-ratio", v[phi].p99);
-  }
-  mh_sb_puts(h->b, h->html ? ". Ratios of medians:"
-                           : ". Ratios of medians "
-                             "([table](#ratios)):\n\n");
-}
-
-/* The cell of ratio v (index i of contest c) in the contest's table. */
-/* The estimated cycles of job j on backend (the cycle model's, an
- * estimate): 1, or 0 when an operation has none. */
-static int job_est(const mh_run *run, const mh_an_job *j, const char *backend,
-                   double *est) {
-  *est = 0;
+/* The sum over job j's operations on backend of field(op), a value the
+ * cycle model gives (< 0: none): 1, or 0 when an operation has none. */
+static int job_sum(const mh_run *run, const mh_an_job *j, const char *backend,
+                   double (*field)(const mh_op *), double *sum) {
+  *sum = 0;
   for (int k = 0; k < 1 + (j->op2 != NULL); k++) {
     const mh_op *o = NULL;
     for (size_t i = 0; i < run->n_ops && !o; i++)
@@ -174,11 +123,28 @@ static int job_est(const mh_run *run, const mh_an_job *j, const char *backend,
           mh_str_same(run->ops[i].op, k ? j->op2 : j->op1) &&
           mh_str_same(run->ops[i].backend, backend) && run->ops[i].n_samples)
         o = &run->ops[i];
-    if (!o || !o->cyc || !o->cyc->has_est)
+    double v = o && o->cyc ? field(o) : -1;
+    if (v < 0)
       return 0;
-    *est += o->cyc->est.median;
+    *sum += v;
   }
   return 1;
+}
+
+/* An operation's estimated cycles (median) and energy (µJ, the part's
+ * datasheet power model), < 0 when the model gives none. */
+static double est_of(const mh_op *o) {
+  return o->cyc->has_est ? o->cyc->est.median : -1;
+}
+static double energy_of(const mh_op *o) {
+  return o->cyc->est_energy_uj > 0 ? o->cyc->est_energy_uj : -1;
+}
+
+/* The estimated cycles of job j on backend (the cycle model's, an
+ * estimate): 1, or 0 when an operation has none. */
+static int job_est(const mh_run *run, const mh_an_job *j, const char *backend,
+                   double *est) {
+  return job_sum(run, j, backend, est_of, est);
 }
 
 /* " · est. cycles 0.30×": the same pairing in the cycle model's estimated
@@ -187,9 +153,122 @@ static void est_ratio(hl *h, const mh_run *run, const mh_an_ratio *v) {
   double pe, re;
   if (job_est(run, v->pq, v->pq_backend, &pe) &&
       job_est(run, v->ref, v->ref_backend, &re) && re > 0) {
-    mh_sb_puts(h->b, " · est. cycles ");
+    mh_sb_puts(h->b,
+               h->html ? " <span class='sub'>est. cycles " : " · est. cycles ");
     ratio(h, "est-ratio", pe / re);
+    mh_sb_puts(h->b, h->html ? "</span>" : "");
   }
+}
+
+/* The cost of job j on backend in the run's unit (the median). */
+static double cost_median(const mh_run *run, const mh_an_job *j,
+                          const char *backend) {
+  double m, p;
+  return mh_an_job_cost(run, j, backend, &m, &p) ? m : -1;
+}
+
+/* The cost of job j on backend in the cycle model's estimated cycles. */
+static double cost_est(const mh_run *run, const mh_an_job *j,
+                       const char *backend) {
+  double e;
+  return job_est(run, j, backend, &e) ? e : -1;
+}
+
+/* The estimated energy of job j on backend (µJ), or 0 when an operation
+ * has none. */
+static double job_energy(const mh_run *run, const mh_an_job *j,
+                         const char *backend) {
+  double e;
+  return job_sum(run, j, backend, energy_of, &e) ? e : 0;
+}
+
+/* A time in seconds as "812 µs", "49.4 ms", "1.52 s". */
+static void seconds(hl *h, double s) {
+  static const char *const unit[] = {" µs", " ms", " s"};
+  static const double scale[] = {1e6, 1e3, 1};
+  int k = s < 1e-3 ? 0 : s < 1 ? 1 : 2;
+  mh_fmt_num(h->b, s * scale[k]);
+  mh_sb_puts(h->b, unit[k]);
+}
+
+/* A job's figure as the run gives it: "1,234,567 est. cycles (49.4 ms,
+ * 120 µJ)", "134 µs", "1,234,567 instructions", "56,789 cycles (338 µs)".
+ * est: v is the cycle model's estimate. */
+static void figure(hl *h, const char *cls, double v, int est, double uj) {
+  int ns = strcmp(h->unit, "ns") == 0;
+  if (h->html) {
+    mh_sb_printf(h->b, "<data class='%s' value='", cls);
+    mh_sb_double(h->b, v);
+    mh_sb_puts(h->b, "'>");
+  }
+  if (ns)
+    seconds(h, v * 1e-9);
+  else
+    mh_fmt_num(h->b, v);
+  if (h->html)
+    mh_sb_puts(h->b, "</data>");
+  if (!ns) {
+    mh_sb_putc(h->b, ' ');
+    txt(h, est ? "est. cycles" : h->unit);
+  }
+  int timed_at = h->hz > 0 && (est || strcmp(h->unit, "cycles") == 0);
+  if (timed_at || uj > 0)
+    mh_sb_puts(h->b, " (");
+  if (timed_at)
+    seconds(h, v / h->hz);
+  if (uj > 0) {
+    mh_sb_puts(h->b, timed_at ? ", " : "");
+    mh_fmt_num(h->b, uj);
+    mh_sb_puts(h->b, " µJ");
+  }
+  if (timed_at || uj > 0)
+    mh_sb_putc(h->b, ')');
+}
+
+/* One short sentence for contest c: the cheapest post-quantum job against
+ * the cheapest classical one (in estimated cycles where the model gives
+ * them), the ratio, and how many of the pairings of the table below favour
+ * post-quantum. */
+static void job_sentence(hl *h, mh_an_contest_id c, const mh_an_ratio *v,
+                         size_t n) {
+  mh_an_best best;
+  int est = h->est && mh_an_best_pair(h->run, c, cost_est, &best);
+  if (!est && !mh_an_best_pair(h->run, c, cost_median, &best))
+    return;
+  size_t cheaper = 0;
+  for (size_t i = 0; i < n; i++)
+    cheaper += v[i].median < 1;
+  item_open(h);
+  if (h->html) {
+    mh_sb_printf(h->b, " class='hl job' data-kind='job' data-contest='%d'",
+                 (int)c);
+    job_attrs(h, "pq", best.pq, best.pq_backend);
+    job_attrs(h, "ref", best.ref, best.ref_backend);
+    mh_sb_printf(h->b, " data-run='%zu' data-measure='%s'>", h->ri,
+                 est ? "est_cycles" : "median");
+  }
+  bold(h, WHAT[c]);
+  mh_sb_printf(h->b, " %s on ", best.pq->label);
+  txt(h, best.pq_backend);
+  mh_sb_puts(h->b, ", ");
+  figure(h, "pq-cost", best.pq_cost, est,
+         job_energy(h->run, best.pq, best.pq_backend));
+  mh_sb_printf(h->b, ", against %s on ", best.ref->label);
+  txt(h, best.ref_backend);
+  mh_sb_puts(h->b, ", ");
+  figure(h, "ref-cost", best.ref_cost, est,
+         job_energy(h->run, best.ref, best.ref_backend));
+  mh_sb_puts(h->b, ": ");
+  if (h->html) {
+    mh_sb_puts(h->b, "<data class='ratio' value='");
+    mh_sb_double(h->b, best.pq_cost / best.ref_cost);
+    mh_sb_puts(h->b, "'>");
+  }
+  direction(h, best.pq_cost / best.ref_cost);
+  mh_sb_puts(h->b, h->html ? "</data>" : "");
+  mh_sb_printf(h->b, "; post-quantum is cheaper in %zu of %zu pairing%s.",
+               cheaper, n, n == 1 ? "" : "s");
+  mh_sb_puts(h->b, h->html ? "</li>\n" : "\n");
 }
 
 static void ratio_cell(hl *h, const mh_run *run, mh_an_contest_id c, size_t i,
@@ -229,8 +308,9 @@ static void ratio_cell(hl *h, const mh_run *run, mh_an_contest_id c, size_t i,
   mh_sb_puts(h->b, "</a>");
   est_ratio(h, run, v);
   if (strcmp(v->pq_backend, v->ref_backend) != 0) {
-    mh_sb_puts(h->b, " vs ");
+    mh_sb_puts(h->b, " <span class='sub'>vs ");
     txt(h, v->ref_backend);
+    mh_sb_puts(h->b, "</span>");
   }
   mh_sb_puts(h->b, "</td>");
 }
@@ -247,9 +327,17 @@ static int same_row(const mh_an_ratio *v, size_t i, size_t j,
 static void contest_table(hl *h, const mh_run *run, mh_an_contest_id c,
                           const mh_an_ratio *v, size_t n) {
   const mh_an_contest *ct = &mh_an_contests[c];
-  mh_sb_puts(h->b, h->html ? "<table class='hl-table'><tr><th>post-quantum "
-                             "(backend)</th>"
-                           : "| post-quantum (backend) |");
+  if (h->html) {
+    mh_sb_printf(h->b,
+                 "<figure class='hl-fig' data-contest='%d'>"
+                 "<figcaption>",
+                 (int)c);
+    txt(h, WHAT[c]);
+    mh_sb_puts(h->b, "</figcaption><div class='scroll'><table class='hl-"
+                     "table'><tr><th>post-quantum (backend)</th>");
+  } else {
+    mh_sb_printf(h->b, "%s\n\n| post-quantum (backend) |", WHAT[c]);
+  }
   for (size_t k = 0; k < ct->n_ref; k++)
     mh_sb_printf(h->b, h->html ? "<th>against %s</th>" : " against %s |",
                  ct->ref[k].label);
@@ -277,28 +365,21 @@ static void contest_table(hl *h, const mh_run *run, mh_an_contest_id c,
     }
     mh_sb_puts(h->b, h->html ? "</tr>" : "\n");
   }
-  mh_sb_puts(h->b, h->html ? "</table>" : "\n");
+  mh_sb_puts(h->b, h->html ? "</table></div></figure>\n" : "\n");
 }
 
-static int contests(hl *h, const mh_run *run) {
+/* The ratios of every contest of run (SAME_BACKEND pairings): v[c], n[c]
+ * (v[c] malloc'd or NULL). Returns how many contests have any. */
+static int all_ratios(hl *h, mh_an_ratio *v[MH_AN_N_CONTESTS],
+                      size_t n[MH_AN_N_CONTESTS]) {
   int any = 0;
   for (int c = 0; c < MH_AN_N_CONTESTS; c++) {
-    mh_an_ratio *v;
-    size_t n;
-    if (mh_an_ratios(run, (mh_an_contest_id)c, MH_AN_SAME_BACKEND, &v, &n) !=
-        0) {
+    v[c] = NULL;
+    n[c] = 0;
+    if (mh_an_ratios(h->run, (mh_an_contest_id)c, MH_AN_SAME_BACKEND, &v[c],
+                     &n[c]) != 0)
       h->b->failed = 1;
-      return any;
-    }
-    if (n) {
-      item_open(h);
-      mh_sb_puts(h->b, h->html ? " class='contest'>" : "");
-      summary(h, (mh_an_contest_id)c, v, n);
-      contest_table(h, run, (mh_an_contest_id)c, v, n);
-      mh_sb_puts(h->b, h->html ? "</li>\n" : "");
-    }
-    any |= n > 0;
-    free(v);
+    any += n[c] > 0;
   }
   return any;
 }
@@ -323,8 +404,41 @@ static void wf_pair(hl *h, const char *what, const char *cls, double a,
 /* w was checked and timed (results.json holds only those). */
 static int timed(const mh_wf *w) { return w->n_samples && w->check == 1; }
 
-static void wf_item(hl *h, const mh_run *run, size_t i, const mh_wf *ref) {
-  const mh_wf *w = &run->wfs[i];
+/* wfs[i] speaks for its variant: the instance on its reference's backend,
+ * failing that the first. */
+static int speaks_for_variant(const mh_run *run, size_t i) {
+  const mh_wf *w = &run->wfs[i], *ref = mh_an_wf_reference(run, w);
+  if (!ref || ref == w || !timed(w))
+    return 0;
+  if (strcmp(w->backend, ref->backend) == 0)
+    return 1;
+  for (size_t j = 0; j < run->n_wfs; j++) {
+    const mh_wf *o = &run->wfs[j], *oref = mh_an_wf_reference(run, o);
+    if (j == i || !timed(o) || strcmp(o->workflow, w->workflow) != 0 ||
+        strcmp(o->variant, w->variant) != 0)
+      continue;
+    if ((oref && strcmp(o->backend, oref->backend) == 0) || j < i)
+      return 0;
+  }
+  return 1;
+}
+
+/* The provisioning workflow in one sentence: the post-quantum (or hybrid)
+ * variant with the least device time against its classical reference. */
+static void provisioning(hl *h) {
+  const mh_run *run = h->run;
+  size_t best = run->n_wfs, variants = 0;
+  for (size_t i = 0; i < run->n_wfs; i++) {
+    if (!speaks_for_variant(run, i))
+      continue;
+    variants++;
+    if (best == run->n_wfs ||
+        run->wfs[i].stats.median < run->wfs[best].stats.median)
+      best = i;
+  }
+  if (best == run->n_wfs)
+    return;
+  const mh_wf *w = &run->wfs[best], *ref = mh_an_wf_reference(run, w);
   item_open(h);
   if (h->html) {
     mh_sb_puts(h->b, " class='hl' data-kind='workflow'");
@@ -352,47 +466,13 @@ static void wf_item(hl *h, const mh_run *run, size_t i, const mh_wf *ref) {
           h->unit);
   wf_pair(h, ", bytes on the wire", "wire", (double)mh_wf_wire_bytes(w),
           (double)mh_wf_wire_bytes(ref), "bytes");
-  wf_pair(h, ", bytes stored", "stored", (double)w->stored, (double)ref->stored,
-          "bytes");
-  wf_pair(h, ", peak stack", "stack", (double)w->stack_bytes,
-          (double)ref->stack_bytes, "bytes");
-  size_t others = 0;
-  for (size_t j = 0; j < run->n_wfs; j++)
-    others += j != i && timed(&run->wfs[j]) &&
-              strcmp(run->wfs[j].variant, w->variant) == 0 &&
-              strcmp(run->wfs[j].workflow, w->workflow) == 0;
-  if (others)
-    mh_sb_printf(h->b, "; %zu other backend choice%s in the table", others,
-                 others == 1 ? "" : "s");
+  if (variants > 1)
+    mh_sb_printf(h->b, "; %zu more variant%s in the table", variants - 1,
+                 variants == 2 ? "" : "s");
   mh_sb_putc(h->b, '.');
   char id[64];
-  snprintf(id, sizeof id, "wf-%zu-%zu", h->ri, i);
+  snprintf(id, sizeof id, "wf-%zu-%zu", h->ri, best);
   item_close(h, "workflows", id);
-}
-
-/* wfs[i] speaks for its variant: the instance on its reference's backend,
- * failing that the first. */
-static int speaks_for_variant(const mh_run *run, size_t i) {
-  const mh_wf *w = &run->wfs[i], *ref = mh_an_wf_reference(run, w);
-  if (!ref || ref == w || !timed(w))
-    return 0;
-  if (strcmp(w->backend, ref->backend) == 0)
-    return 1;
-  for (size_t j = 0; j < run->n_wfs; j++) {
-    const mh_wf *o = &run->wfs[j], *oref = mh_an_wf_reference(run, o);
-    if (j == i || !timed(o) || strcmp(o->workflow, w->workflow) != 0 ||
-        strcmp(o->variant, w->variant) != 0)
-      continue;
-    if ((oref && strcmp(o->backend, oref->backend) == 0) || j < i)
-      return 0;
-  }
-  return 1;
-}
-
-static void workflows(hl *h, const mh_run *run) {
-  for (size_t i = 0; i < run->n_wfs; i++)
-    if (speaks_for_variant(run, i))
-      wf_item(h, run, i, mh_an_wf_reference(run, &run->wfs[i]));
 }
 
 /* The algorithms that do not fit a described part of the run's core. */
@@ -450,32 +530,72 @@ static void fairness(hl *h, const mh_results *r, const char *target) {
   item_close(h, "workflows", "workflows");
 }
 
-static void unit_line(hl *h, const mh_result *x) {
-  const char *u = x->run.unit ? x->run.unit : "?";
+/* Core "cortex-m0plus" as "Cortex-M0+". */
+static void core_name(hl *h, const char *core) {
+  if (!core || strncmp(core, "cortex-", 7) != 0) {
+    txt(h, core ? core : "?");
+    return;
+  }
+  char c[64];
+  snprintf(c, sizeof c, "Cortex-%s", core + 7);
+  for (char *p = c + 7; *p; p++)
+    *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+  char *plus = strstr(c, "PLUS");
+  if (plus)
+    snprintf(plus, sizeof c - (size_t)(plus - c), "+");
+  txt(h, c);
+}
+
+/* What the figures are: for a device, the part and clock the estimated
+ * cycles and time are for. */
+static void unit_line(hl *h, const mh_result *x, int jobs) {
+  const mh_cyc_run *c = x->run.cyc;
   mh_sb_puts(h->b, h->html ? "<p class='note'>" : "");
-  if (strcmp(u, "instructions") == 0)
+  if (h->est && c->board) {
+    mh_sb_puts(h->b, "Cycles and time are estimated for ");
+    bold(h, c->board_name ? c->board_name : c->board);
+    mh_sb_puts(h->b, " at ");
+    mh_fmt_num(h->b, h->hz / 1e6);
+    mh_sb_puts(h->b, " MHz, with its flash and caches");
+  } else if (h->est) {
+    mh_sb_puts(h->b, "Cycles and time are estimated for a ");
+    if (h->html)
+      mh_sb_puts(h->b, "<span class='what'>");
+    core_name(h, mh_run_prov(&x->run, "core"));
+    if (h->hz > 0) {
+      mh_sb_puts(h->b, " at ");
+      mh_fmt_num(h->b, h->hz / 1e6);
+      mh_sb_puts(h->b, " MHz");
+    }
+    if (h->html)
+      mh_sb_puts(h->b, "</span>");
+    mh_sb_puts(h->b, " with zero-wait memory (the target's clock)");
+  }
+  if (h->est) {
+    mh_sb_puts(h->b, " by the cycle model ");
+    txt(h, c->model);
+    mh_sb_puts(h->b, " version ");
+    txt(h, c->version ? c->version : "?");
+    mh_sb_puts(h->b, " from QEMU's exact instruction counts: an estimate, "
+                     "not a measurement (docs/cycle-model.md).");
+  } else if (strcmp(h->unit, "instructions") == 0) {
     mh_sb_puts(h->b, "Figures are instructions executed, counted exactly by "
                      "QEMU: not cycles, and not time on a real part.");
-  else if (strcmp(u, "ns") == 0)
-    mh_sb_puts(h->b, "Figures are nanoseconds of wall-clock time on the host "
-                     "that ran merlin (other work on the machine disturbs "
-                     "them).");
-  else if (strcmp(u, "cycles") == 0)
+  } else if (strcmp(h->unit, "ns") == 0) {
+    mh_sb_puts(h->b, "Figures are wall-clock time on the host that ran "
+                     "merlin (other work on the machine disturbs them).");
+  } else if (strcmp(h->unit, "cycles") == 0) {
     mh_sb_puts(h->b, "Figures are core cycles counted on the part.");
-  else {
+  } else {
     mh_sb_puts(h->b, "Figures are in ");
-    txt(h, u);
+    txt(h, h->unit);
     mh_sb_putc(h->b, '.');
   }
-  mh_sb_puts(h->b, " Ratios above 1: the post-quantum side costs more.");
-  if (x->run.cyc && x->run.cyc->model) {
-    mh_sb_puts(h->b, " \"est. cycles\": the same ratio in cycles estimated "
-                     "by the model ");
-    txt(h, x->run.cyc->model);
-    mh_sb_puts(h->b, " from the instruction mix: an estimate, not a "
-                     "measurement (docs/cycle-model.md).");
-  }
-  mh_sb_puts(h->b, h->html ? "</p>\n<ul>\n" : "\n\n");
+  if (jobs)
+    mh_sb_puts(h->b, " Each job below: the cheapest post-quantum choice "
+                     "against the cheapest classical one; the tables after "
+                     "them give every pairing.");
+  mh_sb_puts(h->b, h->html ? "</p>\n<ul class='jobs'>\n" : "\n\n");
 }
 
 static void run_title(hl *h, const mh_result *x) {
@@ -492,28 +612,93 @@ static void run_title(hl *h, const mh_result *x) {
   mh_sb_puts(h->b, h->html ? ")</h3>\n" : ")\n\n");
 }
 
+int mh_report_is_device(const mh_result *x) {
+  const char *core = mh_run_prov(&x->run, "core");
+  return core && strncmp(core, "cortex-", 7) == 0;
+}
+
+void mh_report_device_order(const mh_results *r, size_t *order) {
+  size_t k = 0;
+  for (int device = 1; device >= 0; device--)
+    for (size_t i = 0; i < r->n_runs; i++)
+      if (mh_report_is_device(&r->runs[i]) == device)
+        order[k++] = i;
+}
+
+/* The tables of every pairing, after the sentences. */
+static void tables(hl *h, mh_an_ratio *v[MH_AN_N_CONTESTS],
+                   const size_t n[MH_AN_N_CONTESTS]) {
+  mh_sb_puts(h->b, h->html
+                       ? "<p class='note'>Every pairing, ratios of medians in "
+                       : "Every pairing, ratios of medians in ");
+  txt(h, h->unit);
+  mh_sb_puts(h->b, h->est ? " (and in estimated cycles)" : "");
+  mh_sb_puts(h->b, "; above 1: the post-quantum side costs more");
+  mh_sb_puts(h->b, h->html ? ".</p><div class='hl-tables'>"
+                           : " ([table](#ratios)).\n\n");
+  for (int c = 0; c < MH_AN_N_CONTESTS; c++)
+    if (n[c])
+      contest_table(h, h->run, (mh_an_contest_id)c, v[c], n[c]);
+  mh_sb_puts(h->b, h->html ? "</div>\n" : "");
+}
+
+/* The clock a run's time is given at: the part's under a board model,
+ * else the target's. */
+static double clock_of(const mh_result *x) {
+  const mh_cyc_run *c = x->run.cyc;
+  if (c && c->model && c->board)
+    return c->board_hz;
+  const char *s = mh_run_prov(&x->run, "clock_hz");
+  return s ? strtod(s, NULL) : 0;
+}
+
+static void run_headline(mh_sb *b, const mh_results *r, size_t i, int html) {
+  const mh_result *x = &r->runs[i];
+  hl h = {b, html, i, x->run.unit ? x->run.unit : "?", &x->run, 0, clock_of(x)};
+  h.est = x->run.cyc && x->run.cyc->model && !x->run.cyc->absent;
+  mh_an_ratio *v[MH_AN_N_CONTESTS];
+  size_t n[MH_AN_N_CONTESTS];
+  int any = all_ratios(&h, v, n);
+  run_title(&h, x);
+  unit_line(&h, x, any);
+  for (int c = 0; c < MH_AN_N_CONTESTS; c++)
+    if (n[c])
+      job_sentence(&h, (mh_an_contest_id)c, v[c], n[c]);
+  provisioning(&h);
+  fits(&h, x);
+  if (!any && !x->run.n_wfs) {
+    item_open(&h);
+    mh_sb_puts(b, html ? ">" : "");
+    mh_sb_puts(b, "This run measures none of the key establishment and "
+                  "signature jobs compared here.");
+    mh_sb_puts(b, html ? "</li>\n" : "\n");
+  }
+  mh_sb_puts(b, html ? "</ul>\n" : "\n");
+  if (any)
+    tables(&h, v, n);
+  int first = 1;
+  for (size_t k = 0; k < i && first; k++)
+    first = strcmp(r->runs[k].target, x->target) != 0;
+  if (first && x->run.n_wfs) {
+    mh_sb_puts(b, html ? "<ul class='notes'>\n" : "");
+    fairness(&h, r, x->target);
+    mh_sb_puts(b, html ? "</ul>\n" : "\n");
+  }
+  mh_sb_puts(b, html ? "</div>\n" : "");
+  for (int c = 0; c < MH_AN_N_CONTESTS; c++)
+    free(v[c]);
+}
+
 void mh_report_headline(mh_sb *b, const mh_results *r, int html) {
   mh_sb_puts(b, html ? "" : "## Headline\n\n");
-  for (size_t i = 0; i < r->n_runs; i++) {
-    const mh_result *x = &r->runs[i];
-    hl h = {b, html, i, x->run.unit ? x->run.unit : "?"};
-    run_title(&h, x);
-    unit_line(&h, x);
-    int any = contests(&h, &x->run);
-    workflows(&h, &x->run);
-    int first = 1;
-    for (size_t k = 0; k < i && first; k++)
-      first = strcmp(r->runs[k].target, x->target) != 0;
-    if (first && x->run.n_wfs)
-      fairness(&h, r, x->target);
-    fits(&h, x);
-    if (!any && !x->run.n_wfs) {
-      item_open(&h);
-      mh_sb_puts(b, html ? ">" : "");
-      mh_sb_puts(b, "This run measures none of the key establishment and "
-                    "signature jobs compared here.");
-      mh_sb_puts(b, html ? "</li>\n" : "\n");
-    }
-    mh_sb_puts(b, html ? "</ul></div>\n" : "\n");
+  size_t *order = r->n_runs ? calloc(r->n_runs, sizeof *order) : NULL;
+  if (r->n_runs && !order) {
+    b->failed = 1;
+    return;
   }
+  if (order)
+    mh_report_device_order(r, order);
+  for (size_t k = 0; k < r->n_runs; k++)
+    run_headline(b, r, order[k], html);
+  free(order);
 }

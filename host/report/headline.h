@@ -13,6 +13,14 @@
 #include "model/results.h"
 #include "util/strbuf.h"
 
+/* A run on an embedded target (a Cortex-M core, emulated or real), which
+ * the reports put before the host's. */
+int mh_report_is_device(const mh_result *x);
+
+/* order[0..r->n_runs): the runs' indices, devices first, each group in
+ * results order. */
+void mh_report_device_order(const mh_results *r, size_t *order);
+
 /* Appends the headline of r: Markdown (html 0), or HTML with every number
  * in a <data value="exact"> element and each sentence linked to its row of
  * the page's tables (ids "ratio-R-C-I", "wf-R-I"; see report_html.c). */

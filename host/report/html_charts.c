@@ -149,18 +149,34 @@ static json_t *tip_unit(const char *f, const char *what, const char *unit) {
   return tip(f, t);
 }
 
+/* A quantitative axis: labels that would touch are left out (a log axis
+ * on a phone's width). */
 static json_t *qaxis(const char *field, const char *title, int scale) {
-  json_t *e = json_pack("{s:s, s:s, s:s}", "field", field, "type",
-                        "quantitative", "title", title);
+  json_t *e = json_pack("{s:s, s:s, s:s, s:{s:s, s:i}}", "field", field, "type",
+                        "quantitative", "title", title, "axis", "labelOverlap",
+                        "greedy", "labelSeparation", 10);
   if (e && scale)
     json_object_set_new(e, "scale", json_pack("{s:s}", "type", "linear"));
   return e;
 }
 
-static json_t *naxis(const char *field, const char *title) {
-  return json_pack("{s:s, s:s, s:n, s:s, s:{s:i}}", "field", field, "type",
-                   "nominal", "sort", "title", title ? title : "", "axis",
-                   "labelLimit", 420);
+/* A band axis of names: its title set horizontally above the names, where
+ * it cannot run over them (the page's script sets labelLimit to the
+ * width it has, merlin.js fit). */
+json_t *mh_html_name_axis(const char *field, const char *title) {
+  return json_pack("{s:s, s:s, s:n, s:s, s:{s:i, s:i, s:s, s:s, s:s, s:i, "
+                   "s:i}}",
+                   "field", field, "type", "nominal", "sort", "title",
+                   title ? title : "", "axis", "labelLimit", 420, "titleAngle",
+                   0, "titleAlign", "right", "titleAnchor", "end",
+                   "titleBaseline", "bottom", "titleX", 0, "titleY", -6);
+}
+#define naxis mh_html_name_axis
+
+json_t *mh_html_palette(size_t n) {
+  /* Tableau's 10 colours, then its 20 (ten hues, dark and light): as many
+   * colours as series up to 20; beyond that the chart is faceted. */
+  return json_pack("{s:s}", "scheme", n <= 10 ? "tableau10" : "tableau20");
 }
 
 /* Adds a chart: log when the values lo..hi span more than two decades. */
@@ -189,6 +205,63 @@ static json_t *base(json_t *rows) {
                    "titleFontSize", 12, "labelLimit", 360, "titleLimit", 360);
 }
 
+/* The distinct values of field key in rows, as a set (an object). */
+static json_t *distinct(const json_t *rows, const char *key) {
+  json_t *set = json_object();
+  size_t i;
+  const json_t *row;
+  json_array_foreach(rows, i, row) {
+    const char *v = json_string_value(json_object_get(row, key));
+    if (set && v)
+      json_object_set_new(set, v, json_true());
+  }
+  return set;
+}
+
+/* Colours for the series of spec's rows: the palette of as many colours as
+ * series; past the palette's 20, one view per backend (each row carries
+ * "backend"), each with its own colours, stacked: no two series of a view
+ * share a colour. The rows filtered per view are every dataset's (the
+ * view's and its layers' "data"). */
+static json_t *colour_series(json_t *spec, const json_t *rows) {
+  json_t *names = distinct(rows, "series");
+  size_t n = json_object_size(names);
+  json_decref(names);
+  json_t *enc = json_object_get(spec, "encoding");
+  json_object_set_new(json_object_get(enc, "color"), "scale",
+                      mh_html_palette(n));
+  if (n <= 20)
+    return spec;
+  json_t *backends = distinct(rows, "backend");
+  json_t *out = json_pack("{s:O, s:O, s:[], s:{s:{s:s}}}", "datasets",
+                          json_object_get(spec, "datasets"), "config",
+                          json_object_get(spec, "config"), "vconcat", "resolve",
+                          "scale", "color", "independent");
+  json_object_del(spec, "datasets");
+  json_object_del(spec, "config");
+  const char *b;
+  json_t *unused;
+  json_object_foreach(backends, b, unused) {
+    json_t *v = json_deep_copy(spec), *layer;
+    json_object_set_new(v, "title", json_string(b));
+    size_t k = 0;
+    for (json_t *w = v; w; w = json_array_get(json_object_get(v, "layer"), k++))
+      if (json_object_get(w, "data")) {
+        json_t *tr = json_object_get(w, "transform");
+        if (!tr)
+          json_object_set_new(w, "transform", tr = json_array());
+        json_array_insert_new(tr, 0,
+                              json_pack("{s:{s:s, s:s}}", "filter", "field",
+                                        "backend", "equal", b));
+      }
+    layer = json_object_get(out, "vconcat");
+    json_array_append_new(layer, v);
+  }
+  json_decref(backends);
+  json_decref(spec);
+  return out;
+}
+
 /* ---- operations without a payload: bars with p1-p99 whiskers ---------- */
 
 static void ops_chart(tctx *t, json_t *charts) {
@@ -205,14 +278,14 @@ static void ops_chart(tctx *t, json_t *charts) {
     json_t *s = backend_series(t, x, o, NULL);
     json_object_set(series, s ? json_string_value(s) : "", json_true());
     json_array_append_new(
-        rows,
-        json_pack("{s:s, s:o, s:f, s:f, s:f, s:o, s:o, s:o, s:o, "
-                  "s:I, s:o}",
-                  "label", label, "series", s, "median", o->stats.median, "p1",
-                  p1, "p99", o->stats.p99, "median_t", text(o->stats.median),
-                  "p1_t", text(p1), "p99_t", text(o->stats.p99), "iqr_t",
-                  text(o->stats.iqr), "n", (json_int_t)o->n_samples, "_f",
-                  filt1(x, o->backend, o->alg)));
+        rows, json_pack("{s:s, s:o, s:s, s:f, s:f, s:f, s:o, s:o, s:o, s:o, "
+                        "s:I, s:o}",
+                        "label", label, "series", s, "backend", o->backend,
+                        "median", o->stats.median, "p1", p1, "p99",
+                        o->stats.p99, "median_t", text(o->stats.median), "p1_t",
+                        text(p1), "p99_t", text(o->stats.p99), "iqr_t",
+                        text(o->stats.iqr), "n", (json_int_t)o->n_samples, "_f",
+                        filt1(x, o->backend, o->alg)));
     lo = p1 > 0 && p1 < lo ? p1 : lo;
     hi = o->stats.p99 > hi ? o->stats.p99 : hi;
   }
@@ -250,6 +323,7 @@ static void ops_chart(tctx *t, json_t *charts) {
                 qaxis("p1", xt, 1), "x2", "field", "p99", "color", "value",
                 "#222", "tooltip", tt));
   json_decref(tt);
+  spec = colour_series(spec, rows);
   add_chart(t, charts, "ops", "Operations without a payload",
             "Median per operation (bar) and the p1 to p99 range of the "
             "samples (whisker), one colour per backend.",
@@ -264,6 +338,10 @@ static const char *const CONTEST[MH_AN_N_CONTESTS] = {
     [MH_AN_VERIFY] = "signature verify",
     [MH_AN_SIGN] = "signature sign",
 };
+
+/* The colour of a pairing's bar: which side is cheaper. */
+static const char *const SIDE[2] = {"post-quantum cheaper",
+                                    "post-quantum costlier"};
 
 /* The algorithm's name in a job label: "ML-KEM-512" of "ML-KEM-512
  * keygen + decaps", "ECDH P-256" of "ECDH P-256 keygen + shared". */
@@ -301,9 +379,10 @@ static void ratio_rows(tctx *t, const mh_result *x, json_t *rows, double *lo,
       snprintf(rt, sizeof rt, "%.2f×", v[i].median);
       snprintf(pt, sizeof pt, "%.2f", v[i].p99);
       json_t *row = json_pack(
-          "{s:s, s:s, s:f, s:f, s:s, s:s, s:o}", "pair", b.s ? b.s : "",
-          "contest", CONTEST[c], "ratio", v[i].median, "label_at",
-          v[i].median > 1 ? v[i].median : 1.0, "ratio_t", rt, "p99_t", pt, "_f",
+          "{s:s, s:s, s:s, s:f, s:f, s:s, s:s, s:o}", "pair", b.s ? b.s : "",
+          "contest", CONTEST[c], "side", SIDE[v[i].median > 1], "ratio",
+          v[i].median, "label_at", v[i].median > 1 ? v[i].median : 1.0,
+          "ratio_t", rt, "p99_t", pt, "_f",
           filt(x, json_pack("[s, s]", v[i].pq_backend, v[i].ref_backend),
                json_pack("[s, s]", v[i].pq->alg, v[i].ref->alg)));
       if (b.failed || !row || json_array_append_new(rows, row) != 0)
@@ -316,6 +395,9 @@ static void ratio_rows(tctx *t, const mh_result *x, json_t *rows, double *lo,
   }
 }
 
+/* One row of bars per job (a facet each, so that no two pairings share a
+ * row), one bar per pairing from 1 to its ratio, coloured by the side that
+ * is cheaper, labelled with the ratio. */
 static void ratio_chart(tctx *t, json_t *charts) {
   json_t *rows = json_array();
   double lo = 1, hi = 1;
@@ -331,36 +413,44 @@ static void ratio_chart(tctx *t, json_t *charts) {
       json_pack("[o, o, o, o]", tip("pair", "post-quantum / classical"),
                 tip("contest", "job"), tip("ratio_t", "ratio of medians"),
                 tip("p99_t", "ratio of p99s"));
-  json_object_set_new(spec, "height", json_pack("{s:i}", "step", 20));
+  /* Each facet's header names its job: the names need no axis title. */
+  json_t *y = naxis("pair", NULL);
+  json_object_set_new(y, "title", json_null());
+  json_t *inner = json_pack(
+      "{s:i, s:{s:i}, s:{s:o}, s:[{s:s, s:{s:O, s:{s:i}, s:{s:s, s:s, s:s, "
+      "s:{s:[s, s], s:[s, s]}, s:{s:s}}, s:o}}, "
+      "{s:{s:s, s:s, s:i, s:i}, s:{s:O, s:{s:s, s:s}, s:{s:s}}}, "
+      "{s:{s:s, s:s, s:[i, i]}, s:{s:{s:i}}}]}",
+      "width", 720, "height", "step", 20, "encoding", "x",
+      qaxis("ratio", "ratio of medians, post-quantum / classical", 1), "layer",
+      "mark", "bar", "encoding", "y", y, "x2", "datum", 1, "color", "field",
+      "side", "type", "nominal", "title", "pairing", "scale", "domain", SIDE[0],
+      SIDE[1], "range", "#1b6ca8", "#e08a1e", "legend", "orient", "top",
+      "tooltip", tt, "mark", "type", "text", "align", "left", "dx", 4,
+      "fontSize", 11, "encoding", "y", y, "x", "field", "label_at", "type",
+      "quantitative", "text", "field", "ratio_t", "mark", "type", "rule",
+      "color", "#b3261e", "strokeDash", 4, 3, "encoding", "x", "datum", 1);
+  json_decref(y);
+  json_object_del(spec, "width");
   json_object_set_new(
-      spec, "encoding",
-      json_pack("{s:o}", "x",
-                qaxis("ratio",
-                      "post-quantum / classical, ratio of medians (1: equal; "
-                      "left of 1: post-quantum cheaper)",
-                      1)));
-  json_object_set_new(
-      spec, "layer",
-      json_pack(
-          "[{s:s, s:{s:o, s:{s:i}, s:{s:s, s:s, s:s, s:{s:[s, s, s, s]}, "
-          "s:{s:s}}, s:o}}, "
-          "{s:{s:s, s:s, s:i, s:i}, s:{s:o, s:{s:s, s:s}, s:{s:s}}}, "
-          "{s:{s:[{s:i}]}, s:{s:s, s:s, s:[i, i]}, s:{s:{s:i}}}]",
-          "mark", "bar", "encoding", "y",
-          naxis("pair", "post-quantum (backend) / classical (backend)"), "x2",
-          "datum", 1, "color", "field", "contest", "type", "nominal", "title",
-          "job", "scale", "domain", CONTEST[0], CONTEST[1], CONTEST[2],
-          CONTEST[3], "legend", "orient", "top", "tooltip", tt, "mark", "type",
-          "text", "align", "left", "dx", 4, "fontSize", 11, "encoding", "y",
-          naxis("pair", "post-quantum (backend) / classical (backend)"), "x",
-          "field", "label_at", "type", "quantitative", "text", "field",
-          "ratio_t", "data", "values", "one", 1, "mark", "type", "rule",
-          "color", "#b3261e", "strokeDash", 4, 3, "encoding", "x", "datum", 1));
+      spec, "facet",
+      json_pack("{s:{s:s, s:s, s:[s, s, s, s], s:{s:n, s:i, s:s, s:s, s:s, "
+                "s:i, s:s, s:i}}}",
+                "row", "field", "contest", "type", "nominal", "sort",
+                CONTEST[0], CONTEST[1], CONTEST[2], CONTEST[3], "header",
+                "title", "labelAngle", 0, "labelOrient", "top", "labelAnchor",
+                "start", "labelAlign", "left", "labelFontSize", 12,
+                "labelFontWeight", "bold", "labelPadding", 4));
+  json_object_set_new(spec, "spec", inner);
+  json_object_set_new(spec, "resolve",
+                      json_pack("{s:{s:s}}", "scale", "y", "independent"));
   add_chart(t, charts, "ratios", "Post-quantum against classical",
-            "The same job done both ways on the same backend where it has "
-            "both (key establishment: keygen + decaps against keygen + "
-            "shared; encaps against a full exchange; verify; sign); the "
-            "label is the ratio of medians, as in report.md's ratio tables.",
+            "One group of bars per job, one bar per pairing: the same job "
+            "done both ways on the same backend where it has both (key "
+            "establishment: keygen + decaps against keygen + shared; encaps "
+            "against a full exchange; verify; sign). Left of the dashed line "
+            "at 1 post-quantum is cheaper; the label is the ratio of medians, "
+            "as in report.md's ratio tables.",
             spec, "x", lo, hi);
 }
 
@@ -387,24 +477,26 @@ static void payload_rows(tctx *t, const mh_result *x, size_t k, json_t *rows,
     bmax = p->bytes > bmax ? p->bytes : bmax;
     *lo = p->stats.median > 0 && p->stats.median < *lo ? p->stats.median : *lo;
     *hi = p->stats.median > *hi ? p->stats.median : *hi;
-    json_t *row = json_pack(
-        "{s:O, s:I, s:f, s:o, s:o, s:o, s:I, s:o, s:o, s:o}", "series", s,
-        "bytes", (json_int_t)p->bytes, "median", p->stats.median, "median_t",
-        text(p->stats.median), "p99_t", text(p->stats.p99), "iqr_t",
-        text(p->stats.iqr), "n", (json_int_t)p->n_samples, "fixed_t",
-        has_fit ? text(f.fixed) : json_string("-"), "rate_t",
-        has_fit ? text(f.rate) : json_string("-"), "_f",
-        filt1(x, p->backend, p->alg));
+    json_t *row =
+        json_pack("{s:O, s:s, s:I, s:f, s:o, s:o, s:o, s:I, s:o, s:o, s:o}",
+                  "series", s, "backend", p->backend, "bytes",
+                  (json_int_t)p->bytes, "median", p->stats.median, "median_t",
+                  text(p->stats.median), "p99_t", text(p->stats.p99), "iqr_t",
+                  text(p->stats.iqr), "n", (json_int_t)p->n_samples, "fixed_t",
+                  has_fit ? text(f.fixed) : json_string("-"), "rate_t",
+                  has_fit ? text(f.rate) : json_string("-"), "_f",
+                  filt1(x, p->backend, p->alg));
     if (!row || json_array_append_new(rows, row) != 0)
       t->failed = 1;
   }
   double x0 = f.fixed > 0 ? 0 : (double)bmin;
   for (int e = 0; has_fit && e < 2; e++) {
     double xb = e ? (double)bmax : x0;
-    json_t *row = json_pack(
-        "{s:O, s:f, s:f, s:o, s:o, s:s, s:o}", "series", s, "bytes", xb,
-        "fitted", f.fixed + f.rate * xb, "fixed_t", text(f.fixed), "rate_t",
-        text(f.rate), "worst_t", worst, "_f", filt1(x, o->backend, o->alg));
+    json_t *row = json_pack("{s:O, s:s, s:f, s:f, s:o, s:o, s:s, s:o}",
+                            "series", s, "backend", o->backend, "bytes", xb,
+                            "fitted", f.fixed + f.rate * xb, "fixed_t",
+                            text(f.fixed), "rate_t", text(f.rate), "worst_t",
+                            worst, "_f", filt1(x, o->backend, o->alg));
     if (!row || json_array_append_new(fit, row) != 0)
       t->failed = 1;
   }
@@ -458,6 +550,7 @@ static void payload_chart(tctx *t, json_t *charts) {
                 "tooltip", ft, "data", "name", "rows", "mark", "type", "point",
                 "filled", 1, "size", 60, "encoding", "y",
                 qaxis("median", yt, 1), "tooltip", tt));
+  spec = colour_series(spec, rows);
   add_chart(t, charts, "payload", "Cost versus payload",
             "Points: the median at each measured payload. Dashed: the least "
             "squares line median = fixed + rate × bytes (report.md, \"Cost "
@@ -478,9 +571,10 @@ static void cdf_chart(tctx *t, json_t *charts) {
     json_t *s = op_series(t, x, o);
     for (size_t j = 0; j < o->n_samples; j++) {
       double v = o->samples[j];
-      json_t *row = json_pack("{s:O, s:f, s:o, s:I, s:o}", "series", s, "v", v,
-                              "v_t", text(v), "n", (json_int_t)o->n_samples,
-                              "_f", filt1(x, o->backend, o->alg));
+      json_t *row = json_pack("{s:O, s:s, s:f, s:o, s:I, s:o}", "series", s,
+                              "backend", o->backend, "v", v, "v_t", text(v),
+                              "n", (json_int_t)o->n_samples, "_f",
+                              filt1(x, o->backend, o->alg));
       if (!row || json_array_append_new(rows, row) != 0)
         t->failed = 1;
       lo = v > 0 && v < lo ? v : lo;
@@ -519,6 +613,7 @@ static void cdf_chart(tctx *t, json_t *charts) {
                 tip_unit("v_t", "sample", t->unit), "field", "F", "title",
                 "fraction at or below", "format", ".2f",
                 tip("n", "samples (n)")));
+  spec = colour_series(spec, rows);
   add_chart(t, charts, "cdf", "Signing time, cumulative distribution",
             "Every timed sample of every signing operation: how often a "
             "signature took at most that long. ML-DSA signing varies run to "

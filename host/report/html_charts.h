@@ -28,6 +28,13 @@ json_t *mh_html_filter(const mh_result *x, json_t *backends, json_t *algs);
 struct mh_wf;
 json_t *mh_html_wf_filter(const mh_result *x, const struct mh_wf *w);
 
+/* The encoding of a band axis of names (field, its title above them). */
+json_t *mh_html_name_axis(const char *field, const char *title);
+
+/* The colour scale of n series: as many distinguishable colours as
+ * series up to 20 (past 20 a chart is faceted). */
+json_t *mh_html_palette(size_t n);
+
 /* r->runs[i] is the first run of its target. */
 int mh_html_first_of_target(const mh_results *r, size_t i);
 

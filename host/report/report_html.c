@@ -6,6 +6,7 @@
  * (docs/report-html.md). One self-contained file: nothing is fetched when
  * it is viewed. */
 #include "report/report_html.h"
+#include "report/report_impl.h"
 
 #include "analysis/pairs.h"
 #include "model/results_json.h"
@@ -138,28 +139,36 @@ static json_t *page_data(const mh_results *r, json_t *charts) {
                    "charts", charts, "builds", builds);
 }
 
-static void intro(mh_sb *b, const mh_results *r, const mh_html_assets *a) {
+static void intro(mh_sb *b, const mh_results *r) {
   mh_sb_puts(b, "<h1>Merlin benchmark report</h1><p class='meta'>Created ");
   mh_esc_html(b, r->created ? r->created : "?");
   mh_sb_puts(b, " by merlin ");
   mh_esc_html(b, r->merlin ? r->merlin : "?");
-  mh_sb_puts(b, ". Every operation passed its known-answer test on the target "
-                "before it was timed. Numbers are rounded for reading as in "
+  mh_sb_puts(b, "; every operation passed its known-answer test on the "
+                "target before it was timed.</p><nav class='toc'><a href='"
+                "#headline'>Headline</a><a href='#charts'>Charts</a><a href="
+                "'#ratios'>Ratios</a><a href='#workflows'>Workflows</a><a "
+                "href='#fits'>Does it fit</a><a href='#devices'>Devices</a>"
+                "<a href='#operations'>Every operation</a></nav>\n<section "
+                "id='headline'><h2>Headline</h2>\n");
+}
+
+/* What the page holds, at its end. */
+static void about(mh_sb *b, const mh_html_assets *a) {
+  mh_sb_puts(b, "<p class='meta'>Numbers are rounded for reading as in "
                 "report.md; results.json (embedded in this page) holds every "
                 "exact value and sample. Charts: ");
   mh_esc_html(b, a->versions ? a->versions : "?");
-  mh_sb_puts(b, ", inlined.</p><nav class='toc'><a href='#headline'>Headline"
-                "</a><a href='#charts'>Charts</a><a href='#ratios'>Ratios</a>"
-                "<a href='#workflows'>Workflows</a><a href='#fits'>Does it "
-                "fit</a><a href='#devices'>Devices</a><a href='#operations'>"
-                "Every operation</a></nav>\n<section id='headline'><h2>"
-                "Headline</h2>\n");
+  mh_sb_puts(b, ", inlined.</p>\n");
 }
 
-static void target_sections(mh_sb *b, const mh_results *r, json_t *charts) {
+/* The charts per target, devices first (as the headline). */
+static void target_sections(mh_sb *b, const mh_results *r, json_t *charts,
+                            const size_t *order) {
   mh_sb_puts(b, "<nav id='filters' aria-label='filters'></nav>\n<div "
                 "id='charts'>");
-  for (size_t i = 0; i < r->n_runs; i++) {
+  for (size_t k = 0; k < r->n_runs; k++) {
+    size_t i = order[k];
     const mh_result *x = &r->runs[i];
     if (!mh_html_first_of_target(r, i))
       continue;
@@ -176,24 +185,24 @@ static void target_sections(mh_sb *b, const mh_results *r, json_t *charts) {
   mh_sb_puts(b, "</div>\n");
 }
 
-static void tables(mh_sb *b, const mh_results *r) {
+static void tables(mh_sb *b, const mh_results *r, const size_t *order) {
   mh_sb_puts(b, "<section id='ratios'><h2>Ratios</h2><p class='note'>Post-"
                 "quantum against classical for the same job (report.md has "
                 "every backend against every other).</p>");
-  for (size_t i = 0; i < r->n_runs; i++)
-    ratio_table(b, &r->runs[i], i);
+  for (size_t k = 0; k < r->n_runs; k++)
+    ratio_table(b, &r->runs[order[k]], order[k]);
   mh_sb_puts(b, "</section>\n<section id='workflows'><h2>Workflows</h2><p "
                 "class='note'>End-to-end device workflows (docs/workflows.md): "
                 "device time, bytes on the wire, bytes stored, peak stack; "
                 "ratios against classical-p256 on the same target.</p>");
-  for (size_t i = 0; i < r->n_runs; i++)
-    mh_report_html_workflows(b, &r->runs[i], i);
+  for (size_t k = 0; k < r->n_runs; k++)
+    mh_report_html_workflows(b, &r->runs[order[k]], order[k]);
   mh_sb_puts(b, "</section>\n<section id='fits'><h2>Does it fit</h2><p "
                 "class='note'>Each algorithm's code, static RAM, peak stack "
                 "and heap against each described part of the same core "
                 "(boards/, docs/boards.md).</p>");
-  for (size_t i = 0; i < r->n_runs; i++)
-    fit_table(b, &r->runs[i]);
+  for (size_t k = 0; k < r->n_runs; k++)
+    fit_table(b, &r->runs[order[k]]);
   mh_sb_puts(b, "</section>\n<section id='devices'><h2>Code, stack and time "
                 "per device</h2><p class='note'>Devices down, operations "
                 "across; choose the figure.</p><div id='matrix'></div>"
@@ -212,13 +221,22 @@ char *mh_report_html(const mh_results *r, const mh_html_assets *a) {
     return NULL;
   }
   mh_sb b = {0};
+  size_t *order = calloc(r->n_runs ? r->n_runs : 1, sizeof *order);
+  b.failed = !order;
+  if (order)
+    mh_report_device_order(r, order);
   mh_html_open(&b, "Merlin report", a);
-  intro(&b, r, a);
+  intro(&b, r);
   mh_report_headline(&b, r, 1);
   mh_sb_puts(&b, "</section>\n");
-  target_sections(&b, r, charts);
-  tables(&b, r);
+  mh_report_impl_html(&b, r); /* host/report/report_impl.c */
+  if (order) {
+    target_sections(&b, r, charts, order);
+    tables(&b, r, order);
+  }
+  about(&b, a);
   mh_html_close(&b, data, a);
+  free(order);
   json_decref(data);
   json_decref(charts);
   if (b.failed) {

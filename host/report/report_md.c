@@ -10,6 +10,7 @@
 #include "model/stats.h"
 #include "report/format.h"
 #include "report/headline.h"
+#include "report/report_impl.h"
 #include "report/report_matrix.h"
 #include "report/report_wf.h"
 #include "util/strbuf.h"
@@ -86,6 +87,16 @@ static void absent(mh_sb *b, const mh_result *x) {
                  "%svalgrind constant-time verdicts (no memcheck pass: "
                  "the run was read with --from or ran without --ct)",
                  sep);
+    sep = "; ";
+  }
+  size_t out = 0;
+  for (size_t i = 0; i < x->n_impls; i++)
+    out += x->impls[i].left_out != NULL;
+  if (out) {
+    mh_sb_printf(b,
+                 "%s%zu implementation folder(s) left out of this image "
+                 "(Implementation folders, below)",
+                 sep, out);
     sep = "; ";
   }
   if (!*sep)
@@ -823,6 +834,7 @@ char *mh_report_md(const mh_results *r) {
   mh_sb_puts(&b, "## Provenance\n\n");
   for (size_t i = 0; i < r->n_runs; i++)
     provenance(&b, &r->runs[i]);
+  mh_report_impl_md(&b, r); /* host/report/report_impl.c */
   mh_sb_puts(&b, "## Results\n\n");
   for (size_t i = 0; i < r->n_runs; i++)
     results_table(&b, &r->runs[i]);

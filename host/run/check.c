@@ -5,6 +5,7 @@
 #include "model/workflow.h"
 #include "run/board_model.h"
 #include "run/cycles.h"
+#include "run/impl_record.h"
 #include "run/matrix.h"
 #include "run/run_port.h"
 #include "run/stages.h"
@@ -72,56 +73,13 @@ static int cycles_extras(mh_run_ctx *c, mh_job *tr) {
 }
 
 /* The run's implementation folders into the result (results.json
- * "implementations"). 0, or -1 (memory). */
-/* The compiler workaround applied to backend's folder in this image: the
- * rest of its line "BACKEND<TAB>FLAGS -- reason" in the build directory's
- * compiler-workarounds.txt (written by cmake/MerlinImage.cmake), copied to
- * out; 0 when none (no line, or no file: a build without folders). */
-static int applied_workaround(const char *text, const char *backend, char *out,
-                              size_t outlen) {
-  size_t bl = strlen(backend);
-  for (const char *l = text; l && *l;) {
-    const char *nl = strchr(l, '\n');
-    size_t len = nl ? (size_t)(nl - l) : strlen(l);
-    if (len > bl && strncmp(l, backend, bl) == 0 && l[bl] == '\t') {
-      snprintf(out, outlen, "%.*s", (int)(len - bl - 1), l + bl + 1);
-      return 1;
-    }
-    l = nl ? nl + 1 : NULL;
-  }
-  return 0;
-}
-
+ * "implementations", host/run/impl_record.c). 0, or -1 (memory). */
 static int record_impls(const mh_run_ctx *c, mh_job *tr) {
   mh_build_spec bs = mh_job_build_spec(c, tr, 1);
-  char *bdir = mh_build_dir(&bs), *was = NULL, err[256];
-  char *wpath = bdir ? mh_path_join(bdir, "compiler-workarounds.txt") : NULL;
-  size_t wlen = 0;
-  if (wpath && mh_read_file(wpath, 1 << 16, &was, &wlen, err, sizeof err) != 0)
-    was = NULL; /* no file: nothing applied */
-  free(wpath);
+  char *bdir = mh_build_dir(&bs);
+  int rc =
+      mh_impl_record(&c->impls, bdir, tr->impl_off, tr->impl_why, &tr->res);
   free(bdir);
-  int rc = 0;
-  for (size_t i = 0; rc == 0 && i < c->impls.n; i++) {
-    const mh_impl *m = &c->impls.v[i];
-    if (m->library)
-      continue;
-    char wa[512];
-    mh_impl_rec r = {
-        .backend = m->backend,
-        .alg = m->alg,
-        .path = m->dir,
-        .sha256 = (char *)m->sha256,
-        .hash = (char *)(c->impls.hash_thumb2 ? "thumb2-asm" : "c"),
-        .kat_reference = c->impls.expect_from[i],
-        .left_out = tr->impl_off && tr->impl_off[i] ? tr->impl_why[i] : NULL,
-        .compiler_workaround =
-            was && applied_workaround(was, m->backend, wa, sizeof wa) ? wa
-                                                                      : NULL};
-    if (mh_result_add_impl(&tr->res, &r) != 0)
-      rc = -1;
-  }
-  free(was);
   return rc;
 }
 

@@ -347,7 +347,7 @@ static int attach_op(mh_op *op, const region *r, const region *cal,
     c->classes[k] =
         (med->cls[k] > cal->cls[k] ? (double)(med->cls[k] - cal->cls[k]) : 0) /
         b;
-  fv = calloc(med->n_fn ? med->n_fn : 1, sizeof *fv);
+  fv = calloc(med->n_fn + 1, sizeof *fv); /* + the unattributed rest */
   if (!fv)
     goto oom;
   double total = 0, hash = 0, calls[MH_ACC_GROUPS][2] = {{0}};
@@ -375,15 +375,26 @@ static int attach_op(mh_op *op, const region *r, const region *cal,
     c->dc_miss = (double)med->dc_miss / b;
     c->mispredict = (double)med->mispredict / b;
   }
-  qsort(fv, med->n_fn, sizeof *fv, cmp_fn_val);
-  c->hash_share = total > 0 ? hash / total : 0;
-  for (size_t i = 0; i < med->n_fn && c->n_top < MH_CYC_TOP; i++) {
+  /* Shares are of the operation's whole (the sample's region less the
+   * calibration's, docs/cycle-model.md "Hashing share"): what no function
+   * symbol covers stays in it, shown as MH_CYC_UNATTRIBUTED, never spread
+   * over the functions that are known. */
+  uint64_t rv = has_model ? med->cycles : med->insns;
+  uint64_t cv = has_model ? cal->cycles : cal->insns;
+  double whole = rv > cv ? (double)(rv - cv) : 0;
+  if (whole < total)
+    whole = total; /* calibration functions outside the sample's */
+  fv[med->n_fn].name = MH_CYC_UNATTRIBUTED;
+  fv[med->n_fn].v = whole - total;
+  qsort(fv, med->n_fn + 1, sizeof *fv, cmp_fn_val);
+  c->hash_share = whole > 0 ? hash / whole : 0;
+  for (size_t i = 0; i <= med->n_fn && c->n_top < MH_CYC_TOP; i++) {
     if (fv[i].v <= 0)
       break;
     c->top[c->n_top].name = strdup(fv[i].name);
     if (!c->top[c->n_top].name)
       goto oom;
-    c->top[c->n_top].share = fv[i].v / total;
+    c->top[c->n_top].share = fv[i].v / whole;
     c->n_top++;
   }
   free(fv);

@@ -236,10 +236,62 @@ static int execute_once(mh_run_ctx *c, mh_job *tr, int *built) {
   return rc;
 }
 
+/* The build log of tr's image (malloc'd), or NULL. */
+static char *build_log(const mh_run_ctx *c, const mh_job *tr) {
+  mh_build_spec bs = mh_job_build_spec(c, tr, 1);
+  char *bdir = mh_build_dir(&bs);
+  char *log = bdir ? mh_path_join(bdir, "build.log") : NULL;
+  free(bdir);
+  return log;
+}
+
+/* Leave folder k out for why, and with it every other folder the same
+ * failure blames: a build goes on past a folder that fails (-k 0), so every
+ * folder its log finds not built (not one blamed for a link that
+ * overflowed: that is the largest left); and every folder of a tree run
+ * whose checks failed in the image (its other operations ran on). One
+ * build or run again then, not one per folder. 0, or -1 (memory). */
+static int leave_out_all(mh_run_ctx *c, mh_job *tr, int rc, int built, size_t k,
+                         const char *why) {
+  size_t n = c->impls.n, cnt = 0;
+  size_t *ks = malloc(n * sizeof *ks);
+  char(*ws)[512] = malloc(n * sizeof *ws);
+  unsigned char *off = calloc(n, 1);
+  char *log = rc == 1 && !built ? build_log(c, tr) : NULL;
+  int ok = ks && ws && off;
+  const char *kind = log ? "not built" : "failed its";
+  for (size_t i = 0; ok && tr->impl_off && i < n; i++)
+    off[i] = tr->impl_off[i];
+  if (ok) {
+    ks[cnt] = k;
+    snprintf(ws[cnt++], sizeof *ws, "%s", why);
+  }
+  while (ok && cnt < n && strncmp(ws[cnt - 1], kind, strlen(kind)) == 0) {
+    off[ks[cnt - 1]] = 1;
+    int more =
+        log ? mh_impl_build_culprit(log, &c->impls, off, &ks[cnt], ws[cnt],
+                                    sizeof *ws)
+        : rc == 2 && tr->console
+            ? mh_impl_run_culprit(tr->console, tr->console_len, &c->impls, off,
+                                  &ks[cnt], ws[cnt], sizeof *ws)
+            : -1;
+    if (more != 0 || strncmp(ws[cnt], kind, strlen(kind)) != 0)
+      break;
+    cnt++;
+  }
+  for (size_t i = 0; ok && i < cnt; i++)
+    ok = mh_stage_leave_out(c, tr, ks[i], ws[i]) == 0;
+  free(log);
+  free(ks);
+  free(ws);
+  free(off);
+  return ok ? 0 : -1;
+}
+
 /* Build and execute, leaving out the run's implementation folders that do
  * not build for the target or do not fit it (docs/bring-your-own.md, "Not
- * built, does not fit"), one at a time, until the image builds and runs or
- * no folder is to blame. Returns as execute_once. */
+ * built, does not fit, left out"), until the image builds and runs or no
+ * folder is to blame. Returns as execute_once. */
 int mh_stage_execute(mh_run_ctx *c, mh_job *tr) {
   for (size_t tries = 0;; tries++) {
     int built, rc = execute_once(c, tr, &built);
@@ -247,14 +299,11 @@ int mh_stage_execute(mh_run_ctx *c, mh_job *tr) {
     char why[512];
     int blamed = -1;
     if (rc == 1 && !built && tries < c->impls.n) {
-      mh_build_spec bs = mh_job_build_spec(c, tr, 1);
-      char *bdir = mh_build_dir(&bs);
-      char *log = bdir ? mh_path_join(bdir, "build.log") : NULL;
+      char *log = build_log(c, tr);
       blamed = log ? mh_impl_build_culprit(log, &c->impls, tr->impl_off, &k,
                                            why, sizeof why)
                    : -1;
       free(log);
-      free(bdir);
     } else if (rc == 3) {
       continue; /* folders left out already (execute_once) */
     } else if (rc == 2 && tries < c->impls.n) {
@@ -263,20 +312,17 @@ int mh_stage_execute(mh_run_ctx *c, mh_job *tr) {
     }
     if (blamed != 0 && rc == 1 && !built && tr->build_err[0]) {
       /* No folder to blame: the build's own failure, as without any. */
-      mh_build_spec bs = mh_job_build_spec(c, tr, 1);
-      char *bdir = mh_build_dir(&bs);
-      char *log = bdir ? mh_path_join(bdir, "build.log") : NULL;
+      char *log = build_log(c, tr);
       if (log && !mh_exec_signal_received())
         mh_build_log_tail(log);
       fprintf(stderr, "merlin: %s: build failed: %s\n", tr->label,
               tr->build_err);
       free(log);
-      free(bdir);
     }
     if (blamed != 0)
       return rc;
     tr->build_err[0] = '\0';
-    if (mh_stage_leave_out(c, tr, k, why) != 0) {
+    if (leave_out_all(c, tr, rc, built, k, why) != 0) {
       fprintf(stderr, "merlin: out of memory\n");
       return 1;
     }

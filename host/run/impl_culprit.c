@@ -112,75 +112,220 @@ static void record_type(const char *line, size_t ll, char *type, size_t tl) {
   snprintf(type, tl, "%.*s", (int)n, p ? p + 1 : "");
 }
 
-int mh_impl_run_culprit(const char *console, size_t len, const mh_impl_set *s,
-                        const unsigned char *off, size_t *k, char *why,
-                        size_t wlen) {
-  char *last_id = NULL, *kind = NULL, *stack = NULL, *heap = NULL;
-  const char *end = console + len;
-  if (!s || !s->n)
+/* What the console stream of a failed image says, for the culprit: the
+ * announced operations in order, which of them finished (an opend, a
+ * failed kat, an error), the fault and the first heap message. */
+typedef struct {
+  char **id, **backend, **alg, **op; /* per announced operation */
+  unsigned char *done;
+  size_t n;
+  char *kind, *heap_failures, *code, *stack, *heap_id, *heap_msg;
+  /* per announced operation: why it failed (a failed kat's detail, or
+   * another error's message), and which (1 the kat, 2 an error), or 0 */
+  char **fail_why;
+  unsigned char *fail_kind;
+} stream_facts;
+
+static void facts_free(stream_facts *f) {
+  for (size_t i = 0; i < f->n; i++) {
+    free(f->id[i]);
+    free(f->backend[i]);
+    free(f->alg[i]);
+    free(f->op[i]);
+  }
+  for (size_t i = 0; f->fail_why && i < f->n; i++)
+    free(f->fail_why[i]);
+  free(f->fail_why);
+  free(f->fail_kind);
+  free(f->id);
+  free(f->backend);
+  free(f->alg);
+  free(f->op);
+  free(f->done);
+  char *one[] = {f->kind,  f->heap_failures, f->code,
+                 f->stack, f->heap_id,       f->heap_msg};
+  for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+    free(one[i]);
+}
+
+static long op_index(const stream_facts *f, const char *id) {
+  for (size_t i = 0; id && i < f->n; i++)
+    if (f->id[i] && strcmp(f->id[i], id) == 0)
+      return (long)i;
+  return -1;
+}
+
+static int announce(stream_facts *f, const char *l, size_t ll) {
+  size_t n = f->n + 1;
+  char **v[4] = {f->id, f->backend, f->alg, f->op};
+  static const char *const keys[4] = {"id", "backend", "alg", "op"};
+  for (int k = 0; k < 4; k++) {
+    char **nv = realloc(v[k], n * sizeof *nv);
+    if (!nv)
+      return -1;
+    v[k] = nv;
+    nv[n - 1] = field(l, ll, keys[k]);
+  }
+  f->id = v[0], f->backend = v[1], f->alg = v[2], f->op = v[3];
+  unsigned char *d = realloc(f->done, n);
+  if (!d)
     return -1;
+  f->done = d;
+  d[n - 1] = 0;
+  char **fw = realloc(f->fail_why, n * sizeof *fw);
+  if (!fw)
+    return -1;
+  f->fail_why = fw;
+  fw[n - 1] = NULL;
+  unsigned char *fk = realloc(f->fail_kind, n);
+  if (!fk)
+    return -1;
+  f->fail_kind = fk;
+  fk[n - 1] = 0;
+  f->n = n;
+  return 0;
+}
+
+/* The first value only: a record repeats no fact the culprit needs. */
+static void keep(char **slot, char *v) {
+  if (*slot)
+    free(v);
+  else
+    *slot = v;
+}
+
+static int read_facts(const char *console, size_t len, stream_facts *f) {
+  const char *end = console + len;
   for (const char *l = console; l < end;) {
     const char *nl = memchr(l, '\n', (size_t)(end - l));
     size_t ll = nl ? (size_t)(nl - l) : (size_t)(end - l);
     char type[32];
     record_type(l, ll, type, sizeof type);
-    char *id = strcmp(type, "op") && strcmp(type, "begin") && !kind
-                   ? field(l, ll, "id")
-                   : NULL;
-    if (id && strcmp(id, "-") != 0) {
-      free(last_id);
-      last_id = id;
-    } else {
-      free(id);
-    }
-    if (strcmp(type, "begin") == 0 && !stack)
-      stack = field(l, ll, "stack_capacity");
-    if (strcmp(type, "fault") == 0 && !kind)
-      kind = field(l, ll, "kind");
-    char *msg = strcmp(type, "error") == 0 ? field(l, ll, "msg") : NULL;
-    if (msg && strstr(msg, "heap exhausted") && !heap)
-      heap = msg;
-    else
+    char *id = NULL;
+    if (strcmp(type, "op") == 0) {
+      if (announce(f, l, ll) != 0)
+        return -1;
+    } else if (strcmp(type, "begin") == 0) {
+      keep(&f->stack, field(l, ll, "stack_capacity"));
+    } else if (strcmp(type, "fault") == 0) {
+      keep(&f->kind, field(l, ll, "kind"));
+      keep(&f->heap_failures, field(l, ll, "heap_failures"));
+      keep(&f->code, field(l, ll, "code"));
+    } else if (strcmp(type, "opend") == 0 || strcmp(type, "kat") == 0 ||
+               strcmp(type, "error") == 0) {
+      id = field(l, ll, "id");
+      char *res = strcmp(type, "kat") == 0 ? field(l, ll, "result") : NULL;
+      char *msg = strcmp(type, "error") == 0 ? field(l, ll, "msg") : NULL;
+      long k = op_index(f, id);
+      if (k >= 0 && (strcmp(type, "kat") != 0 || (res && !strcmp(res, "fail"))))
+        f->done[k] = 1;
+      if (res && strcmp(res, "fail") == 0 && k >= 0 && !f->fail_kind[k]) {
+        f->fail_kind[k] = 1;
+        f->fail_why[k] = field(l, ll, "detail");
+      }
+      if (msg && strstr(msg, "heap exhausted") && !f->heap_msg) {
+        f->heap_msg = msg;
+        f->heap_id = id;
+        msg = id = NULL;
+      } else if (msg && k >= 0 && !f->fail_kind[k]) {
+        f->fail_kind[k] = 2;
+        f->fail_why[k] = msg;
+        msg = NULL;
+      }
+      free(res);
       free(msg);
+    }
+    free(id);
     l = nl ? nl + 1 : end;
   }
+  return 0;
+}
+
+/* The folder of s (not off) that op k of the stream is of: its index. */
+static int folder_of_op(const stream_facts *f, long k, const mh_impl_set *s,
+                        const unsigned char *off, size_t *out) {
+  for (size_t i = 0; k >= 0 && f->backend[k] && i < s->n; i++)
+    if (!(off && off[i]) && strcmp(s->v[i].backend, f->backend[k]) == 0) {
+      *out = i;
+      return 0;
+    }
+  return -1;
+}
+
+int mh_impl_run_culprit(const char *console, size_t len, const mh_impl_set *s,
+                        const unsigned char *off, size_t *k, char *why,
+                        size_t wlen) {
+  stream_facts f = {0};
+  if (!s || !s->n || read_facts(console, len, &f) != 0) {
+    facts_free(&f);
+    return -1;
+  }
+  /* The operation running when the image stopped: the first announced
+   * one that did not finish (operations run in their announced order;
+   * a folder's own known-answer test runs inside its first). */
+  long running = -1;
+  for (size_t i = 0; running < 0 && i < f.n; i++)
+    if (!f.done[i])
+      running = (long)i;
+  int stack_fault = f.kind && strcmp(f.kind, "stackoverflow") == 0;
+  int heap_exit = f.kind && strcmp(f.kind, "library-exit") == 0 &&
+                  f.heap_failures && strcmp(f.heap_failures, "0") != 0;
+  long op = f.heap_msg ? op_index(&f, f.heap_id) : running;
   int rc = -1;
-  int stack_fault = kind && strcmp(kind, "stackoverflow") == 0;
-  if (last_id && (stack_fault || heap)) {
-    for (const char *l = console; rc != 0 && l < end;) {
-      const char *nl = memchr(l, '\n', (size_t)(end - l));
-      size_t ll = nl ? (size_t)(nl - l) : (size_t)(end - l);
-      char type[32], *id = NULL, *be = NULL, *alg = NULL, *op = NULL;
-      record_type(l, ll, type, sizeof type);
-      if (strcmp(type, "op") == 0 && (id = field(l, ll, "id")) &&
-          strcmp(id, last_id) == 0 && (be = field(l, ll, "backend"))) {
-        alg = field(l, ll, "alg");
-        op = field(l, ll, "op");
-        for (size_t i = 0; rc != 0 && i < s->n; i++)
-          if (!(off && off[i]) && strcmp(s->v[i].backend, be) == 0) {
-            *k = i;
-            rc = 0;
-          }
-        if (rc == 0 && stack_fault)
-          snprintf(why, wlen,
-                   "does not fit: its %s %s overflowed the stack (%s bytes "
-                   "free in this image)",
-                   alg ? alg : "?", op ? op : "?", stack ? stack : "?");
-        else if (rc == 0)
-          snprintf(why, wlen, "does not fit: its %s %s exhausted the heap",
-                   alg ? alg : "?", op ? op : "?");
-      }
-      free(id);
-      free(be);
-      free(alg);
-      free(op);
-      l = nl ? nl + 1 : end;
+  if ((stack_fault || heap_exit || f.heap_msg) &&
+      folder_of_op(&f, op, s, off, k) == 0) {
+    const char *alg = f.alg[op] ? f.alg[op] : "?";
+    const char *o = f.op[op] ? f.op[op] : "?";
+    if (stack_fault)
+      snprintf(why, wlen,
+               "does not fit: its %s %s overflowed the stack (%s bytes "
+               "free in this image; target fault: kind=stackoverflow)",
+               alg, o, f.stack ? f.stack : "?");
+    else if (heap_exit)
+      snprintf(why, wlen,
+               "does not fit: its %s %s exhausted the heap (an allocation "
+               "failed, then exit(%s), as PQClean's common code does; target "
+               "fault: kind=library-exit)",
+               alg, o, f.code ? f.code : "?");
+    else
+      snprintf(why, wlen, "does not fit: its %s %s exhausted the heap (%s)",
+               alg, o, f.heap_msg);
+    rc = 0;
+  } else if (!f.kind) {
+    /* No fault: a folder found by --impl-tree whose known-answer test, or
+     * the check of a timed sample, failed on this target is left out, not
+     * fatal (the first such folder not off yet). */
+    for (size_t i = 0; rc != 0 && i < f.n; i++) {
+      if (!f.fail_kind[i] || folder_of_op(&f, (long)i, s, off, k) != 0 ||
+          !s->v[*k].from_tree)
+        continue;
+      snprintf(why, wlen, "failed its %s: %s %s: %s",
+               f.fail_kind[i] == 1 ? "known-answer test"
+                                   : "checks on this "
+                                     "target",
+               f.alg[i] ? f.alg[i] : "?", f.op[i] ? f.op[i] : "?",
+               f.fail_why[i] ? f.fail_why[i] : "failed");
+      rc = 0;
     }
   }
-  free(last_id);
-  free(kind);
-  free(stack);
-  free(heap);
+  facts_free(&f);
+  return rc;
+}
+
+int mh_impl_running(const char *console, size_t len, const mh_impl_set *s,
+                    const unsigned char *off, size_t *k, char *op,
+                    size_t oplen) {
+  stream_facts f = {0};
+  int rc = -1;
+  if (s && s->n && read_facts(console, len, &f) == 0)
+    for (size_t i = 0; rc != 0 && i < f.n; i++)
+      if (!f.done[i]) {
+        rc = folder_of_op(&f, (long)i, s, off, k);
+        snprintf(op, oplen, "%s %s", f.alg[i] ? f.alg[i] : "?",
+                 f.op[i] ? f.op[i] : "?");
+        break;
+      }
+  facts_free(&f);
   return rc;
 }
 

@@ -20,11 +20,22 @@ int mh_impl_build_culprit(const char *log, const mh_impl_set *s,
                           size_t wlen);
 
 /* From the console stream of an image that failed: a stack overflow (a
- * fault of kind stackoverflow) or an exhausted heap while an operation of a
- * folder of s ran. Returns 0 with *k and why, or -1. */
+ * fault of kind stackoverflow), an exhausted heap (the runner's message,
+ * or exit() after failed allocations: PQClean's common code) while an
+ * operation of a folder of s ran, its own known-answer test included; or,
+ * without a fault, a failed known-answer test or failed check of a timed
+ * sample (an operation's error) of a folder found by --impl-tree
+ * (mh_impl.from_tree). Returns 0 with *k and why, or -1. */
 int mh_impl_run_culprit(const char *console, size_t len, const mh_impl_set *s,
                         const unsigned char *off, size_t *k, char *why,
                         size_t wlen);
+
+/* The folder of s (not off) whose operation was running when the image
+ * whose console stream this is stopped (the first announced operation that
+ * did not finish): 0 with *k and "<alg> <op>" in op, or -1. */
+int mh_impl_running(const char *console, size_t len, const mh_impl_set *s,
+                    const unsigned char *off, size_t *k, char *op,
+                    size_t oplen);
 
 /* Before running image: a folder whose known-answer run needed more stack
  * in the host reference build (mh_impl.ref_stack) than the image has

@@ -2,13 +2,12 @@
 /* The NIST KAT records each implementation folder of a run must reproduce
  * (docs/bring-your-own.md, "Known answers"): from META.yml when it gives
  * nistkat-sha256, and from a host build of a reference implementation of
- * the same scheme (the clean folder beside it, else a ref folder, else the
- * pinned PQClean tree's clean folder of that scheme, else the folder
- * itself), run for its KATs alone. */
-/* realpath (X/Open) */
-#define _XOPEN_SOURCE 700
+ * the same scheme, run for its KATs alone. */
+/* realpath (X/Open), strsignal */
+#define _GNU_SOURCE
 
 #include "run/impl_ref.h"
+#include "run/impl_ref_cache.h"
 
 #include "run/impl_culprit.h"
 
@@ -32,34 +31,6 @@ static int is_dir(const char *p) {
   return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The reference folder of m (malloc'd absolute path). */
-static char *reference_of(const char *root, const mh_impl *m) {
-  static const char *const siblings[] = {"clean", "ref"};
-  char *parent = strndup(m->dir, (size_t)(strrchr(m->dir, '/') - m->dir));
-  for (size_t i = 0; parent && i < 2; i++) {
-    char *p = mh_path_join(parent, siblings[i]);
-    char *r = is_dir(p) ? realpath(p, NULL) : NULL;
-    free(p);
-    if (r) {
-      free(parent);
-      return r;
-    }
-  }
-  free(parent);
-  const char *kind = m->kem ? "crypto_kem" : "crypto_sign";
-  char sub[512];
-  snprintf(sub, sizeof sub, "third_party/pqclean/deps/PQClean/%s/%s/clean",
-           kind, m->scheme);
-  char *pq = mh_path_join(root, sub);
-  if (is_dir(pq)) {
-    char *r = realpath(pq, NULL);
-    free(pq);
-    return r;
-  }
-  free(pq);
-  return strdup(m->dir);
-}
-
 /* A folder with assembly (*.s, *.S) is for its target alone: it is no
  * reference on the host. */
 static int has_asm(const char *dir) {
@@ -74,6 +45,72 @@ static int has_asm(const char *dir) {
   if (d)
     closedir(d);
   return found;
+}
+
+/* p without its last `levels` elements (malloc'd), or NULL. */
+static char *up(const char *p, int levels) {
+  char *r = strdup(p);
+  for (int i = 0; r && i < levels; i++) {
+    char *s = strrchr(r, '/');
+    if (!s || s == r) {
+      free(r);
+      return NULL;
+    }
+    *s = '\0';
+  }
+  return r;
+}
+
+/* The reference folder of m (malloc'd absolute path), the first of: the
+ * clean, then the ref folder beside it; in a pqm4 checkout, mupq's ref or
+ * clean folder of the scheme and mupq's PQClean's clean folder; the pinned
+ * PQClean tree's clean folder of its algorithm id (or of its scheme
+ * folder's name); none of them with assembly. Else the folder itself when
+ * it has none (*self set), else NULL. */
+static char *reference_of(const char *root, const mh_impl *m, int *self) {
+  char *scheme_dir = up(m->dir, 1), *kind_dir = up(m->dir, 2);
+  char *tree = up(m->dir, 3);
+  const char *kind = m->kem ? "crypto_kem" : "crypto_sign";
+  const char *cand[8];
+  char buf[8][4096];
+  size_t n = 0;
+  if (scheme_dir) {
+    snprintf(buf[n], sizeof buf[n], "%s/clean", scheme_dir);
+    cand[n] = buf[n], n++;
+    snprintf(buf[n], sizeof buf[n], "%s/ref", scheme_dir);
+    cand[n] = buf[n], n++;
+  }
+  if (tree && kind_dir) {
+    static const char *const mupq[] = {"mupq/%s/%s/ref", "mupq/%s/%s/clean",
+                                       "mupq/pqclean/%s/%s/clean"};
+    for (size_t i = 0; i < 3; i++) {
+      int w = snprintf(buf[n], sizeof buf[n], "%s/", tree);
+      snprintf(buf[n] + w, sizeof buf[n] - (size_t)w, mupq[i], kind, m->scheme);
+      cand[n] = buf[n], n++;
+    }
+  }
+  snprintf(buf[n], sizeof buf[n],
+           "%s/third_party/pqclean/deps/PQClean/%s/%s/clean", root, kind,
+           m->alg);
+  cand[n] = buf[n], n++;
+  snprintf(buf[n], sizeof buf[n],
+           "%s/third_party/pqclean/deps/PQClean/%s/%s/clean", root, kind,
+           m->scheme);
+  cand[n] = buf[n], n++;
+  free(scheme_dir);
+  free(kind_dir);
+  free(tree);
+  *self = 0;
+  for (size_t i = 0; i < n; i++) {
+    char *r = is_dir(cand[i]) ? realpath(cand[i], NULL) : NULL;
+    if (r && strcmp(r, m->dir) != 0 && !has_asm(r))
+      return r;
+    free(r);
+  }
+  if (has_asm(m->dir))
+    return NULL;
+  *self = 1;
+  return strdup(m->dir);
 }
 
 /* The ",stack=N" the runner appends to a record string (0 when absent),
@@ -95,82 +132,205 @@ static const char *records_sha256(const char *rec) {
   return p ? p + 7 : NULL;
 }
 
-/* Build the reference folders into a host image and run its KATs; the
- * records of each reference folder into recs (malloc'd; NULL when it gave
- * none). */
-static int run_references(const char *root, mh_impl_set *refs, char **recs,
-                          int quiet, char *err, size_t errlen) {
+/* The references of a run and the folders that use them. */
+typedef struct {
+  const char *root;
+  mh_impl_set *set;
+  mh_impl_set refs;
+  unsigned char *ref_off; /* references given up (tree runs) */
+  char **ref_of;          /* per folder of set: its reference, or NULL */
+  int *self;              /* per folder: it is its own reference */
+  char **recs;            /* per reference: its records */
+  int quiet;
+  unsigned stall_s, timeout_s;
+} ref_run;
+
+/* Reference r failed on the host for reason why: when every folder that
+ * uses it was found by --impl-tree, they are left out of every image and
+ * the reference is given up (1); else err says why (-1). */
+static int give_up(ref_run *rr, size_t r, const char *why, char *err,
+                   size_t errlen) {
+  const char *dir = rr->refs.v[r].dir;
+  int fatal = 0, users = 0;
+  for (size_t i = 0; i < rr->set->n; i++)
+    if (rr->ref_of[i] && strcmp(rr->ref_of[i], dir) == 0) {
+      users++;
+      fatal |= !rr->set->v[i].from_tree;
+    }
+  if (fatal || !users) {
+    snprintf(err, errlen, "implementation folder %s %s", dir, why);
+    return -1;
+  }
+  for (size_t i = 0; i < rr->set->n; i++)
+    if (rr->ref_of[i] && strcmp(rr->ref_of[i], dir) == 0 &&
+        !rr->set->excluded[i]) {
+      size_t l = strlen(dir) + strlen(why) + 64;
+      char *w = malloc(l);
+      if (!w)
+        return -1;
+      snprintf(w, l, "no known answers: its reference %s %s", dir, why);
+      fprintf(stderr, "merlin: %s left out: %s\n", rr->set->v[i].backend, w);
+      rr->set->excluded[i] = w;
+    }
+  rr->ref_off[r] = 1;
+  return 1;
+}
+
+/* What went wrong with the reference image's run (not an exit status: the
+ * stream says that), naming the folder whose operation was running. */
+static void exec_why(const mh_exec_result *res, const ref_run *rr, char *why,
+                     size_t wl, size_t *k, int *found) {
+  char op[160], how[160];
+  *found = mh_impl_running(res->out, res->out_len, &rr->refs, rr->ref_off, k,
+                           op, sizeof op) == 0;
+  if (res->stalled)
+    snprintf(how, sizeof how, "hung: no console line for %u s (--stall)",
+             rr->stall_s);
+  else if (res->timed_out)
+    snprintf(how, sizeof how, "did not finish within %u s (--timeout)",
+             rr->timeout_s);
+  else if (!res->exited)
+    snprintf(how, sizeof how, "was killed by signal %d (%s)", res->term_signal,
+             strsignal(res->term_signal));
+  else
+    snprintf(how, sizeof how, "exited with status %d", res->exit_code);
+  snprintf(why, wl, "%s in its host known-answer run%s%s", how,
+           *found ? ", during " : "", *found ? op : "");
+}
+
+static int run_refs(ref_run *rr, const char *image, char *err, size_t errlen);
+
+/* Build the references not given up into a host image and run their
+ * KATs. 0 with recs filled, 1 when a reference was given up (run again),
+ * -1 with err. */
+static int run_once(ref_run *rr, char *err, size_t errlen) {
   const mh_target *host = mh_target_find("host");
   mh_profile none = {0};
   if (!host) {
     snprintf(err, errlen, "no host target (boards/host.board)");
     return -1;
   }
-  mh_build_spec bs = {.root = root,
+  mh_build_spec bs = {.root = rr->root,
                       .target = host,
                       .profile_name = "nistkat-ref",
                       .profile = &none,
-                      .quiet = quiet,
-                      .impls = refs,
+                      .quiet = rr->quiet,
+                      .impls = &rr->refs,
+                      .impl_off = rr->ref_off,
                       .defer_log = 1};
-  char *image = NULL;
+  char *image = NULL, why[1024];
+  size_t k;
   if (mh_image_build(&bs, &image, err, errlen) != 0) {
     /* A reference that does not build on the host: a broken folder. */
-    char *bdir = mh_build_dir(&bs), why[512];
+    char *bdir = mh_build_dir(&bs);
     char *log = bdir ? mh_path_join(bdir, "build.log") : NULL;
-    size_t k;
-    if (log && mh_impl_build_culprit(log, refs, NULL, &k, why, sizeof why) == 0)
-      snprintf(err, errlen,
-               "implementation folder %s does not build on the host, where "
-               "its known answers are computed: %s (log: %s)",
-               refs->v[k].dir, why, log);
-    else if (log)
+    int rc = -1;
+    if (log && mh_impl_build_culprit(log, &rr->refs, rr->ref_off, &k, why,
+                                     sizeof why) == 0) {
+      char w2[1536];
+      snprintf(w2, sizeof w2,
+               "does not build on the host, where its known answers are "
+               "computed: %s (log: %s)",
+               why, log);
+      rc = give_up(rr, k, w2, err, errlen);
+    } else if (log) {
       mh_build_log_tail(log);
+    }
     free(log);
     free(bdir);
-    return -1;
+    return rc;
   }
-  char *argv[] = {image, "--kat-only", NULL};
+  /* The records of this very image, kept from an earlier run (a tree's
+   * shards on this machine compute them once: the lock holds the others
+   * until they are kept). */
+  const char **names = calloc(rr->refs.n ? rr->refs.n : 1, sizeof *names);
+  char key[65], *cdir = mh_path_join(rr->root, "build/cache/nistkat");
+  int lock = -1,
+      keyed = names && cdir &&
+              mh_ref_cache_key(image, rr->ref_off, rr->refs.n, key) == 0;
+  for (size_t i = 0; names && i < rr->refs.n; i++)
+    names[i] = rr->refs.v[i].backend;
+  if (keyed)
+    lock = mh_dir_lock(cdir, why, sizeof why);
+  if (keyed && lock >= 0 &&
+      mh_ref_cache_get(rr->root, key, names, rr->refs.n, rr->recs)) {
+    if (!rr->quiet)
+      fprintf(stderr,
+              "merlin: NIST KAT records of the references kept from an "
+              "earlier run of the same host image (build/cache/nistkat/"
+              "%.12s)\n",
+              key);
+    mh_dir_unlock(lock);
+    free(names);
+    free(cdir);
+    free(image);
+    return 0;
+  }
+  int rc = run_refs(rr, image, err, errlen);
+  if (rc == 0 && keyed && lock >= 0)
+    mh_ref_cache_put(rr->root, key, names, rr->refs.n, rr->recs);
+  if (lock >= 0)
+    mh_dir_unlock(lock);
+  free(names);
+  free(cdir);
+  free(image);
+  return rc;
+}
+
+/* Run the reference image's KATs: 0 with recs filled, 1 when a reference
+ * was given up, -1 with err. */
+static int run_refs(ref_run *rr, const char *image, char *err, size_t errlen) {
+  char why[1024];
+  size_t k;
+  char *argv[] = {(char *)image, "--kat-only", NULL};
   mh_exec_spec es = {.argv = argv,
                      .stdout_fd = -1,
                      .stderr_fd = -1,
-                     .stall_s = 600,
+                     .stall_s = rr->stall_s,
+                     .timeout_s = rr->timeout_s,
                      .max_capture = REF_MAX_BYTES};
   mh_exec_result res = {0};
   mh_run run = {0};
   mh_wire_error werr = {0};
   int rc = -1;
-  if (mh_exec(&es, &res, err, errlen) != 0) {
-    free(image);
+  if (mh_exec(&es, &res, err, errlen) != 0)
     return -1;
-  }
-  if (mh_wire_parse(res.out, res.out_len, &run, &werr) != 0) {
+  int found = 0;
+  if (res.cancelled) {
+    snprintf(err, errlen, "interrupted");
+  } else if (res.stalled || res.timed_out || !res.exited) {
+    exec_why(&res, rr, why, sizeof why, &k, &found);
+    if (found)
+      rc = give_up(rr, k, why, err, errlen);
+    else
+      snprintf(err, errlen, "the host reference image %s", why);
+  } else if (mh_wire_parse(res.out, res.out_len, &run, &werr) != 0) {
     snprintf(err, errlen, "the reference image's stream: line %zu: %s",
              werr.line, werr.msg);
   } else {
     rc = 0;
     /* A reference whose own checks fail on the host is a broken folder. */
-    for (size_t k = 0; rc == 0 && k < run.n_ops; k++)
-      for (size_t i = 0; rc == 0 && i < refs->n; i++)
-        if (run.ops[k].kat == MH_KAT_FAIL &&
-            strcmp(run.ops[k].backend, refs->v[i].backend) == 0) {
-          snprintf(err, errlen,
-                   "implementation folder %s fails its known-answer test on "
-                   "the host, where its known answers are computed: %s %s: %s",
-                   refs->v[i].dir, run.ops[k].alg, run.ops[k].op,
-                   run.ops[k].kat_detail ? run.ops[k].kat_detail : "failed");
-          rc = -1;
+    for (size_t o = 0; rc == 0 && o < run.n_ops; o++)
+      for (size_t i = 0; rc == 0 && i < rr->refs.n; i++)
+        if (run.ops[o].kat == MH_KAT_FAIL && !rr->ref_off[i] &&
+            strcmp(run.ops[o].backend, rr->refs.v[i].backend) == 0) {
+          snprintf(why, sizeof why,
+                   "fails its known-answer test on the host, where its "
+                   "known answers are computed: %s %s: %s",
+                   run.ops[o].alg, run.ops[o].op,
+                   run.ops[o].kat_detail ? run.ops[o].kat_detail : "failed");
+          rc = give_up(rr, i, why, err, errlen);
         }
-    for (size_t i = 0; rc == 0 && i < refs->n; i++) {
+    for (size_t i = 0; rc == 0 && i < rr->refs.n; i++) {
       char key[512];
-      snprintf(key, sizeof key, "nistkat.%s", refs->v[i].backend);
+      snprintf(key, sizeof key, "nistkat.%s", rr->refs.v[i].backend);
       const char *v = mh_run_prov(&run, key);
-      recs[i] = v && strstr(v, "sha256=") ? strdup(v) : NULL;
+      free(rr->recs[i]);
+      rr->recs[i] = v && strstr(v, "sha256=") ? strdup(v) : NULL;
     }
   }
   mh_run_free(&run);
   mh_exec_result_free(&res);
-  free(image);
   return rc;
 }
 
@@ -189,37 +349,65 @@ static int set_expect(mh_impl_set *s, size_t i, const char *expect,
   return 0;
 }
 
+/* Folder i, found by --impl-tree, has no known answers: left out of every
+ * image (1); any other folder: err (-1). */
+static int no_answers(ref_run *rr, size_t i, const char *why, char *err,
+                      size_t errlen) {
+  const mh_impl *m = &rr->set->v[i];
+  if (!m->from_tree) {
+    snprintf(err, errlen, "implementation folder %s: %s", m->dir, why);
+    return -1;
+  }
+  size_t l = strlen(why) + 32;
+  char *w = malloc(l);
+  if (!w)
+    return -1;
+  snprintf(w, l, "%s", why);
+  fprintf(stderr, "merlin: %s left out: %s\n", m->backend, w);
+  free(rr->set->excluded[i]);
+  rr->set->excluded[i] = w;
+  return 0;
+}
+
 /* Each folder's records: its reference's, checked against META.yml, or
  * META.yml's alone when no reference gave records. */
-static int assign(const char *root, mh_impl_set *set, const mh_impl_set *refs,
-                  char **ref_of, char **recs, char *err, size_t errlen) {
+static int assign(ref_run *rr, char *err, size_t errlen) {
+  mh_impl_set *set = rr->set;
   for (size_t i = 0; i < set->n; i++) {
     const mh_impl *m = &set->v[i];
-    if (m->library)
+    if (m->library || set->excluded[i])
       continue;
     const char *rec = NULL;
-    for (size_t r = 0; r < refs->n; r++)
-      if (strcmp(refs->v[r].dir, ref_of[i]) == 0)
-        rec = recs[r];
+    for (size_t r = 0; rr->ref_of[i] && r < rr->refs.n; r++)
+      if (!rr->ref_off[r] && strcmp(rr->refs.v[r].dir, rr->ref_of[i]) == 0)
+        rec = rr->recs[r];
     const char *meta = m->meta_kat;
-    char from[1024];
+    char from[1536], why[1536];
+    const char *ref =
+        rr->ref_of[i] ? mh_path_display(rr->root, rr->ref_of[i]) : "none";
     if (rec && meta && strncmp(records_sha256(rec), meta, 64) != 0) {
-      snprintf(err, errlen,
-               "implementation folder %s: the NIST KAT records of its "
-               "reference %s (host build) hash to %.16s..., but %s says "
-               "nistkat-sha256: %.16s...",
-               m->dir, mh_path_display(root, ref_of[i]), records_sha256(rec),
-               m->meta_path, meta);
-      return -1;
-    }
-    if (rec) {
+      snprintf(why, sizeof why,
+               "the NIST KAT records of its reference %s (host build) hash "
+               "to %.16s..., but %s says nistkat-sha256: %.16s...",
+               ref, records_sha256(rec), m->meta_path, meta);
+      if (no_answers(rr, i, why, err, errlen) != 0)
+        return -1;
+    } else if (rec) {
       set->v[i].ref_stack = stack_of(rec);
       char expect[512];
       snprintf(expect, sizeof expect, "%s", rec);
       cut_stack(expect);
-      snprintf(from, sizeof from, "the host build of %s%s",
-               mh_path_display(root, ref_of[i]),
-               meta ? " (and its META.yml)" : "");
+      if (rr->self[i])
+        snprintf(from, sizeof from,
+                 "the host build of %s itself%s: no other reference (no "
+                 "clean or ref folder beside it, none in its checkout or the "
+                 "pinned PQClean tree), so the target's build is checked "
+                 "against the folder's own C, not against another "
+                 "implementation",
+                 ref, meta ? " (and its META.yml)" : "");
+      else
+        snprintf(from, sizeof from, "the host build of %s%s", ref,
+                 meta ? " (and its META.yml)" : "");
       if (set_expect(set, i, expect, from) != 0)
         return -1;
     } else if (meta) {
@@ -229,55 +417,117 @@ static int assign(const char *root, mh_impl_set *set, const mh_impl_set *refs,
       if (set_expect(set, i, e, from) != 0)
         return -1;
     } else {
-      snprintf(err, errlen,
-               "implementation folder %s: no known answers to check it "
-               "against: its reference %s gave no NIST KAT records on the "
-               "host, and it has no META.yml with nistkat-sha256",
-               m->dir, mh_path_display(root, ref_of[i]));
-      return -1;
+      snprintf(why, sizeof why,
+               "no known answers to check it against: %s%s, and it has no "
+               "META.yml with nistkat-sha256",
+               rr->ref_of[i] ? "its reference "
+                             : "it has assembly and no "
+                               "reference without (clean, "
+                               "ref, the pinned PQClean "
+                               "tree's)",
+               rr->ref_of[i] ? (rr->self[i] ? "(itself) gave no NIST KAT "
+                                              "records on the host"
+                                            : "gave no NIST KAT records on "
+                                              "the host")
+                             : "");
+      if (no_answers(rr, i, why, err, errlen) != 0)
+        return -1;
     }
   }
   return 0;
 }
 
-int mh_impl_expectations(const char *root, mh_impl_set *set, int quiet,
-                         char *err, size_t errlen) {
-  mh_impl_set refs = {0};
-  char **ref_of = calloc(set->n ? set->n : 1, sizeof *ref_of);
-  char **recs = NULL;
-  int rc = ref_of ? 0 : -1;
-  char *common = mh_path_join(root, "third_party/pqclean/deps/PQClean/common");
-  for (size_t i = 0; rc == 0 && i < set->n; i++) {
+static void ref_run_free(ref_run *rr) {
+  for (size_t i = 0; rr->recs && i < rr->refs.n; i++)
+    free(rr->recs[i]);
+  for (size_t i = 0; rr->ref_of && i < rr->set->n; i++)
+    free(rr->ref_of[i]);
+  free(rr->recs);
+  free(rr->ref_of);
+  free(rr->self);
+  free(rr->ref_off);
+  mh_impl_set_free(&rr->refs);
+}
+
+/* The reference of refs whose last two path elements (<scheme>/<impl>:
+ * its backend name) are dir's, or NULL. */
+static const char *same_tail(const mh_impl_set *refs, const char *dir) {
+  char *a = up(dir, 2);
+  const char *t = a ? dir + strlen(a) : NULL;
+  const char *found = NULL;
+  for (size_t r = 0; t && !found && r < refs->n; r++) {
+    const char *d = refs->v[r].dir;
+    size_t dl = strlen(d), tl = strlen(t);
+    if (dl >= tl && strcmp(d + dl - tl, t) == 0)
+      found = d;
+  }
+  free(a);
+  return found;
+}
+
+/* The references of every folder, each once (rr->refs). */
+static int collect(ref_run *rr, const char *common, char *err, size_t errlen) {
+  mh_impl_set *set = rr->set;
+  for (size_t i = 0; i < set->n; i++) {
     if (set->v[i].library)
       continue;
-    ref_of[i] = reference_of(root, &set->v[i]);
-    int seen = 0;
-    for (size_t r = 0; ref_of[i] && r < refs.n; r++)
-      seen |= strcmp(refs.v[r].dir, ref_of[i]) == 0;
-    if (!ref_of[i])
-      rc = -1;
-    else if (!seen && !has_asm(ref_of[i]))
-      rc = mh_impl_set_add(&refs, ref_of[i], set->v[i].alg, NULL, common, err,
-                           errlen);
+    rr->ref_of[i] = reference_of(rr->root, &set->v[i], &rr->self[i]);
+    if (!rr->ref_of[i])
+      continue;
+    /* one reference per backend name in the host image: a second folder
+     * <scheme>/clean (mupq's PQClean beside the pinned tree's) is the
+     * same scheme's reference, already there */
+    const char *tail = same_tail(&rr->refs, rr->ref_of[i]);
+    if (tail) {
+      char *d = strdup(tail);
+      if (!d)
+        return -1;
+      free(rr->ref_of[i]);
+      rr->ref_of[i] = d;
+      continue;
+    }
+    if (mh_impl_set_add(&rr->refs, rr->ref_of[i], set->v[i].alg, NULL, common,
+                        err, errlen) != 0)
+      return -1;
   }
-  if (rc == 0 && refs.n) {
-    if (!quiet)
+  return 0;
+}
+
+int mh_impl_expectations(const char *root, mh_impl_set *set,
+                         const mh_impl_ref_opts *o, char *err, size_t errlen) {
+  ref_run rr = {.root = root,
+                .set = set,
+                .refs = {.root = root},
+                .quiet = o->quiet,
+                .stall_s = o->stall_s ? o->stall_s : 600,
+                .timeout_s = o->timeout_s};
+  size_t n = set->n ? set->n : 1;
+  rr.ref_of = calloc(n, sizeof *rr.ref_of);
+  rr.self = calloc(n, sizeof *rr.self);
+  char *common = mh_path_join(root, "third_party/pqclean/deps/PQClean/common");
+  int rc = rr.ref_of && rr.self && common ? 0 : -1;
+  if (rc != 0)
+    snprintf(err, errlen, "out of memory");
+  if (rc == 0)
+    rc = collect(&rr, common, err, errlen);
+  if (rc == 0 && rr.refs.n) {
+    rr.recs = calloc(rr.refs.n, sizeof *rr.recs);
+    rr.ref_off = calloc(rr.refs.n, 1);
+    rc = rr.recs && rr.ref_off ? 1 : -1;
+    if (!o->quiet)
       fprintf(stderr,
               "merlin: NIST KAT records of %zu reference implementation(s), "
               "on the host\n",
-              refs.n);
-    recs = calloc(refs.n, sizeof *recs);
-    rc = recs ? run_references(root, &refs, recs, quiet, err, errlen) : -1;
+              rr.refs.n);
+    /* again without each reference given up, until none is */
+    for (size_t tries = 0; rc == 1 && tries <= rr.refs.n; tries++)
+      rc = run_once(&rr, err, errlen);
+    if (rc == 1)
+      rc = -1;
   }
   if (rc == 0)
-    rc = assign(root, set, &refs, ref_of, recs, err, errlen);
-  for (size_t i = 0; recs && i < refs.n; i++)
-    free(recs[i]);
-  for (size_t i = 0; ref_of && i < set->n; i++)
-    free(ref_of[i]);
-  free(recs);
-  free(ref_of);
+    rc = assign(&rr, err, errlen);
   free(common);
-  mh_impl_set_free(&refs);
+  ref_run_free(&rr);
   return rc;
 }

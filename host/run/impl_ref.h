@@ -8,15 +8,29 @@
 
 #include <stddef.h>
 
+typedef struct {
+  int quiet;
+  /* The reference image's bounds (merlin run --stall, --timeout; 0: 600 s
+   * and none). */
+  unsigned stall_s, timeout_s;
+} mh_impl_ref_opts;
+
 /* Fill set->expect and set->expect_from of every folder that is not a
  * library backend's: the records of its reference implementation built
- * and run on the host (the clean folder beside it, else a ref folder,
- * else the pinned PQClean tree's clean folder of its scheme, else itself;
- * a reference with assembly is none), whose SHA-256 must equal META.yml's
- * nistkat-sha256 where the folder has one; META.yml's alone without a
- * reference. Returns 0, or -1 with err (a reference that does not build or
- * run, records that contradict META.yml, a folder with neither). */
-int mh_impl_expectations(const char *root, mh_impl_set *set, int quiet,
-                         char *err, size_t errlen);
+ * and run on the host, whose SHA-256 must equal META.yml's nistkat-sha256
+ * where the folder has one; META.yml's alone without a reference. The
+ * reference is the first of: the clean, then the ref folder beside it; in
+ * a pqm4 checkout mupq's ref or clean folder of the scheme and mupq's
+ * PQClean's; the pinned PQClean tree's clean folder of its algorithm; none
+ * with assembly, none the folder itself. Else the folder itself, when it
+ * has no assembly (its expect_from says so). A folder found by --impl-tree
+ * whose known answers cannot be had (its reference does not build, fails
+ * on the host, hangs or faults there; no reference and no META.yml;
+ * records that contradict META.yml) is left out of every image
+ * (set->excluded) and the rest goes on. Returns 0, or -1 with err (the
+ * same for a folder given otherwise: the message names the folder, and for
+ * a hang or fault the operation and the signal). */
+int mh_impl_expectations(const char *root, mh_impl_set *set,
+                         const mh_impl_ref_opts *o, char *err, size_t errlen);
 
 #endif

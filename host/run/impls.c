@@ -3,11 +3,18 @@
  * from the profile, --impl and --impl-tree. */
 #include "run/impls.h"
 
+#include "config/targets.h"
 #include "util/fsutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+static int is_dir(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
 
 /* PQClean's common/ of the pinned tree: the headers folders may include. */
 static char *common_dir(const char *root) {
@@ -27,7 +34,46 @@ static char *profile_relative(const char *profile_path, const char *path) {
   return full;
 }
 
-/* --impl a,b,c: each comma-separated folder. */
+/* A comma list with an empty element: ",,", or a comma at either end. */
+static int empty_element(const char *list) {
+  size_t n = strlen(list);
+  return !n || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,");
+}
+
+int mh_run_impl_usage(const mh_run_opts *o, char *err, size_t errlen) {
+  const struct {
+    const char *opt;
+    const mh_strlist *l;
+  } lists[] = {{"--impl", &o->impls}, {"--impl-common", &o->impl_common}};
+  for (size_t k = 0; k < 2; k++)
+    for (size_t i = 0; i < lists[k].l->n; i++) {
+      const char *v = lists[k].l->v[i];
+      if (empty_element(v) && !is_dir(v)) {
+        snprintf(err, errlen,
+                 "%s '%.200s': an empty folder name (a comma at either end, "
+                 "or two together); a folder whose name has a comma is "
+                 "given on its own (%s DIR, repeatable)",
+                 lists[k].opt, v, lists[k].opt);
+        return -1;
+      }
+    }
+  if (o->impl_hash && strcmp(o->impl_hash, "thumb2-asm") == 0)
+    for (size_t i = 0; i < o->n_targets; i++) {
+      const mh_target *t = mh_target_find(o->targets[i]);
+      if (t && !mh_target_has_thumb2(t)) {
+        snprintf(err, errlen,
+                 "--impl-hash thumb2-asm needs a core with Thumb-2 "
+                 "(Cortex-M3, M4, M7, M33, M55); %s has none: use c, or "
+                 "run that target apart",
+                 t->id);
+        return -1;
+      }
+    }
+  return 0;
+}
+
+/* --impl a,b,c: each comma-separated folder; a value that is a directory
+ * as it stands is one folder, commas and all. */
 static int add_list(mh_impl_set *out, const char *list, const char *common,
                     char *err, size_t errlen) {
   char *copy = strdup(list), *save = NULL;
@@ -36,9 +82,12 @@ static int add_list(mh_impl_set *out, const char *list, const char *common,
     return -1;
   }
   int rc = 0;
-  for (char *d = strtok_r(copy, ",", &save); d && rc == 0;
-       d = strtok_r(NULL, ",", &save))
-    rc = mh_impl_set_add(out, d, NULL, NULL, common, err, errlen);
+  if (is_dir(list))
+    rc = mh_impl_set_add(out, list, NULL, NULL, common, err, errlen);
+  else
+    for (char *d = strtok_r(copy, ",", &save); d && rc == 0;
+         d = strtok_r(NULL, ",", &save))
+      rc = mh_impl_set_add(out, d, NULL, NULL, common, err, errlen);
   free(copy);
   return rc;
 }
@@ -51,8 +100,11 @@ static int add_tree(mh_impl_set *out, const mh_run_opts *o, const char *root,
                        &dirs, &n, &skipped, err, errlen) != 0)
     return -1;
   int rc = 0;
-  for (size_t i = 0; i < n && rc == 0; i++)
+  for (size_t i = 0; i < n && rc == 0; i++) {
     rc = mh_impl_set_add(out, dirs[i], NULL, NULL, common, err, errlen);
+    if (rc == 0)
+      out->v[out->n - 1].from_tree = 1;
+  }
   if (rc == 0 && !o->quiet)
     fprintf(stderr,
             "merlin: --impl-tree %s: %zu implementation folder(s), %zu "
@@ -62,6 +114,43 @@ static int add_tree(mh_impl_set *out, const mh_run_opts *o, const char *root,
   return rc;
 }
 
+/* --impl-common DIR[,DIR] (repeatable), or none: before any folder. */
+static int take_common(mh_impl_set *out, const mh_strlist *l, char *err,
+                       size_t errlen) {
+  for (size_t i = 0; i < l->n; i++) {
+    char *copy = strdup(l->v[i]), *save = NULL;
+    if (!copy)
+      break;
+    int whole = is_dir(copy); /* a directory whose name has a comma */
+    for (char *d = whole ? copy : strtok_r(copy, ",", &save); d;
+         d = whole ? NULL : strtok_r(NULL, ",", &save)) {
+      if (strcmp(d, "none") == 0) {
+        out->common_none = 1;
+        continue;
+      }
+      char **nv = realloc(out->explicit_common,
+                          (out->n_explicit_common + 1) * sizeof *nv);
+      if (!nv || !(nv[out->n_explicit_common] = strdup(d))) {
+        if (nv)
+          out->explicit_common = nv;
+        free(copy);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+      }
+      out->explicit_common = nv;
+      out->n_explicit_common++;
+    }
+    free(copy);
+  }
+  if (out->common_none && out->n_explicit_common) {
+    snprintf(err, errlen,
+             "--impl-common: none and a directory (%s) cannot go together",
+             out->explicit_common[0]);
+    return -1;
+  }
+  return 0;
+}
+
 int mh_run_impls(const char *root, const char *profile_path,
                  const mh_profile *p, const mh_run_opts *o, mh_impl_set *out,
                  char *err, size_t errlen) {
@@ -69,6 +158,9 @@ int mh_run_impls(const char *root, const char *profile_path,
   int rc = common ? 0 : -1;
   if (!common)
     snprintf(err, errlen, "out of memory");
+  out->root = root;
+  if (rc == 0)
+    rc = take_common(out, &o->impl_common, err, errlen);
   out->hash_thumb2 = p->impl_hash == MH_IMPL_HASH_THUMB2;
   if (rc == 0 && o->impl_hash) {
     mh_impl_hash h = MH_IMPL_HASH_C;

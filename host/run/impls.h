@@ -19,4 +19,10 @@ int mh_run_impls(const char *root, const char *profile_path,
                  const mh_profile *p, const mh_run_opts *o, mh_impl_set *out,
                  char *err, size_t errlen);
 
+/* The usage errors of the run's folder options, before anything is read
+ * or built (docs/cli.md): an empty folder in a --impl or --impl-common list
+ * (",,", a leading or trailing comma), and --impl-hash thumb2-asm with a
+ * target whose core has no Thumb-2. 0, or -1 with the message in err. */
+int mh_run_impl_usage(const mh_run_opts *o, char *err, size_t errlen);
+
 #endif

@@ -5,6 +5,7 @@
 #include "report/format.h"
 #include "report/html_page.h"
 #include "report/summary.h"
+#include "run/impl_record.h"
 #include "run/jobs.h"
 #include "run/plan.h"
 #include "run/stages.h"
@@ -200,6 +201,23 @@ static void print_kat_summary(const mh_job *tr) {
            run->n_wfs);
 }
 
+/* The folders left out of an image, named on stderr: MH_EXIT_LEFT_OUT when
+ * any, else 0 (docs/cli.md, "Exit status"). */
+static int left_out_status(mh_job *const *jobs, size_t n) {
+  size_t out = 0;
+  for (size_t i = 0; i < n; i++)
+    out += mh_impl_print_left_out(NULL, &jobs[i]->res, jobs[i]->label);
+  if (!out)
+    return 0;
+  fprintf(stderr,
+          "merlin: %zu implementation folder(s) left out (exit status %d; "
+          "report.md, Implementation folders):\n",
+          out, MH_EXIT_LEFT_OUT);
+  for (size_t i = 0; i < n; i++)
+    mh_impl_print_left_out(stderr, &jobs[i]->res, jobs[i]->label);
+  return MH_EXIT_LEFT_OUT;
+}
+
 /* After the runs: summaries and results (rc 0), or why nothing was
  * written. Returns the exit status. */
 static int plan_finish(const mh_plan *pl, mh_job *const *mine, size_t n,
@@ -212,6 +230,7 @@ static int plan_finish(const mh_plan *pl, mh_job *const *mine, size_t n,
     printf("merlin: known-answer tests passed on %zu image(s); nothing timed, "
            "no results written\n",
            n);
+    rc = left_out_status(mine, n);
   } else if (rc == 0) {
     if (!o->quiet)
       print_headline(mine, n);
@@ -226,6 +245,8 @@ static int plan_finish(const mh_plan *pl, mh_job *const *mine, size_t n,
     }
     if (rc != 0)
       fprintf(stderr, "merlin: no results written\n");
+    else
+      rc = left_out_status(mine, n);
   } else if (rc != 2) {
     /* Interrupted anywhere (a build, a target, a read): 130, as
      * documented, whatever the interrupted call returned. */

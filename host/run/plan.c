@@ -2,6 +2,7 @@
 /* See plan.h. */
 #include "run/plan.h"
 #include "config/hooks.h"
+#include "run/impl_record.h"
 #include "run/impl_ref.h"
 #include "run/impls.h"
 #include "run/jobs.h"
@@ -216,12 +217,20 @@ int mh_plan_prepare(mh_plan *pl) {
     int used = 0;
     for (size_t i = 0; i < pl->done; i++)
       used |= pl->trs[i].ctx == c && mh_plan_mine(pl, i);
+    mh_impl_ref_opts ro = {c->o->quiet, c->o->stall_s, c->o->timeout_s};
     if (used && c->impls.n &&
-        mh_impl_expectations(c->root, &c->impls, c->o->quiet, err,
-                             sizeof err)) {
+        mh_impl_expectations(c->root, &c->impls, &ro, err, sizeof err)) {
       fprintf(stderr, "merlin: %s\n", err);
       return 1;
     }
+    /* the folders left out of every image (no known answers: a tree run) */
+    for (size_t i = 0; used && i < pl->done; i++)
+      if (pl->trs[i].ctx == c &&
+          mh_impl_off_init(&c->impls, &pl->trs[i].impl_off,
+                           &pl->trs[i].impl_why) != 0) {
+        fprintf(stderr, "merlin: out of memory\n");
+        return 1;
+      }
   }
   return 0;
 }

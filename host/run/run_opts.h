@@ -57,7 +57,7 @@ typedef struct {
   /* Implementation folders (docs/bring-your-own.md): --impl values (comma
    * lists), --impl-tree roots, --impl-skip patterns, --impl-hash (NULL:
    * the profile's impl.hash). */
-  mh_strlist impls, impl_trees, impl_skips;
+  mh_strlist impls, impl_trees, impl_skips, impl_common;
   const char *impl_hash;
   /* --shard K/N: run only the K-th of N slices of the plan (shards 0: the
    * whole plan); --plan FILE: the plan `merlin plan` wrote (its costs

@@ -116,7 +116,7 @@ void mh_run_board_hint(const mh_target *t, const char *image) {
           "[--baud 115200]\n"
           "  or parse a captured log:  merlin run --target %s --from "
           "FILE\n"
-          "  (README.md, section 'Real boards')\n",
+          "  (docs/targets.md, section 'Real boards')\n",
           t->id, image, cmd, t->id, t->id);
 }
 

@@ -27,16 +27,34 @@ static void remove_tree(const char *dir) {
   nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* Run directories of merlin processes that are gone (killed, or crashed)
- * are removed: "run-PID-N" whose PID no longer exists. */
+/* This machine's name, as a run directory carries it ("?" when unknown;
+ * a '/' or a space would not make one file name). */
+static void host_name(char *buf, size_t len) {
+  if (gethostname(buf, len) != 0 || !buf[0])
+    snprintf(buf, len, "?");
+  buf[len - 1] = '\0';
+  for (char *p = buf; *p; p++)
+    if (*p == '/' || *p == ' ')
+      *p = '_';
+}
+
+/* Run directories of merlin processes of this machine that are gone
+ * (killed, or crashed) are removed: "run-HOST-PID-N" whose PID no longer
+ * exists here. Another machine's (a build tree shared between nodes) are
+ * left to that machine. */
 static void remove_stale(const char *bdir) {
+  char host[256], prefix[300];
+  host_name(host, sizeof host);
+  snprintf(prefix, sizeof prefix, "run-%s-", host);
   DIR *d = opendir(bdir);
   struct dirent *e;
   while (d && (e = readdir(d)) != NULL) {
     long pid;
     unsigned long n;
     char tail;
-    if (sscanf(e->d_name, "run-%ld-%lu%c", &pid, &n, &tail) != 2 || pid <= 0)
+    size_t pl = strlen(prefix);
+    if (strncmp(e->d_name, prefix, pl) != 0 ||
+        sscanf(e->d_name + pl, "%ld-%lu%c", &pid, &n, &tail) != 2 || pid <= 0)
       continue;
     if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
       continue;
@@ -54,9 +72,10 @@ int mh_rundir_open(mh_rundir *rd, const char *bdir, char *err, size_t errlen) {
   if (rd->dir)
     return 0;
   remove_stale(bdir);
-  char name[64];
+  char name[320], host[256];
+  host_name(host, sizeof host);
   for (int tries = 0; tries < 100; tries++) {
-    snprintf(name, sizeof name, "run-%ld-%lu", (long)getpid(),
+    snprintf(name, sizeof name, "run-%s-%ld-%lu", host, (long)getpid(),
              __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED));
     char *dir = mh_path_join(bdir, name);
     if (!dir)

@@ -4,12 +4,13 @@
  * terminals, two CI jobs on one machine), so what one run writes while
  * it runs (the cycle plugin's side file, the constant-time trace, the
  * console and valgrind logs) and the image it executes live in
- * BUILD_DIR/run-PID-N/, never in the shared build directory. When a file
+ * BUILD_DIR/run-HOST-PID-N/, never in the shared build directory. When a file
  * is final it is published: renamed over BUILD_DIR/NAME, where the docs
  * say the last run's copy is kept (a rename is atomic: a reader sees one
  * run's file or another's, never a mix). The directory is removed when the
  * run ends; one left by a merlin that was killed is removed by the next
- * run of that image. */
+ * run of that image on the same machine (HOST: a build tree may be shared
+ * between the nodes of a cluster). */
 #ifndef MERLIN_HOST_RUNDIR_H
 #define MERLIN_HOST_RUNDIR_H
 
@@ -17,7 +18,7 @@
 
 typedef struct {
   char *bdir; /* the image's build directory */
-  char *dir;  /* bdir/run-PID-N, or NULL before mh_rundir_open */
+  char *dir;  /* bdir/run-HOST-PID-N, or NULL before mh_rundir_open */
 } mh_rundir;
 
 /* Make the run's directory under bdir (once: a second call with the same

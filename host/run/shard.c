@@ -66,14 +66,18 @@ static json_t *job_json(const mh_plan *pl, size_t i) {
 /* The options that decide what a job measures (not where it runs, how
  * many at a time, or where its results go). */
 static json_t *options_json(const mh_run_opts *o) {
+  json_t *common = json_array(); /* --impl-common: what folders build with */
+  for (size_t i = 0; common && i < o->impl_common.n; i++)
+    json_array_append_new(common, json_string(o->impl_common.v[i]));
   return json_pack(
-      "{s:I, s:I, s:b, s:I, s:b, s:o, s:I, s:o, s:o, s:o, s:o, s:o}", "runs",
-      (json_int_t)o->runs, "warmup", (json_int_t)o->warmup, "ct", o->ct,
+      "{s:I, s:I, s:b, s:I, s:b, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
+      "runs", (json_int_t)o->runs, "warmup", (json_int_t)o->warmup, "ct", o->ct,
       "repeat", (json_int_t)o->repeat, "kat_only", o->kat_only, "cycle_model",
       str_or_null(o->cycle_model), "flash_ws", (json_int_t)o->flash_ws, "board",
       str_or_null(o->part), "accel", str_or_null(o->accel), "impl_hash",
-      str_or_null(o->impl_hash), "kat_corrupt", str_or_null(o->kat_corrupt),
-      "inject_fault", str_or_null(o->inject_fault));
+      str_or_null(o->impl_hash), "impl_common", common ? common : json_null(),
+      "kat_corrupt", str_or_null(o->kat_corrupt), "inject_fault",
+      str_or_null(o->inject_fault));
 }
 
 json_t *mh_plan_json(const mh_plan *pl) {

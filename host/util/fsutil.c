@@ -96,7 +96,7 @@ int mh_read_file(const char *path, size_t max_len, char **buf, size_t *len,
   return 0;
 }
 
-static int write_all(int fd, const char *data, size_t len) {
+int mh_write_all(int fd, const char *data, size_t len) {
   while (len > 0) {
     ssize_t w = write(fd, data, len);
     if (w < 0 && errno == EINTR)
@@ -216,7 +216,7 @@ int mh_write_atomic(const char *path, const char *data, size_t len, char *err,
   }
   /* The replaced file keeps its permissions. */
   int bad = (exists && fchmod(fd, st.st_mode & 07777) != 0) ||
-            write_all(fd, data, len) != 0 || fsync(fd) != 0;
+            mh_write_all(fd, data, len) != 0 || fsync(fd) != 0;
   int e = errno;
   if (close(fd) != 0 && !bad) {
     bad = 1;

@@ -12,6 +12,9 @@
 int mh_read_file(const char *path, size_t max_len, char **buf, size_t *len,
                  char *err, size_t errlen);
 
+/* All len bytes of data to fd (again after EINTR); 0, or -1 with errno. */
+int mh_write_all(int fd, const char *data, size_t len);
+
 /* Write data to a temporary file beside path, flush it to disk, rename it
  * over path: the one way merlin writes an output. Only a regular file is
  * replaced: a symbolic link is followed (the file it names is replaced,

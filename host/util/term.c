@@ -4,6 +4,7 @@
 #include "util/term.h"
 
 #include "util/escape.h"
+#include "util/fsutil.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,19 +21,6 @@ typedef struct {
 
 static guard guards[2] = {{.fd = STDOUT_FILENO}, {.fd = STDERR_FILENO}};
 
-static int write_all(int fd, const char *s, size_t n) {
-  while (n > 0) {
-    ssize_t w = write(fd, s, n);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return -1;
-    s += w;
-    n -= (size_t)w;
-  }
-  return 0;
-}
-
 /* Filters and writes the pending tail and then buf; final: nothing more
  * follows (a cut sequence is shown as its bytes). */
 static int filter(guard *g, const char *buf, size_t len, int final) {
@@ -48,7 +36,7 @@ static int filter(guard *g, const char *buf, size_t len, int final) {
     size_t used = mh_esc_term_stream(&out, joined, n, last);
     g->n_tail = n - used; /* at most 3 bytes of a cut sequence */
     memcpy(g->tail, joined + used, g->n_tail);
-    rc = out.failed ? -1 : write_all(g->fd, out.s ? out.s : "", out.len);
+    rc = out.failed ? -1 : mh_write_all(g->fd, out.s ? out.s : "", out.len);
     out.len = 0;
     buf += take;
     len -= take;
@@ -85,5 +73,5 @@ int mh_term_guard(void) {
 
 void mh_term_clear_line(void) {
   fflush(stderr);
-  (void)write_all(STDERR_FILENO, "\r\033[K", 4);
+  (void)mh_write_all(STDERR_FILENO, "\r\033[K", 4);
 }

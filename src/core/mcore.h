@@ -161,6 +161,15 @@ typedef struct {
    * 3n bytes in that order. Ed25519: the 32-byte private key. */
   int (*keygen_seed)(uint8_t *pk, uint8_t *sk, const uint8_t *seed);
   size_t seed_len;
+  /* Implementation folders (src/backends/impl) only, 0 and NULL otherwise.
+   * signed_message: sig is a signed message (SUPERCOP's crypto_sign: the
+   * signature and the message), so a check that corrupts it flips a bit of
+   * the signature part, never of the message (mops_sig_flip_at).
+   * verify_name: the folder's own function behind verify
+   * ("PQCLEAN_X_crypto_sign_verify", "crypto_sign_open"), named in the
+   * messages of the per-sample checks. */
+  int signed_message;
+  const char *verify_name;
 } mcore_sig_vt;
 
 typedef struct {

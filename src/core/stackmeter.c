@@ -83,3 +83,41 @@ int mcore_stack_exhaust(void *arg) {
   /* Not a tail call: the frame must stay live across the recursion. */
   return mcore_stack_exhaust((void *)(depth + 1)) + frame[depth % sizeof frame];
 }
+
+/* The top of the last mcore_stack_spray (0: none). */
+static uintptr_t sprayed_top;
+
+NO_ASAN __attribute__((noinline)) void mcore_stack_spray(void) {
+  uintptr_t lo, hi;
+  mport_stack_bounds(&lo, &hi);
+  uintptr_t sp = stack_pointer();
+  lo = (lo + 3u) & ~(uintptr_t)3u;
+  sprayed_top = 0;
+  if (sp <= lo || sp > hi)
+    return;
+  /* below this frame's own locals: a margin the painting loop may use */
+  uintptr_t top = (sp - 64u) & ~(uintptr_t)3u;
+  for (volatile uint32_t *p = (volatile uint32_t *)lo;
+       p < (volatile uint32_t *)top; p++)
+    *p = PAINT;
+  sprayed_top = top;
+}
+
+NO_ASAN __attribute__((noinline)) size_t mcore_stack_check(void) {
+  uintptr_t lo, hi;
+  mport_stack_bounds(&lo, &hi);
+  lo = (lo + 3u) & ~(uintptr_t)3u;
+  if (!sprayed_top)
+    return 0;
+  volatile uint32_t *p = (volatile uint32_t *)lo;
+  while (p < (volatile uint32_t *)sprayed_top && *p == PAINT)
+    p++;
+  return (size_t)(sprayed_top - (uintptr_t)p);
+}
+
+size_t mcore_stack_free(void) {
+  uintptr_t lo, hi;
+  mport_stack_bounds(&lo, &hi);
+  uintptr_t sp = stack_pointer();
+  return sp > lo && sp <= hi ? (size_t)(sp - lo) : 0;
+}

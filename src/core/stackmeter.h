@@ -25,6 +25,14 @@ typedef struct {
  * may have gone further (used == capacity): treat it as an overflow. */
 mcore_stack_result mcore_stack_measure(mcore_stack_fn fn, void *arg);
 
+/* pqm4's stack helpers for implementation folders (src/backends/impl/
+ * hal.c): paint the free stack below the caller with the meter's own
+ * pattern (a measurement around it stays right); the bytes below that
+ * point written since; the bytes free below the caller's stack pointer. */
+void mcore_stack_spray(void);
+size_t mcore_stack_check(void);
+size_t mcore_stack_free(void);
+
 /* A leaf function with a fixed frame (a local buffer of about n bytes,
  * n <= 512), for checking the meter against the compiler's -fstack-usage
  * figure of this function. */

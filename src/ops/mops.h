@@ -163,6 +163,13 @@ void mops_object_sizes(const mcore_impl *impl, char *buf, size_t len);
  * NUL-terminated: the harness's messages are built with these. */
 void mops_put_str(char *buf, size_t len, size_t *at, const char *s);
 void mops_put_num(char *buf, size_t len, size_t *at, size_t v);
+/* The index of the byte to corrupt in sig (sig_len > 0) so that a
+ * verifier must reject it: the middle of sig, or for a signed message
+ * (signed_message) the middle of its signature part: the bytes before msg
+ * when sm ends with it, after it when sm starts with it (SUPERCOP leaves
+ * the layout to the scheme), else the middle of the whole. */
+size_t mops_sig_flip_at(const uint8_t *sig, size_t sig_len, const uint8_t *msg,
+                        size_t msg_len, int signed_message);
 /* Write "<vector>: <reason>" into detail and return MCORE_ERR. */
 int mops_kat_fail(const char *vector, const char *reason, char *detail,
                   size_t detail_len);

@@ -189,6 +189,18 @@ static void put(char *detail, size_t cap, size_t *at, const char *s) {
   detail[*at] = '\0';
 }
 
+size_t mops_sig_flip_at(const uint8_t *sig, size_t sig_len, const uint8_t *msg,
+                        size_t msg_len, int signed_message) {
+  if (!signed_message || sig_len <= msg_len)
+    return sig_len / 2;
+  size_t part = sig_len - msg_len;
+  if (memcmp(sig + part, msg, msg_len) == 0)
+    return part / 2; /* signature || message (most schemes) */
+  if (memcmp(sig, msg, msg_len) == 0)
+    return msg_len + part / 2; /* message || signature */
+  return sig_len / 2;
+}
+
 int mops_kat_fail(const char *vector, const char *reason, char *detail,
                   size_t detail_len) {
   size_t at = 0;
@@ -350,7 +362,11 @@ static size_t declared_sizes(const mcore_impl *impl, size_t v[4],
   case MCORE_CLASS_SIG:
     v[0] = impl->vt.sig->pk_len, name[0] = "pk";
     v[1] = impl->vt.sig->sk_len, name[1] = "sk";
+    /* A signed message (an implementation folder with crypto_sign only)
+     * is the signature and up to MOPS_MSG_MAX bytes of message. */
     v[2] = impl->vt.sig->sig_len, name[2] = "sig";
+    if (impl->vt.sig->signed_message && v[2] >= MOPS_MSG_MAX)
+      v[2] -= MOPS_MSG_MAX;
     return 3;
   case MCORE_CLASS_KEM:
     v[0] = impl->vt.kem->pk_len, name[0] = "pk";

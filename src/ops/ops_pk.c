@@ -393,6 +393,9 @@ static int sig_sign_check(mops_ctx *c, uint32_t sample, char *detail,
                          "maximum",
                          detail, dn);
   int rc = vt->verify(c->ct, c->ct_len, c->msg, SIG_MSG_LEN, c->pk);
+  if (rc == MCORE_BAD_SIGNATURE && vt->verify_name)
+    return mops_kat_fail(vt->verify_name, "rejected the sample's signature",
+                         detail, dn);
   if (rc == MCORE_BAD_SIGNATURE)
     return mops_kat_fail("signature",
                          "the sample's signature does not "
@@ -423,17 +426,26 @@ static int sig_keygen_check(mops_ctx *c, uint32_t sample, char *detail,
 static int sig_verify_check(mops_ctx *c, uint32_t sample, char *detail,
                             size_t dn) {
   const mcore_sig_vt *vt = c->impl->vt.sig;
-  if (sample != 0)
+  if (sample != 0 || c->ct_len == 0)
     return MCORE_OK;
-  c->ct[c->ct_len / 2] ^= 0x10u;
+  size_t at = mops_sig_flip_at(c->ct, c->ct_len, c->msg, SIG_MSG_LEN,
+                               vt->signed_message);
+  c->ct[at] ^= 0x10u;
   int rc = vt->verify(c->ct, c->ct_len, c->msg, SIG_MSG_LEN, c->pk);
-  c->ct[c->ct_len / 2] ^= 0x10u;
-  return rc == MCORE_BAD_SIGNATURE
-             ? MCORE_OK
-             : mops_kat_fail("signature",
-                             "a signature with a flipped bit was "
-                             "not rejected",
-                             detail, dn);
+  c->ct[at] ^= 0x10u;
+  if (rc == MCORE_BAD_SIGNATURE)
+    return MCORE_OK;
+  if (vt->verify_name)
+    return mops_kat_fail(vt->verify_name,
+                         vt->signed_message
+                             ? "accepted a signed message whose signature "
+                               "part has a flipped bit"
+                             : "accepted a signature with a flipped bit",
+                         detail, dn);
+  return mops_kat_fail("signature",
+                       "a signature with a flipped bit was "
+                       "not rejected",
+                       detail, dn);
 }
 
 const mops_opdef mops_sig_ops[] = {

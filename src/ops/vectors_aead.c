@@ -150,7 +150,7 @@ static const mops_aead_vec aes_128_gcm_vecs[] = {
      .tag = gcm_cavp128_aad16_tag},
 };
 
-const mops_kat_table mops_kat_aes_128_gcm = {.vecs = aes_128_gcm_vecs,
+const mops_kat_table mops_kat_AES_128_GCM = {.vecs = aes_128_gcm_vecs,
                                              .n = sizeof aes_128_gcm_vecs /
                                                   sizeof aes_128_gcm_vecs[0]};
 
@@ -194,7 +194,7 @@ static const mops_aead_vec aes_256_gcm_vecs[] = {
      .tag = gcm_cavp256_aad20_tag},
 };
 
-const mops_kat_table mops_kat_aes_256_gcm = {.vecs = aes_256_gcm_vecs,
+const mops_kat_table mops_kat_AES_256_GCM = {.vecs = aes_256_gcm_vecs,
                                              .n = sizeof aes_256_gcm_vecs /
                                                   sizeof aes_256_gcm_vecs[0]};
 
@@ -320,7 +320,7 @@ static const mops_aead_vec aes_128_ccm_vecs[] = {
      .tag = ccm_vtt7_tag},
 };
 
-const mops_kat_table mops_kat_aes_128_ccm = {.vecs = aes_128_ccm_vecs,
+const mops_kat_table mops_kat_AES_128_CCM = {.vecs = aes_128_ccm_vecs,
                                              .n = sizeof aes_128_ccm_vecs /
                                                   sizeof aes_128_ccm_vecs[0]};
 
@@ -445,6 +445,6 @@ static const mops_aead_vec ascon_aead128_vecs[] = {
      .tag = ascon_aead128_count1089_tag},
 };
 
-const mops_kat_table mops_kat_ascon_aead128 = {
+const mops_kat_table mops_kat_ASCON_AEAD128 = {
     .vecs = ascon_aead128_vecs,
     .n = sizeof ascon_aead128_vecs / sizeof ascon_aead128_vecs[0]};

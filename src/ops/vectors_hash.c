@@ -69,7 +69,7 @@ static const mops_hash_vec sha256_vecs[] = {
      fips180_4_sha256_896_digest},
 };
 
-const mops_kat_table mops_kat_sha256 = {
+const mops_kat_table mops_kat_SHA256 = {
     .vecs = sha256_vecs, .n = sizeof sha256_vecs / sizeof sha256_vecs[0]};
 
 /* ---- SHA3-256 (FIPS 202) ------------------------------------------------
@@ -126,7 +126,7 @@ static const mops_hash_vec sha3_256_vecs[] = {
      .digest = sha3_256_msg1600_digest},
 };
 
-const mops_kat_table mops_kat_sha3_256 = {
+const mops_kat_table mops_kat_SHA3_256 = {
     .vecs = sha3_256_vecs, .n = sizeof sha3_256_vecs / sizeof sha3_256_vecs[0]};
 
 /* ---- Ascon-Hash256 (NIST SP 800-232, final) ------------------------------
@@ -193,6 +193,6 @@ static const mops_hash_vec ascon_hash256_vecs[] = {
      .digest = ascon_hash256_count33_digest},
 };
 
-const mops_kat_table mops_kat_ascon_hash256 = {
+const mops_kat_table mops_kat_ASCON_HASH256 = {
     .vecs = ascon_hash256_vecs,
     .n = sizeof ascon_hash256_vecs / sizeof ascon_hash256_vecs[0]};

@@ -72,7 +72,7 @@ static const mops_ka_vec ecdh_p256_vecs[] = {
      cavs_ecccdh_p256_count1_ziut},
 };
 
-const mops_kat_table mops_kat_ecdh_p256 = {.vecs = ecdh_p256_vecs,
+const mops_kat_table mops_kat_ECDH_P256 = {.vecs = ecdh_p256_vecs,
                                            .n = sizeof ecdh_p256_vecs /
                                                 sizeof ecdh_p256_vecs[0]};
 
@@ -147,7 +147,7 @@ static const mops_ka_vec x25519_vecs[] = {
      .ss = rfc7748_52_v1_out},
 };
 
-const mops_kat_table mops_kat_x25519 = {
+const mops_kat_table mops_kat_X25519 = {
     .vecs = x25519_vecs, .n = sizeof x25519_vecs / sizeof x25519_vecs[0]};
 
 /* ---- FFDHE-2048 (RFC 7919) ------------------------------------------------
@@ -300,6 +300,6 @@ static const mops_ka_vec ffdhe_2048_vecs[] = {
      .ss = ffdhe2048_z},
 };
 
-const mops_kat_table mops_kat_ffdhe_2048 = {.vecs = ffdhe_2048_vecs,
+const mops_kat_table mops_kat_FFDHE_2048 = {.vecs = ffdhe_2048_vecs,
                                             .n = sizeof ffdhe_2048_vecs /
                                                  sizeof ffdhe_2048_vecs[0]};

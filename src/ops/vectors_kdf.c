@@ -81,6 +81,6 @@ static const mops_kdf_vec hkdf_sha256_vecs[] = {
      sizeof rfc5869_case3_okm},
 };
 
-const mops_kat_table mops_kat_hkdf_sha256 = {.vecs = hkdf_sha256_vecs,
+const mops_kat_table mops_kat_HKDF_SHA256 = {.vecs = hkdf_sha256_vecs,
                                              .n = sizeof hkdf_sha256_vecs /
                                                   sizeof hkdf_sha256_vecs[0]};

@@ -120,7 +120,7 @@ static const mops_kem_vec ml_kem_512_vecs[] = {
      mlkem512_seed2_ct_sha256, mlkem512_seed2_k},
 };
 
-const mops_kat_table mops_kat_ml_kem_512 = {.vecs = ml_kem_512_vecs,
+const mops_kat_table mops_kat_ML_KEM_512 = {.vecs = ml_kem_512_vecs,
                                             .n = sizeof ml_kem_512_vecs /
                                                  sizeof ml_kem_512_vecs[0]};
 
@@ -228,7 +228,7 @@ static const mops_kem_vec ml_kem_768_vecs[] = {
      mlkem768_seed2_ct_sha256, mlkem768_seed2_k},
 };
 
-const mops_kat_table mops_kat_ml_kem_768 = {.vecs = ml_kem_768_vecs,
+const mops_kat_table mops_kat_ML_KEM_768 = {.vecs = ml_kem_768_vecs,
                                             .n = sizeof ml_kem_768_vecs /
                                                  sizeof ml_kem_768_vecs[0]};
 
@@ -336,6 +336,6 @@ static const mops_kem_vec ml_kem_1024_vecs[] = {
      mlkem1024_seed2_ct_sha256, mlkem1024_seed2_k},
 };
 
-const mops_kat_table mops_kat_ml_kem_1024 = {.vecs = ml_kem_1024_vecs,
+const mops_kat_table mops_kat_ML_KEM_1024 = {.vecs = ml_kem_1024_vecs,
                                              .n = sizeof ml_kem_1024_vecs /
                                                   sizeof ml_kem_1024_vecs[0]};

@@ -140,6 +140,6 @@ static const mops_mac_vec hmac_sha256_vecs[] = {
      sizeof rfc4231_case7_sha256_tag},
 };
 
-const mops_kat_table mops_kat_hmac_sha256 = {.vecs = hmac_sha256_vecs,
+const mops_kat_table mops_kat_HMAC_SHA256 = {.vecs = hmac_sha256_vecs,
                                              .n = sizeof hmac_sha256_vecs /
                                                   sizeof hmac_sha256_vecs[0]};

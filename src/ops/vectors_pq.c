@@ -148,7 +148,7 @@ static const mops_sig_seed_vec ml_dsa_44_seed_vecs[] = {
      .sig_len = 2420},
 };
 
-const mops_kat_table mops_kat_ml_dsa_44 = {
+const mops_kat_table mops_kat_ML_DSA_44 = {
     .vecs = NULL,
     .n = 0,
     .seed_vecs = ml_dsa_44_seed_vecs,
@@ -225,7 +225,7 @@ static const mops_sig_seed_vec ml_dsa_65_seed_vecs[] = {
      .sig_len = 3309},
 };
 
-const mops_kat_table mops_kat_ml_dsa_65 = {
+const mops_kat_table mops_kat_ML_DSA_65 = {
     .vecs = NULL,
     .n = 0,
     .seed_vecs = ml_dsa_65_seed_vecs,
@@ -302,7 +302,7 @@ static const mops_sig_seed_vec ml_dsa_87_seed_vecs[] = {
      .sig_len = 4627},
 };
 
-const mops_kat_table mops_kat_ml_dsa_87 = {
+const mops_kat_table mops_kat_ML_DSA_87 = {
     .vecs = NULL,
     .n = 0,
     .seed_vecs = ml_dsa_87_seed_vecs,
@@ -335,7 +335,7 @@ static const mops_sig_seed_vec slh_dsa_sha2_128s_seed_vecs[] = {
      .sig_len = 7856},
 };
 
-const mops_kat_table mops_kat_slh_dsa_sha2_128s = {
+const mops_kat_table mops_kat_SLH_DSA_SHA2_128S = {
     .vecs = NULL,
     .n = 0,
     .seed_vecs = slh_dsa_sha2_128s_seed_vecs,
@@ -369,7 +369,7 @@ static const mops_sig_seed_vec slh_dsa_sha2_128f_seed_vecs[] = {
      .sig_len = 17088},
 };
 
-const mops_kat_table mops_kat_slh_dsa_sha2_128f = {
+const mops_kat_table mops_kat_SLH_DSA_SHA2_128F = {
     .vecs = NULL,
     .n = 0,
     .seed_vecs = slh_dsa_sha2_128f_seed_vecs,
@@ -403,7 +403,7 @@ static const mops_sig_seed_vec slh_dsa_shake_128s_seed_vecs[] = {
      .sig_len = 7856},
 };
 
-const mops_kat_table mops_kat_slh_dsa_shake_128s = {
+const mops_kat_table mops_kat_SLH_DSA_SHAKE_128S = {
     .vecs = NULL,
     .n = 0,
     .seed_vecs = slh_dsa_shake_128s_seed_vecs,
@@ -437,7 +437,7 @@ static const mops_sig_seed_vec slh_dsa_shake_128f_seed_vecs[] = {
      .sig_len = 17088},
 };
 
-const mops_kat_table mops_kat_slh_dsa_shake_128f = {
+const mops_kat_table mops_kat_SLH_DSA_SHAKE_128F = {
     .vecs = NULL,
     .n = 0,
     .seed_vecs = slh_dsa_shake_128f_seed_vecs,
@@ -472,7 +472,7 @@ static const mops_sig_seed_vec sphincs_sha2_128s_r3_seed_vecs[] = {
      .sig_len = 7856},
 };
 
-const mops_kat_table mops_kat_sphincs_sha2_128s_r3 = {
+const mops_kat_table mops_kat_SPHINCS_SHA2_128S_R3 = {
     .vecs = NULL,
     .n = 0,
     .seed_vecs = sphincs_sha2_128s_r3_seed_vecs,
@@ -507,7 +507,7 @@ static const mops_sig_seed_vec sphincs_sha2_128f_r3_seed_vecs[] = {
      .sig_len = 17088},
 };
 
-const mops_kat_table mops_kat_sphincs_sha2_128f_r3 = {
+const mops_kat_table mops_kat_SPHINCS_SHA2_128F_R3 = {
     .vecs = NULL,
     .n = 0,
     .seed_vecs = sphincs_sha2_128f_r3_seed_vecs,
@@ -542,7 +542,7 @@ static const mops_sig_seed_vec sphincs_shake_128s_r3_seed_vecs[] = {
      .sig_len = 7856},
 };
 
-const mops_kat_table mops_kat_sphincs_shake_128s_r3 = {
+const mops_kat_table mops_kat_SPHINCS_SHAKE_128S_R3 = {
     .vecs = NULL,
     .n = 0,
     .seed_vecs = sphincs_shake_128s_r3_seed_vecs,
@@ -577,7 +577,7 @@ static const mops_sig_seed_vec sphincs_shake_128f_r3_seed_vecs[] = {
      .sig_len = 17088},
 };
 
-const mops_kat_table mops_kat_sphincs_shake_128f_r3 = {
+const mops_kat_table mops_kat_SPHINCS_SHAKE_128F_R3 = {
     .vecs = NULL,
     .n = 0,
     .seed_vecs = sphincs_shake_128f_r3_seed_vecs,

@@ -64,7 +64,7 @@ static const mops_sig_vec ecdsa_p256_vecs[] = {
      rfc6979_a25_p256_sha256_test_sig, sizeof rfc6979_a25_p256_sha256_test_sig},
 };
 
-const mops_kat_table mops_kat_ecdsa_p256 = {.vecs = ecdsa_p256_vecs,
+const mops_kat_table mops_kat_ECDSA_P256 = {.vecs = ecdsa_p256_vecs,
                                             .n = sizeof ecdsa_p256_vecs /
                                                  sizeof ecdsa_p256_vecs[0]};
 
@@ -164,7 +164,7 @@ static const mops_sig_vec ed25519_vecs[] = {
      .sig_len = sizeof rfc8032_test3_sig},
 };
 
-const mops_kat_table mops_kat_ed25519 = {
+const mops_kat_table mops_kat_ED25519 = {
     .vecs = ed25519_vecs, .n = sizeof ed25519_vecs / sizeof ed25519_vecs[0]};
 
 /* ---- RSA-2048, RSASSA-PKCS1-v1_5 with SHA-256 (RFC 8017 section 8.2) ------
@@ -349,5 +349,5 @@ static const mops_sig_vec rsa_2048_vecs[] = {
      .sig_len = sizeof merlin_rsa2048_sig},
 };
 
-const mops_kat_table mops_kat_rsa_2048 = {
+const mops_kat_table mops_kat_RSA_2048 = {
     .vecs = rsa_2048_vecs, .n = sizeof rsa_2048_vecs / sizeof rsa_2048_vecs[0]};

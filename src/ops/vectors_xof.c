@@ -127,7 +127,7 @@ static const mops_xof_vec shake128_vecs[] = {
      .out_len = 512},
 };
 
-const mops_kat_table mops_kat_shake128 = {
+const mops_kat_table mops_kat_SHAKE128 = {
     .vecs = shake128_vecs, .n = sizeof shake128_vecs / sizeof shake128_vecs[0]};
 
 /* ---- SHAKE256 ---- */
@@ -218,5 +218,5 @@ static const mops_xof_vec shake256_vecs[] = {
      .out_len = 512},
 };
 
-const mops_kat_table mops_kat_shake256 = {
+const mops_kat_table mops_kat_SHAKE256 = {
     .vecs = shake256_vecs, .n = sizeof shake256_vecs / sizeof shake256_vecs[0]};

@@ -25,6 +25,7 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 n=0
+host=$(hostname | tr '/ ' '__')
 
 # gone PATTERN: no process whose command line matches PATTERN within 5 s.
 gone() {
@@ -95,24 +96,24 @@ EOF
     "$merlin" run --target qemu-m4 --runs 100000 --warmup 0 --cycle-model off \
       --out "$work/out" >"$work/log" 2>&1 &
     pid=$!
-    appears "qemu-system-arm .*run-$pid-" 1 || { cat "$work/log"; fail "QEMU did not start"; }
+    appears "qemu-system-arm .*run-$host-$pid-" 1 || { cat "$work/log"; fail "QEMU did not start"; }
     kill -"$sig" "$pid"
     wait "$pid" 2>/dev/null || true
-    gone "run-$pid-" || fail "SIG$sig of merlin during a QEMU run left QEMU running"
+    gone "run-$host-$pid-" || fail "SIG$sig of merlin during a QEMU run left QEMU running"
     n=$((n + 1))
   done
   # The SIGKILLed run's directory is still there; the next run removes it.
   "$merlin" run --target qemu-m4 --runs 100000 --warmup 0 --cycle-model off \
     --out "$work/out" >"$work/log" 2>&1 &
   pid=$!
-  appears "qemu-system-arm .*run-$pid-" 1 || fail "QEMU did not start"
+  appears "qemu-system-arm .*run-$host-$pid-" 1 || fail "QEMU did not start"
   kill -KILL "$pid"
   wait "$pid" 2>/dev/null || true
-  gone "run-$pid-" || fail "SIGKILL left QEMU running"
-  ls -d "$bdir/run-$pid-"* >/dev/null 2>&1 || fail "no run directory of the killed run to remove"
+  gone "run-$host-$pid-" || fail "SIGKILL left QEMU running"
+  ls -d "$bdir/run-$host-$pid-"* >/dev/null 2>&1 || fail "no run directory of the killed run to remove"
   "$merlin" run --target qemu-m4 --kat-only --quiet >/dev/null 2>&1 ||
     fail "a KAT-only run after the kill failed"
-  if ls -d "$bdir/run-$pid-"* >/dev/null 2>&1; then
+  if ls -d "$bdir/run-$host-$pid-"* >/dev/null 2>&1; then
     fail "the killed run's directory is still there after the next run"
   fi
   n=$((n + 1))

@@ -74,13 +74,15 @@ async function charts(page) {
       marks: c.querySelectorAll("svg g.role-mark > *").length,
       legends: c.querySelectorAll("svg g.role-legend").length,
       titles: [...c.querySelectorAll("svg g.role-axis-title text")].map((t) => t.textContent).filter((t) => t),
+      // a faceted chart names each facet in a header instead of an axis title
+      headers: [...c.querySelectorAll("svg g.role-row-header text, svg g.role-title text")].map((t) => t.textContent).filter((t) => t),
     })),
   );
   check(info.length > 0, "the page has charts");
   for (const c of info) {
     check(c.marks > 0, `chart ${c.id} has marks`);
     check(c.legends > 0, `chart ${c.id} has a legend`);
-    check(c.titles.length >= 2, `chart ${c.id} has axis titles (${c.titles.join(" | ")})`);
+    check(c.titles.length >= 2 || (c.titles.length >= 1 && c.headers.length >= 1), `chart ${c.id} has axis titles or facet headers (${c.titles.join(" | ")}; ${c.headers.join(" | ")})`);
   }
   return info;
 }
@@ -150,6 +152,146 @@ async function headline(page, res, md) {
     check(re.test(md), `report.md's workflow table has ${w.variant} (${w.backend}) at ${want.toFixed(2)}`);
   }
   return cells.length + wfs.length;
+}
+
+// The post-quantum/classical jobs of host/analysis/pairs.c, written again
+// here: the headline's sentence for a job names its cheapest post-quantum
+// and its cheapest classical choice.
+const KE = [["ecdh-p256", "keygen shared"], ["x25519", "keygen shared"]];
+const CONTESTS = [
+  { pq: [["ml-kem-512", "keygen decaps"], ["ml-kem-768", "keygen decaps"]], ref: KE },
+  { pq: [["ml-kem-512", "encaps"], ["ml-kem-768", "encaps"]], ref: KE },
+  { pq: [["ml-dsa-44", "verify"], ["ml-dsa-65", "verify"]], ref: [["ecdsa-p256", "verify"], ["ed25519", "verify"]] },
+  { pq: [["ml-dsa-44", "sign"], ["ml-dsa-65", "sign"]], ref: [["ecdsa-p256", "sign"], ["ed25519", "sign"]] },
+];
+
+// A job's cost in run by measure ("median", or "est_cycles": the cycle
+// model's estimate); null when an operation lacks it.
+function jobCost(run, alg, ops, backend, measure) {
+  let sum = 0;
+  for (const op of ops.split(" ")) {
+    const o = run.ops.find((x) => x.alg === alg && x.op === op && x.backend === backend && x.n > 0);
+    const v = o && (measure === "median" ? o.median : o.est_cycles && o.est_cycles.median);
+    if (typeof v !== "number") return null;
+    sum += v;
+  }
+  return sum;
+}
+
+// The sentences that open each run of the headline, devices first: each
+// job's figures against results.json, and that they are the cheapest.
+async function jobs(page, res) {
+  const runs = await page.$$eval("#headline .run", (rs) => rs.map((r) => Number(r.dataset.run)));
+  const device = (r) => /^cortex-/.test(res.runs[r].provenance.core || "");
+  const firstHost = runs.findIndex((r) => !device(r));
+  check(firstHost < 0 || runs.slice(firstHost).every((r) => !device(r)), `the headline puts the devices first (${runs.map((r) => res.runs[r].target).join(", ")})`);
+  const items = await page.$$eval("#headline .hl[data-kind=job]", (ls) =>
+    ls.map((l) => ({ ...l.dataset, pq: Number(l.querySelector("data.pq-cost").value), ref: Number(l.querySelector("data.ref-cost").value), ratio: Number(l.querySelector("data.ratio").value), text: l.textContent })),
+  );
+  check(items.length > 0 || res.runs.every((r) => !r.ops.some((o) => o.alg === "ml-kem-512")), `the headline has a sentence per job (${items.length})`);
+  const close = (a, b) => Math.abs(a / b - 1) < 1e-9;
+  for (const it of items) {
+    const run = res.runs[Number(it.run)];
+    const m = it.measure;
+    const pq = jobCost(run, it.pqAlg, it.pqOps, it.pqBackend, m);
+    const ref = jobCost(run, it.refAlg, it.refOps, it.refBackend, m);
+    check(pq !== null && ref !== null && close(it.pq, pq) && close(it.ref, ref) && close(it.ratio, pq / ref), `${run.target} ${it.pqLabel} (${it.pqBackend}) against ${it.refLabel} (${it.refBackend}): ${it.pq} / ${it.ref} ${m}, results.json ${pq} / ${ref}`);
+    const c = CONTESTS[Number(it.contest)];
+    const backends = [...new Set(run.ops.map((o) => o.backend))];
+    for (const [side, list, got] of [["post-quantum", c.pq, it.pq], ["classical", c.ref, it.ref]])
+      for (const [alg, ops] of list)
+        for (const b of backends) {
+          const v = jobCost(run, alg, ops, b, m);
+          if (v !== null && v < got * (1 - 1e-12)) check(false, `${run.target}: the ${side} ${alg} ${ops} on ${b} (${v}) is cheaper than the sentence's (${got})`);
+        }
+    check(m !== "est_cycles" || /est\. cycles \([0-9.,]+ (µs|ms|s)/.test(it.text), `${run.target}: an estimate gives cycles and time (${it.text.slice(0, 120)})`);
+  }
+  return items.length;
+}
+
+// Layout at a width: no text over other text (HTML text and the charts'
+// SVG text, where it shows: clipped by the boxes that scroll), no table or
+// chart wider than its card (a table in a box that scrolls may be, except
+// in the headline), no page wider than the window.
+function measureLayout() {
+  const shown = (e) => {
+    const s = getComputedStyle(e);
+    return s.display !== "none" && s.visibility !== "hidden" && !e.closest("[hidden]");
+  };
+  const clipOf = (e) => {
+    let r = { l: -1e9, t: -1e9, r: 1e9, b: 1e9 };
+    for (let a = e.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+      if (a instanceof SVGElement) continue;
+      const s = getComputedStyle(a);
+      if (s.overflowX === "visible" && s.overflowY === "visible") continue;
+      const b = a.getBoundingClientRect();
+      r = { l: Math.max(r.l, b.left), t: Math.max(r.t, b.top), r: Math.min(r.r, b.right), b: Math.min(r.b, b.bottom) };
+    }
+    return r;
+  };
+  const boxes = [];
+  const add = (rect, owner, text, clip) => {
+    const l = Math.max(rect.left, clip.l), r = Math.min(rect.right, clip.r);
+    const t = Math.max(rect.top, clip.t), b = Math.min(rect.bottom, clip.b);
+    if (r - l >= 1 && b - t >= 1) boxes.push({ l, r, t, b, owner, text: text.slice(0, 40) });
+  };
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n; (n = walk.nextNode()); ) {
+    const p = n.parentElement;
+    if (!p || !n.textContent.trim() || p.closest("svg, script, style, #vg-tooltip-element") || !shown(p)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    const clip = clipOf(p);
+    for (const rect of range.getClientRects()) add(rect, p, n.textContent.trim(), clip);
+  }
+  for (const t of document.querySelectorAll(".chart svg text")) {
+    if (!t.textContent.trim() || !shown(t) || t.getAttribute("opacity") === "0" || t.getAttribute("fill-opacity") === "0") continue;
+    add(t.getBoundingClientRect(), t, t.textContent.trim(), clipOf(t));
+  }
+  const overlaps = [];
+  const rows = new Map();
+  boxes.forEach((b, i) => {
+    for (let y = Math.floor(b.t / 64); y <= Math.floor(b.b / 64); y++) {
+      const row = rows.get(y) || [];
+      for (const j of row) {
+        const c = boxes[j];
+        const ix = Math.min(b.r, c.r) - Math.max(b.l, c.l), iy = Math.min(b.b, c.b) - Math.max(b.t, c.t);
+        if (c.owner !== b.owner && ix > 1 && iy > 2) overlaps.push(`"${b.text}" over "${c.text}" at (${Math.round(b.l)}, ${Math.round(b.t + scrollY)})`);
+      }
+      row.push(i);
+      rows.set(y, row);
+    }
+  });
+  const wide = [];
+  for (const t of document.querySelectorAll("table, .scroll, .chart svg")) {
+    if (!shown(t) || t.closest("#vg-tooltip-element") || t.parentElement.closest("svg")) continue;
+    if (t.tagName === "TABLE" && t.parentElement.closest(".scroll") && !t.closest("#headline")) continue;
+    const card = t.parentElement.closest(".chart, .run, section") || document.body;
+    const cb = card.getBoundingClientRect(), tb = t.getBoundingClientRect(), cs = getComputedStyle(card);
+    const l = cb.left + parseFloat(cs.borderLeftWidth), r = cb.right - parseFloat(cs.borderRightWidth);
+    if (tb.left < l - 1 || tb.right > r + 1) {
+      const where = t.closest(".chart") ? "chart " + t.closest(".chart").dataset.chart : (t.closest("[id]") || {}).id || t.tagName;
+      wide.push(`${t.tagName.toLowerCase()} in ${where}: ${Math.round(tb.width)} px in a card of ${Math.round(r - l)} px`);
+    }
+  }
+  return { boxes: boxes.length, overlaps: [...new Set(overlaps)], wide, doc: document.documentElement.scrollWidth };
+}
+
+// The page at 1280, 1920 and 390 px (a phone): measureLayout at each, and
+// the first screen at 1280 and 390 px for a reviewer (ART/layout-*.png).
+async function layout(page, prefix) {
+  for (const w of [1280, 1920, 390]) {
+    await page.setViewportSize({ width: w, height: 900 });
+    await page.waitForFunction((x) => document.body.getAttribute("data-width") === String(x), w, { timeout: 30000 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const r = await page.evaluate(measureLayout);
+    check(r.boxes > 0 && r.overlaps.length === 0, `${prefix} at ${w} px: no text over other text among ${r.boxes} boxes (${r.overlaps.slice(0, 4).join("; ")})`);
+    check(r.wide.length === 0, `${prefix} at ${w} px: no table or chart wider than its card (${r.wide.slice(0, 4).join("; ")})`);
+    check(r.doc <= w, `${prefix} at ${w} px: the page is ${r.doc} px wide`);
+    if (w !== 1920) await page.screenshot({ path: join(art, `layout-${prefix}-${w}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.waitForFunction(() => document.body.getAttribute("data-width") === "1280", null, { timeout: 30000 });
 }
 
 // Every number of the operations table against results.json.
@@ -251,6 +393,8 @@ async function report(browser, dir) {
     const hl = await headline(page, res, md);
     console.log(`headline: ${hl} figures checked`);
   }
+  console.log(`headline: ${await jobs(page, res)} job sentences checked`);
+  await layout(page, prefix);
   await opsTable(page, res);
   const n = await shots(page, prefix);
   console.log(`screenshots: ${n} in ${art}`);
@@ -262,14 +406,21 @@ async function report(browser, dir) {
 async function compare(browser, file) {
   const { page, errors, blocked } = await open(browser, file);
   await charts(page);
-  const reg = await page.$$eval("tr.regressed", (t) => t.map((r) => r.cells[1].textContent));
+  const reg = await page.$$eval("tr.regressed", (t) => t.map((r) => r.cells[0].textContent));
   check(reg.some((l) => /^ml-kem-512 keygen/.test(l)), `the regression is highlighted (${reg.join(", ")})`);
-  const imp = await page.$$eval("tr.improved", (t) => t.map((r) => r.cells[1].textContent));
+  const imp = await page.$$eval("tr.improved", (t) => t.map((r) => r.cells[0].textContent));
   check(imp.some((l) => /^ecdh-p256 shared/.test(l)), `the improvement is highlighted (${imp.join(", ")})`);
   const order = await page.$$eval("section", (s) => s.map((x) => x.id));
   check(order[0] === "provenance", `provenance comes first (${order.join(", ")})`);
   const prov = await page.textContent("#provenance");
   check(/cflags/.test(prov) && /-O3/.test(prov), "the provenance difference (cflags) is listed");
+  // one group of rows per run: a table each, and a facet each in the chart
+  const groups = await page.$$eval("#operations h3[data-group]", (h) => h.map((x) => x.textContent));
+  const facets = await page.$$eval('.chart[data-kind="change"] svg g.role-title text', (t) => t.map((x) => x.textContent));
+  check(groups.length > 0 && facets.length > 0 && facets.every((f) => groups.some((g) => g.startsWith(f))) && new Set(facets).size === facets.length, `a table per run, a chart facet per run with a change (${groups.join(" | ")}; ${facets.join(" | ")})`);
+  const first = await page.$$eval("#operations table[data-table=compare]", (ts) => ts.map((t) => (t.tBodies[0].rows[0] || {}).dataset || {}).map((d) => d.verdict));
+  check(first.includes("REGRESSED"), `regressions lead their table (${first.join(", ")})`);
+  await layout(page, "compare");
   await shots(page, "compare");
   check(errors.length === 0, `no console error (${errors.slice(0, 3).join(" / ")})`);
   check(blocked.length === 0, `no request beyond file:// (${blocked.slice(0, 3).join(" ")})`);

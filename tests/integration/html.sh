@@ -11,6 +11,12 @@
 #   html.sh MERLIN ART compare  compare --force against a copy built "-O3"
 #                               with one operation twice as slow and one
 #                               twice as fast: --html page in chromium
+#   html.sh MERLIN ART noise    compare of copies whose host control
+#                               varies by 30 %: a host change of 10 % is
+#                               "within noise" (exit 0), one of 60 % and a
+#                               QEMU one of 5 % are REGRESSED (exit 1); the
+#                               verdict on the first line, devices first,
+#                               regressions before the folded rows
 #   html.sh MERLIN ART ci       --format benchmark-action (JSON, every
 #                               timed operation) and --format junit (XML,
 #                               a case per KAT)
@@ -99,7 +105,7 @@ outputs)
   grep -q "<!DOCTYPE html>" "$work/real.html" || fail "compare --html did not write through the symlink"
   # "-": the Markdown summary on stdout
   "$merlin" compare "$data" "$data" --md - >"$work/stdout"
-  grep -q "^## Merlin: " "$work/stdout" || fail "compare --md - wrote nothing to stdout"
+  grep -q "^## Merlin compare: " "$work/stdout" || fail "compare --md - wrote nothing to stdout"
   echo "$((n + 3)) passed, 0 failed ($kinds)"
   ;;
 matrix)
@@ -110,15 +116,15 @@ matrix)
   fi
   ;;
 compare)
-  # The copy: qemu-m4 only, built -O3 (provenance differs: --force), ML-KEM-512
+  # The copy: the host run as it is, qemu-m4 built -O3 (provenance differs:
+  # --force; alone in o3q, nothing pairs without it), ML-KEM-512
   # keygen twice as slow, ECDH P-256 shared twice as fast (every statistic
   # doubles or halves exactly with the samples).
-  mkdir -p "$work/o3"
+  mkdir -p "$work/o3" "$work/o3q"
   node -e '
     const fs = require("fs");
     const j = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-    j.runs = j.runs.filter((r) => r.target === "qemu-m4");
-    const r = j.runs[0];
+    const r = j.runs.find((r) => r.target === "qemu-m4");
     r.provenance.cflags = r.provenance.cflags.replace("-O2", "-O3");
     const scale = (o, f) => {
       o.samples = o.samples.map((x) => x * f);
@@ -126,9 +132,11 @@ compare)
     };
     scale(r.ops.find((o) => o.alg === "ml-kem-512" && o.op === "keygen" && o.backend === "wolfcrypt"), 2);
     scale(r.ops.find((o) => o.alg === "ecdh-p256" && o.op === "shared" && o.backend === "wolfcrypt"), 0.5);
-    fs.writeFileSync(process.argv[2], JSON.stringify(j));' "$data/results.json" "$work/o3/results.json"
+    fs.writeFileSync(process.argv[2], JSON.stringify(j));
+    j.runs = [r];
+    fs.writeFileSync(process.argv[3], JSON.stringify(j));' "$data/results.json" "$work/o3/results.json" "$work/o3q/results.json"
   set +e
-  "$merlin" compare "$data" "$work/o3" --html "$work/refused.html" >"$work/msg" 2>&1
+  "$merlin" compare "$data" "$work/o3q" --html "$work/refused.html" >"$work/msg" 2>&1
   rc=$?
   "$merlin" compare "$data" "$work/o3" --force --html "$art/compare.html" >>"$work/msg" 2>&1
   rc2=$?
@@ -138,6 +146,61 @@ compare)
   [ "$rc2" -eq 1 ] || fail "compare --force with a regression: exit $rc2, want 1"
   grep -q "page written to $art/compare.html" "$work/msg" || fail "compare --html wrote no page"
   node "$here/html.mjs" compare "$art/compare.html" "$art/report-html"
+  ;;
+noise)
+  # Two copies of the run: the host's control set to 20 probes at 100 and
+  # 20 at 130 ticks (p95/p5 - 1 = 30 %) in both; two host operations and
+  # one QEMU operation given constant samples (no spread) in both, then
+  # scaled in the new copy: x1.10 and x1.60 on the host, x1.05 on QEMU.
+  node -e '
+    const fs = require("fs");
+    const j = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    const host = j.runs.find((r) => r.target === "host"), qemu = j.runs.find((r) => r.target === "qemu-m4");
+    host.control = { primitive: host.control.primitive, ticks_per_call: Array(40).fill(0).map((_, i) => (i < 20 ? 100 : 130)) };
+    const pick = (r, alg, op) => r.ops.find((o) => o.alg === alg && o.op === op && o.backend === "wolfcrypt");
+    const flat = (o, m) => {
+      o.samples = o.samples.map(() => m);
+      for (const k of ["median", "p99", "min", "max", "mean"]) o[k] = m;
+      o.iqr = o.stddev = o.cv = 0;
+    };
+    const ops = [[pick(host, "x25519", "keygen"), 1.1], [pick(host, "ecdsa-p256", "sign"), 1.6], [pick(qemu, "ml-kem-512", "encaps"), 1.05]];
+    for (const [o] of ops) flat(o, Math.round(o.median));
+    fs.writeFileSync(process.argv[2], JSON.stringify(j));
+    for (const [o, f] of ops) flat(o, o.median * f);
+    fs.writeFileSync(process.argv[3], JSON.stringify(j));
+    ops[1][0].samples = ops[1][0].samples.map((x) => x / 1.6);
+    flat(ops[1][0], ops[1][0].samples[0]);
+    flat(ops[2][0], ops[2][0].samples[0] / 1.05);
+    fs.writeFileSync(process.argv[4], JSON.stringify(j));' \
+    "$data/results.json" "$work/old.json" "$work/new.json" "$work/noisy.json"
+  set +e
+  "$merlin" compare "$work/old.json" "$work/new.json" --md "$work/c.md" >"$work/out" 2>&1
+  rc=$?
+  "$merlin" compare "$work/old.json" "$work/noisy.json" --md "$work/n.md" >"$work/nout" 2>&1
+  rc2=$?
+  set -e
+  cat "$work/out" "$work/nout"
+  [ "$rc" -eq 1 ] || fail "a 60 % host and a 5 % QEMU change: exit $rc, want 1"
+  [ "$rc2" -eq 0 ] || fail "only a host change under the noise: exit $rc2, want 0"
+  head -1 "$work/out" | grep -q "^merlin compare: REGRESSED: 2 of 158 operation(s) slower by more than 2.0%: .*1 within noise" ||
+    fail "the first line is not the verdict: $(head -1 "$work/out")"
+  head -1 "$work/nout" | grep -q "^merlin compare: no regression: 158 operation(s) compared: 1 within noise, 157 the same$" ||
+    fail "the first line is not the verdict: $(head -1 "$work/nout")"
+  head -1 "$work/c.md" | grep -q "^## Merlin compare: REGRESSED: 2 of 158" || fail "--md: the first line is $(head -1 "$work/c.md")"
+  head -1 "$work/n.md" | grep -q "^## Merlin compare: no regression" || fail "--md: the first line is $(head -1 "$work/n.md")"
+  # devices first; in each group the regression, then the folded count
+  q=$(grep -n "^qemu-m4 (profile default, gcc -O2), in instructions; noise 0.0% (old), 0.0% (new)$" "$work/out" | cut -d: -f1)
+  h=$(grep -n "^host (profile default, gcc -O2), in ns; noise 30.0% (old), 30.0% (new)$" "$work/out" | cut -d: -f1)
+  [ -n "$q" ] && [ -n "$h" ] && [ "$q" -lt "$h" ] || fail "group headers: qemu-m4 at '$q', host at '$h'"
+  sed -n "$((q + 1))p" "$work/out" | grep -qE "^  ml-kem-512 encaps \(wolfcrypt\) .* \+5\.00%  REGRESSED$" || fail "qemu-m4: the regression does not lead"
+  sed -n "$((q + 2))p" "$work/out" | grep -q "^  78 unchanged: 78 the same$" || fail "qemu-m4: the unchanged rows are not folded"
+  sed -n "$((h + 1))p" "$work/out" | grep -qE "^  ecdsa-p256 sign \(wolfcrypt\) .* \+60\.00%  REGRESSED$" || fail "host: the regression does not lead"
+  sed -n "$((h + 2))p" "$work/out" | grep -q "^  78 unchanged: 77 the same, 1 within noise$" || fail "host: no folded count with the change within noise"
+  ! grep -q "x25519 keygen" "$work/out" || fail "a change within noise is listed on the terminal"
+  grep -qF "| x25519 keygen (wolfcrypt) |" "$work/c.md" && grep -qF "| +10.00 % | within noise |" "$work/c.md" ||
+    fail "--md: the change within noise is not in the folded table"
+  grep -q "^<details><summary>78 unchanged: 77 the same, 1 within noise</summary>$" "$work/c.md" || fail "--md: the host's rows are not folded"
+  echo "4 passed, 0 failed"
   ;;
 ci)
   "$merlin" report "$data" --format benchmark-action

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # scripts/readme-tables.mjs on the report-data fixture (ART/report-data): the
-# README's three kinds of block are filled from results.json, a second
+# three kinds of block of docs/measurements.md (once the README's) are
+# filled from results.json, a second
 # pass changes nothing, and a missing results directory, a target the run
 # does not have, an unknown block kind and an unclosed block each fail
 # with their message, leaving the file as it was.
@@ -14,7 +15,7 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "readme_tables.sh: FAIL: $*"; exit 1; }
 pass=0
 
-cp "$root/README.md" "$work/R.md"
+cp "$root/docs/measurements.md" "$work/R.md"
 node "$script" "$art/report-data" "$work/R.md" 2>"$work/msg" || fail "$(cat "$work/msg")"
 grep -q "3 table(s)" "$work/msg" || fail "not three tables: $(cat "$work/msg")"
 node -e '

@@ -69,7 +69,7 @@ function cFragment(set, vecs, version) {
         `     .sig_sha256 = ${arrayName(set, v.index, 'sig_sha256')}, .sig_len = ${v.sig_len}},\n`;
   }
   s += '};\n\n';
-  s += `const mops_kat_table mops_kat_${set.table} = {\n` +
+  s += `const mops_kat_table mops_kat_${set.table.toUpperCase()} = {\n` +
       `    .vecs = NULL, .n = 0, .seed_vecs = ${set.table}_seed_vecs,\n` +
       `    .n_seed = sizeof ${set.table}_seed_vecs / sizeof ${set.table}_seed_vecs[0]};\n\n`;
   return s;

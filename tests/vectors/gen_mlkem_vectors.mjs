@@ -96,7 +96,7 @@ function cFile(all, version) {
           `${n('dk_sha256')}, ${n('ct_sha256')}, ${n('k')}},\n`;
     }
     s += '};\n\n';
-    s += `const mops_kat_table mops_kat_${set.table} = {\n`;
+    s += `const mops_kat_table mops_kat_${set.table.toUpperCase()} = {\n`;
     s += `    .vecs = ${set.table}_vecs, .n = sizeof ${set.table}_vecs / sizeof ${set.table}_vecs[0]};\n`;
     if (set !== all[all.length - 1].set) s += '\n';
   }

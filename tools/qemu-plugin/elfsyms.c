@@ -19,13 +19,30 @@ static int cmp_sym(const void *a, const void *b) {
  * copy them into t. */
 typedef struct {
   es_table *t;
+  const mh_elf *e;
   size_t n, bytes;
   unsigned type; /* STT_FUNC or STT_OBJECT */
 } collect;
 
+/* The symbols taken: of the type, with a size; for functions also those
+ * without one, as assembly often leaves them (pqm4's keccakf1600.S: .type
+ * %function, no .size), and global labels without a type in code (an
+ * assembly function without .type); never the mapping symbols ($t, $d)
+ * or local labels. */
+static int wanted(const collect *c, const mh_elf_sym *s) {
+  if (s->type == c->type && s->size != 0)
+    return 1;
+  if (c->type != STT_FUNC || s->name[0] == '$' || s->name[0] == '.' ||
+      !s->name[0] || s->shndx == SHN_UNDEF || s->shndx >= c->e->n_sec ||
+      !(c->e->sec[s->shndx].flags & SHF_EXECINSTR))
+    return 0;
+  return s->type == STT_FUNC ||
+         (s->type == STT_NOTYPE && s->bind == STB_GLOBAL);
+}
+
 static int count_fn(void *ctx, const mh_elf_sym *s) {
   collect *c = ctx;
-  if (s->type == c->type && s->size != 0) {
+  if (wanted(c, s)) {
     c->n++;
     c->bytes += strlen(s->name) + 1;
   }
@@ -34,15 +51,37 @@ static int count_fn(void *ctx, const mh_elf_sym *s) {
 
 static int copy_fn(void *ctx, const mh_elf_sym *s) {
   collect *c = ctx;
-  if (s->type != c->type || s->size == 0)
+  if (!wanted(c, s))
     return 0;
   size_t len = strlen(s->name) + 1;
   es_sym *d = &c->t->sym[c->t->n++];
   d->addr = (uint32_t)s->value & (c->type == STT_FUNC ? ~1u : ~0u);
   d->size = (uint32_t)s->size;
+  /* a function without a size ends at its section's end at the latest */
+  const mh_elf_section *sec = &c->e->sec[s->shndx];
+  d->end = s->size ? d->addr + d->size : (uint32_t)(sec->addr + sec->size);
   d->name = memcpy(c->t->strings + c->bytes, s->name, len);
   c->bytes += len;
   return 0;
+}
+
+/* A function without an ELF size is bounded by the next symbol above it
+ * (the next function starts where it ends, but for alignment padding that
+ * never runs), or its section's end: the hashing profile then attributes
+ * an assembly Keccak's cycles to it instead of to nothing. */
+static void bound_sizeless(es_table *t) {
+  for (size_t i = 0; i < t->n; i++) {
+    if (t->sym[i].size)
+      continue;
+    uint32_t end = t->sym[i].end;
+    for (size_t k = i + 1; k < t->n; k++)
+      if (t->sym[k].addr > t->sym[i].addr) {
+        if (t->sym[k].addr < end)
+          end = t->sym[k].addr;
+        break;
+      }
+    t->sym[i].size = end > t->sym[i].addr ? end - t->sym[i].addr : 0;
+  }
 }
 
 static int load_type(const char *path, unsigned type, es_table *t, char *err,
@@ -54,7 +93,7 @@ static int load_type(const char *path, unsigned type, es_table *t, char *err,
   int rc = -1, has_symtab = 0;
   for (size_t i = 0; i < e.n_sec; i++)
     has_symtab |= e.sec[i].type == SHT_SYMTAB;
-  collect c = {.t = t, .type = type};
+  collect c = {.t = t, .e = &e, .type = type};
   if (e.is64 || e.big_endian) {
     snprintf(err, errlen, "%s is not a 32-bit little-endian ELF file", path);
     goto out;
@@ -73,6 +112,7 @@ static int load_type(const char *path, unsigned type, es_table *t, char *err,
   c.bytes = 0;
   mh_elf_each_symbol(&e, copy_fn, &c);
   qsort(t->sym, t->n, sizeof *t->sym, cmp_sym);
+  bound_sizeless(t);
   rc = 0;
 out:
   if (rc != 0) {

@@ -10,7 +10,9 @@
 
 typedef struct {
   uint32_t addr; /* Thumb bit cleared */
-  uint32_t size;
+  uint32_t size; /* an assembly function's without an ELF size: up to the
+                  * next symbol or its section's end (elfsyms.c) */
+  uint32_t end;  /* while loading: the section's end of a sizeless one */
   char *name;
 } es_sym;
 
@@ -20,7 +22,9 @@ typedef struct {
   char *strings;
 } es_table;
 
-/* Load the STT_FUNC symbols of path. Returns 0, or -1 with a message. */
+/* Load the functions of path (STT_FUNC, and global untyped labels in
+ * code; those without a size bounded by the next symbol). Returns 0, or -1
+ * with a message. */
 int es_load(const char *path, es_table *t, char *err, size_t errlen);
 /* The same for the data objects (STT_OBJECT, nonzero size). */
 int es_load_objects(const char *path, es_table *t, char *err, size_t errlen);

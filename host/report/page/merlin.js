@@ -162,14 +162,53 @@
         e.scale.type = type;
       }
       for (const k of ["layer", "hconcat", "vconcat"]) if (Array.isArray(o[k])) o[k].forEach(walk);
+      if (o.spec) walk(o.spec);
     };
     walk(spec);
+  }
+
+  // Fit a specification to the width its box has (w pixels): the view
+  // takes the width (a faceted one: its inner view, beside the names),
+  // the names of a band axis are cut to what is left, and legends take as
+  // many columns as fit. The C side gives the design; this gives the size.
+  function fit(spec, w) {
+    const names = Math.max(90, Math.min(380, Math.round(w * 0.34)));
+    // a faceted view's plot: beside the names, its right padding
+    const plot = spec.facet ? Math.max(80, w - names - 50) : w;
+    const cols = Math.max(1, Math.floor(w / 250));
+    const walk = (o) => {
+      if (!o || typeof o !== "object") return;
+      const enc = o.encoding || {};
+      if (enc.y && enc.y.type === "nominal" && enc.y.axis) enc.y.axis.labelLimit = names;
+      for (const a of ["x", "y"])
+        if (enc[a] && enc[a].title) enc[a].axis = Object.assign(enc[a].axis || {}, { titleLimit: spec.facet ? plot : w - 20 });
+      if (enc.color && enc.color.legend) {
+        // a legend beside the chart leaves a phone no room for it: below
+        if (enc.color.legend.orient === "right" && w < 700) enc.color.legend.orient = "bottom";
+        const orient = enc.color.legend.orient;
+        if (orient === "top" || orient === "bottom") enc.color.legend.columns = cols;
+        enc.color.legend.labelLimit = Math.min(230, w - 40);
+        enc.color.legend.titleLimit = w - 20;
+      }
+      for (const k of ["layer", "hconcat", "vconcat"]) if (Array.isArray(o[k])) o[k].forEach(walk);
+      if (o.spec) walk(o.spec);
+    };
+    walk(spec);
+    if (spec.facet) {
+      for (const h of Object.values(spec.facet)) if (h.header) h.header.labelLimit = plot + 40;
+      spec.spec.width = plot;
+    } else {
+      spec.width = Math.max(120, w);
+      spec.autosize = { type: "fit-x", contains: "padding" };
+    }
   }
 
   function embed(v) {
     const spec = structuredClone(v.chart.spec);
     if (v.chart.log) setScale(spec, v.chart.log.axis, v.log ? "log" : "linear");
     spec.datasets = filteredDatasets(v.chart);
+    v.width = v.el.clientWidth;
+    fit(spec, v.width);
     if (v.view) v.view.finalize();
     return vegaEmbed(v.el, spec, { actions: false, renderer: "svg", tooltip: { theme: "light" }, ast: true }).then((r) => {
       v.view = r.view;
@@ -200,6 +239,18 @@
     }
     return Promise.all(jobs);
   }
+
+  // A window of another width: every chart whose box changed width is
+  // drawn again to fit it; body[data-width] says when that is done.
+  let resizing = null;
+  function refit() {
+    const jobs = views.filter((v) => v.el.clientWidth !== v.width).map((v) => embed(v));
+    return Promise.all(jobs).then(() => document.body.setAttribute("data-width", String(window.innerWidth)));
+  }
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(refit, 100);
+  });
 
   // ---- tables -------------------------------------------------------
 
@@ -382,7 +433,10 @@
   buildFilters();
   buildCharts()
     .then(applyFilters)
-    .then(() => document.body.setAttribute("data-ready", "1"))
+    .then(() => {
+      document.body.setAttribute("data-width", String(window.innerWidth));
+      document.body.setAttribute("data-ready", "1");
+    })
     .catch((e) => {
       document.body.setAttribute("data-ready", "error");
       console.error("merlin: a chart failed to render: " + (e && e.message ? e.message : e));

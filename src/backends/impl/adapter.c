@@ -22,6 +22,10 @@
 #define MBI_CAT(a, b) MBI_CAT_(a, b)
 #define MBI_CAT_(a, b) a##b
 #define E(name) MBI_CAT(MBI_CAT(mbe_impl, MBI_K), MBI_CAT(_, name))
+#define MBI_STR(x) MBI_STR_(x)
+#define MBI_STR_(x) #x
+/* The prefix of the folder's api.h names, as a string ("" for none). */
+#define NS_STR MBI_STR(MBI_NS)
 
 #if MBI_FAMILY != MBI_FAMILY_OTHER
 #define SCRIPT(bytes, n) mcore_rng_script(bytes, n)
@@ -84,6 +88,7 @@ static const mbe_impl_api api = {
     .ss_len = MBI_SS,
     .expect = MBI_EXPECT,
     .expect_from = MBI_EXPECT_FROM,
+    .ns = NS_STR,
 };
 #else
 extern const mcore_sig_vt E(sig_vt);
@@ -184,6 +189,13 @@ const mcore_sig_vt E(sig_vt) = {
     .verify = verify,
     .keygen_seed = KEYGEN_SEED,
     .seed_len = SEED_LEN,
+#if MBI_DETACHED
+    .signed_message = 0,
+    .verify_name = NS_STR "crypto_sign_verify",
+#else
+    .signed_message = 1,
+    .verify_name = NS_STR "crypto_sign_open",
+#endif
 };
 
 static const mbe_impl_api api = {
@@ -198,6 +210,7 @@ static const mbe_impl_api api = {
     .ss_len = 0,
     .expect = MBI_EXPECT,
     .expect_from = MBI_EXPECT_FROM,
+    .ns = NS_STR,
 };
 #endif
 

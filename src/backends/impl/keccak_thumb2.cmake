@@ -3,7 +3,7 @@
 # calls go to keccak_thumb2.c, a FIPS 202 sponge over wolfSSL's Thumb-2
 # Keccak-f[1600] (BlockSha3 of wolfcrypt/src/port/arm/thumb2-sha3-asm.S,
 # pinned, assembled as is with the switches of keccak_thumb2/
-# user_settings.h). The renaming is appended to the folders' objcopy list.
+# user_settings.h).
 set(MBI_WOLFSSL_DIR "${MERLIN_THIRD_PARTY}/wolfssl")
 set(MBI_KT2_ASM
     "${MBI_WOLFSSL_DIR}/wolfcrypt/src/port/arm/thumb2-sha3-asm.S")
@@ -21,19 +21,8 @@ target_compile_definitions(merlin_impl_keccak_thumb2 PRIVATE
   WOLFSSL_USER_SETTINGS BlockSha3=mbe_kt2_BlockSha3)
 set_source_files_properties(${MBI_DIR}/keccak_thumb2.c PROPERTIES
   COMPILE_OPTIONS "${MERLIN_WARNINGS}")
-target_link_libraries(merlin_impl_common INTERFACE merlin_impl_keccak_thumb2)
-foreach(fn shake128_absorb shake128_squeezeblocks shake128_ctx_release
-           shake128_ctx_clone shake128_inc_init shake128_inc_absorb
-           shake128_inc_finalize shake128_inc_squeeze shake128_inc_ctx_clone
-           shake128_inc_ctx_release shake256_absorb shake256_squeezeblocks
-           shake256_ctx_release shake256_ctx_clone shake256_inc_init
-           shake256_inc_absorb shake256_inc_finalize shake256_inc_squeeze
-           shake256_inc_ctx_clone shake256_inc_ctx_release shake128 shake256
-           sha3_256_inc_init sha3_256_inc_ctx_clone sha3_256_inc_ctx_release
-           sha3_256_inc_absorb sha3_256_inc_finalize sha3_256
-           sha3_384_inc_init sha3_384_inc_ctx_clone sha3_384_inc_ctx_release
-           sha3_384_inc_absorb sha3_384_inc_finalize sha3_384
-           sha3_512_inc_init sha3_512_inc_ctx_clone sha3_512_inc_ctx_release
-           sha3_512_inc_absorb sha3_512_inc_finalize sha3_512)
-  list(APPEND MBI_REDEFINE_TEXT "${fn} mbe_kt2_${fn}\n")
-endforeach()
+# A user's folder built with it (not a library's: the built-in pqclean
+# backend keeps PQClean's C Keccak) links it and has its fips202.h calls
+# renamed (MBI_REDEFINE_KT2, cmake/MerlinImpl.cmake).
+set(MBI_REDEFINE_KT2 "${MERLIN_GEN}/impl_redefine_kt2.txt")
+mbi_rename_file("${MBI_REDEFINE_KT2}" mbe_kt2_ ${MBI_FIPS202_FNS})

@@ -46,6 +46,9 @@ typedef struct {
   /* The expected records ("seed=...,pk=...,sha256=..."; "" when unknown,
    * the reference run itself) and where they come from. */
   const char *expect, *expect_from;
+  /* The prefix of its api.h names ("PQCLEAN_MLDSA44_CLEAN_", or ""), so
+   * that a message names the folder's own function. */
+  const char *ns;
 } mbe_impl_api;
 
 /* The NIST PQC KAT procedure for count 0, as the NIST submission
@@ -58,8 +61,10 @@ typedef struct {
  * exactly the sizes api.h declares (guard bytes after them, and, when an
  * output ends in the byte its buffer was filled with, a second key pair
  * from the same seed over differently filled buffers), the KEM's
- * two secrets agree and the signed message opens. MCORE_OK, or MCORE_ERR
- * with the first problem in detail. */
+ * two secrets agree, and every verifier the folder has (crypto_sign_open,
+ * crypto_sign_verify) accepts the signature and rejects it with one bit of
+ * its signature part flipped. MCORE_OK, or MCORE_ERR with the first
+ * problem in detail, naming the folder's own function. */
 int mbe_impl_nistkat(const mbe_impl_api *api, char *record, size_t rlen,
                      char *detail, size_t dn);
 

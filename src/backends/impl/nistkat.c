@@ -189,6 +189,17 @@ static int fail(char *detail, size_t dn, const char *what, const char *why) {
   return mops_kat_fail(what, why, detail, dn);
 }
 
+/* The folder's own name of api.h function fn ("PQCLEAN_X_crypto_sign_open",
+ * "crypto_sign_verify"), so that a message names a function it has. */
+static int fail_fn(const mbe_impl_api *api, char *detail, size_t dn,
+                   const char *fn, const char *why) {
+  char name[160];
+  size_t at = 0;
+  mops_put_str(name, sizeof name, &at, api->ns ? api->ns : "");
+  mops_put_str(name, sizeof name, &at, fn);
+  return fail(detail, dn, name, why);
+}
+
 /* The guard bytes after an output of len declared bytes are untouched. */
 static int guarded(const uint8_t *buf, size_t len, const char *what,
                    char *detail, size_t dn) {
@@ -256,12 +267,12 @@ static int kem_records(const mbe_impl_api *api, mops_ctx *c, records *r,
   prime(c->ct, api->ct_len, fill);
   prime(c->ss, api->ss_len, fill);
   if (api->keypair(c->pk, c->sk) != 0)
-    return fail(detail, dn, "crypto_kem_keypair", "returned an error");
+    return fail_fn(api, detail, dn, "crypto_kem_keypair", "returned an error");
   if (guarded(c->pk, api->pk_len, "public key", detail, dn) ||
       guarded(c->sk, api->sk_len, "secret key", detail, dn))
     return MCORE_ERR;
   if (api->enc(c->ct, c->ss, c->pk) != 0)
-    return fail(detail, dn, "crypto_kem_enc", "returned an error");
+    return fail_fn(api, detail, dn, "crypto_kem_enc", "returned an error");
   if (guarded(c->ct, api->ct_len, "ciphertext", detail, dn) ||
       guarded(c->ss, api->ss_len, "shared secret", detail, dn))
     return MCORE_ERR;
@@ -277,12 +288,12 @@ static int kem_records(const mbe_impl_api *api, mops_ctx *c, records *r,
   field(r, "ss", c->ss, api->ss_len);
   prime(c->out, api->ss_len, (uint8_t)~fill);
   if (api->dec(c->out, c->ct, c->sk) != 0)
-    return fail(detail, dn, "crypto_kem_dec", "returned an error");
+    return fail_fn(api, detail, dn, "crypto_kem_dec", "returned an error");
   if (guarded(c->out, api->ss_len, "shared secret", detail, dn))
     return MCORE_ERR;
   if (memcmp(c->out, c->ss, api->ss_len) != 0)
-    return fail(detail, dn, "crypto_kem_dec",
-                "returned a different shared secret than crypto_kem_enc");
+    return fail_fn(api, detail, dn, "crypto_kem_dec",
+                   "returned a different shared secret than crypto_kem_enc");
   return MCORE_OK;
 }
 
@@ -309,7 +320,8 @@ static int kem(const mbe_impl_api *api, mops_ctx *c, records *r,
 
 #define KAT_MLEN 33 /* PQCgenKAT_sign's first message length */
 
-/* crypto_sign, or (detached API only) signature || message. */
+/* The signed message of the records: crypto_sign's, or (detached API only)
+ * signature || message, as PQClean's crypto_sign lays it out. */
 static int sign_message(const mbe_impl_api *api, uint8_t *sm, size_t *smlen,
                         const uint8_t *m, const uint8_t *sk) {
   if (api->sign)
@@ -322,16 +334,76 @@ static int sign_message(const mbe_impl_api *api, uint8_t *sm, size_t *smlen,
   return 0;
 }
 
-static int open_message(const mbe_impl_api *api, uint8_t *sm, size_t smlen,
-                        size_t *mlen, const uint8_t *pk) {
-  if (api->open)
-    return api->open(sm, mlen, sm, smlen, pk);
-  if (smlen < KAT_MLEN)
-    return -1;
-  size_t siglen = smlen - KAT_MLEN;
-  memmove(sm, sm + siglen, KAT_MLEN); /* as crypto_sign_open leaves it */
-  *mlen = KAT_MLEN;
-  return api->verify(sm + KAT_MLEN, siglen, sm, KAT_MLEN, pk);
+/* crypto_sign_open opens sm (into a buffer of its own, as PQCgenKAT_sign
+ * does), returns the message, and rejects sm with one bit of its signature
+ * part flipped (mops_sig_flip_at: never a bit of the message, which any
+ * open would reject by returning another message). */
+static int check_open(const mbe_impl_api *api, uint8_t *sm, size_t smlen,
+                      const uint8_t m[KAT_MLEN], const uint8_t *pk,
+                      char *detail, size_t dn) {
+  uint8_t *out = mops_spare_ct; /* MOPS_CT_MAX >= CRYPTO_BYTES + mlen */
+  size_t mlen = 0;
+  if (api->open(out, &mlen, sm, smlen, pk) != 0)
+    return fail_fn(api, detail, dn, "crypto_sign_open",
+                   "rejected the signed message of crypto_sign");
+  if (mlen != KAT_MLEN || memcmp(out, m, KAT_MLEN) != 0)
+    return fail_fn(api, detail, dn, "crypto_sign_open",
+                   "did not return the signed message");
+  size_t at = mops_sig_flip_at(sm, smlen, m, KAT_MLEN, 1);
+  sm[at] ^= 0x10u;
+  int rc = api->open(out, &mlen, sm, smlen, pk);
+  sm[at] ^= 0x10u;
+  if (rc == 0)
+    return fail_fn(api, detail, dn, "crypto_sign_open",
+                   "accepted a signed message whose signature part has a "
+                   "flipped bit");
+  return MCORE_OK;
+}
+
+/* crypto_sign_verify accepts sig (siglen bytes) of m and rejects it with
+ * one bit flipped. */
+static int check_verify(const mbe_impl_api *api, uint8_t *sig, size_t siglen,
+                        const uint8_t m[KAT_MLEN], const uint8_t *pk,
+                        char *detail, size_t dn) {
+  if (siglen == 0 || api->verify(sig, siglen, m, KAT_MLEN, pk) != 0)
+    return fail_fn(api, detail, dn, "crypto_sign_verify",
+                   "rejected the signature of crypto_sign_signature");
+  sig[siglen / 2] ^= 0x10u;
+  int rc = api->verify(sig, siglen, m, KAT_MLEN, pk);
+  sig[siglen / 2] ^= 0x10u;
+  if (rc == 0)
+    return fail_fn(api, detail, dn, "crypto_sign_verify",
+                   "accepted a signature with a flipped bit");
+  return MCORE_OK;
+}
+
+/* Every verifier the folder has, on the signed message sm of the records.
+ * Detached only: sm is signature || message. Both forms: a signature of
+ * crypto_sign_signature of its own (the records are complete: the DRBG
+ * draws it may take change none of them). */
+static int check_verifiers(const mbe_impl_api *api, mops_ctx *c, size_t smlen,
+                           const uint8_t m[KAT_MLEN], char *detail, size_t dn) {
+  if (api->verify && !api->sign &&
+      check_verify(api, c->ct, smlen - KAT_MLEN, m, c->pk, detail, dn))
+    return MCORE_ERR;
+  if (api->verify && api->sign) {
+    uint8_t *sig = mops_spare_ct;
+    size_t siglen = 0;
+    prime(sig, api->ct_len, 0x00);
+    if (api->signature(sig, &siglen, m, KAT_MLEN, c->sk) != 0)
+      return fail_fn(api, detail, dn, "crypto_sign_signature",
+                     "returned an error");
+    if (guarded(sig, api->ct_len, "signature", detail, dn))
+      return MCORE_ERR;
+    if (siglen > api->ct_len)
+      return fail_fn(api, detail, dn, "crypto_sign_signature",
+                     "signature longer than CRYPTO_BYTES");
+    if (check_verify(api, sig, siglen, m, c->pk, detail, dn))
+      return MCORE_ERR;
+  }
+  if (api->open && check_open(api, c->ct, smlen, m, c->pk, detail, dn))
+    return MCORE_ERR;
+  return MCORE_OK;
 }
 
 static int sig(const mbe_impl_api *api, mops_ctx *c, records *r,
@@ -339,6 +411,7 @@ static int sig(const mbe_impl_api *api, mops_ctx *c, records *r,
                size_t dn) {
   out_run a[2] = {0}, b[2] = {0};
   int second = 0;
+  const char *signer = api->sign ? "crypto_sign" : "crypto_sign_signature";
   field(r, "seed", seed, 48);
   text(r, "mlen = 33\n");
   field(r, "msg", m, KAT_MLEN);
@@ -348,7 +421,8 @@ static int sig(const mbe_impl_api *api, mops_ctx *c, records *r,
     prime(c->pk, api->pk_len, fill);
     prime(c->sk, api->sk_len, fill);
     if (api->keypair(c->pk, c->sk) != 0)
-      return fail(detail, dn, "crypto_sign_keypair", "returned an error");
+      return fail_fn(api, detail, dn, "crypto_sign_keypair",
+                     "returned an error");
     if (guarded(c->pk, api->pk_len, "public key", detail, dn) ||
         guarded(c->sk, api->sk_len, "secret key", detail, dn))
       return MCORE_ERR;
@@ -363,22 +437,18 @@ static int sig(const mbe_impl_api *api, mops_ctx *c, records *r,
     size_t smlen = 0, cap = api->ct_len + KAT_MLEN;
     prime(c->ct, cap, 0x00);
     if (sign_message(api, c->ct, &smlen, m, c->sk) != 0)
-      return fail(detail, dn, "crypto_sign", "returned an error");
+      return fail_fn(api, detail, dn, signer, "returned an error");
     if (guarded(c->ct, cap, "signed message", detail, dn))
       return MCORE_ERR;
     if (smlen > cap || smlen < KAT_MLEN)
-      return fail(detail, dn, "crypto_sign",
-                  "signed message longer than CRYPTO_BYTES + mlen, or "
-                  "shorter than the message");
+      return fail_fn(api, detail, dn, signer,
+                     api->sign ? "signed message longer than CRYPTO_BYTES + "
+                                 "mlen, or shorter than the message"
+                               : "signature longer than CRYPTO_BYTES");
     text_num(r, "smlen = ", smlen);
     field(r, "sm", c->ct, smlen);
-    size_t mlen = 0;
-    if (open_message(api, c->ct, smlen, &mlen, c->pk) != 0)
-      return fail(detail, dn, "crypto_sign_open",
-                  "rejected the signed message");
-    if (mlen != KAT_MLEN || memcmp(c->ct, m, KAT_MLEN) != 0)
-      return fail(detail, dn, "crypto_sign_open",
-                  "did not return the signed message");
+    if (check_verifiers(api, c, smlen, m, detail, dn))
+      return MCORE_ERR;
   }
   if (second &&
       (same_runs(&a[0], &b[0], api->pk_len, "public key", detail, dn) ||

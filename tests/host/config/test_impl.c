@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Implementation folders (host/config/impl.c, impl_common.c): which path
+ * characters the image build carries, a pqm4/mupq checkout's common code
+ * found from a folder's place, and mupq's heap-free fips202 API told from
+ * PQClean's. */
+/* mkdtemp */
+#define _XOPEN_SOURCE 700
+
+#include "check.h"
+#include "config/impl.h"
+#include "config/impl_common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void bad(const char *path, const char *needle) {
+  char what[200];
+  const char *w = mh_impl_path_bad(path, what, sizeof what);
+  CHECK(w != NULL);
+  if (w)
+    CHECK_CONTAINS(w, needle);
+  CHECK(!mh_impl_path_ok(path));
+}
+
+static void test_paths(void) {
+  /* what the build carries (a folder with all of these built and passed
+   * its known-answer test: impl-folders-paths) */
+  const char *good[] = {"/a b/c",
+                        "/x,y/z",
+                        "/q'r",
+                        "/p(1)/{2}",
+                        "/e!%&~:=+^`",
+                        "/u@host/v",
+                        "/\xc3\xa9t\xc3\xa9",
+                        "/a?b"};
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+    char what[200];
+    CHECK(mh_impl_path_bad(good[i], what, sizeof what) == NULL);
+  }
+  bad("/a|b", "'|' at offset 2 (the image build's lists use it");
+  bad("/a[b", "'[' at offset 2 (CMake reads brackets");
+  bad("/ab]", "']' at offset 3");
+  bad("/a#b", "'#' at offset 2 (Ninja's dependency files");
+  bad("/a?\?-b", "'?' at offset 2 (two together start a trigraph");
+  bad("/x/@FOO_1@/y", "'@' at offset 3 ('@NAME@' is a variable");
+  bad("/a;b", "';' at offset 2");
+  bad("/a$b", "'$' at offset 2");
+  bad("/a\\b", "'\\' at offset 2");
+  bad("/q'r\"", "'\"' at offset 4");
+  bad("/a\tb", "byte 0x09 at offset 2 (a control character)");
+  bad("/a\x7f", "byte 0x7f at offset 2");
+}
+
+static char *tmp_tree(void) {
+  char *t = strdup("/tmp/merlin-test-impl-XXXXXX");
+  CHECK(t && mkdtemp(t));
+  return t;
+}
+
+static void touch(const char *root, const char *rel, const char *text) {
+  char p[1024];
+  snprintf(p, sizeof p, "%s/%s", root, rel);
+  for (char *s = strchr(p + strlen(root) + 1, '/'); s; s = strchr(s + 1, '/')) {
+    *s = '\0';
+    mkdir(p, 0755);
+    *s = '/';
+  }
+  FILE *f = fopen(p, "w");
+  CHECK(f != NULL);
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+}
+
+static void test_common(void) {
+  char *t = tmp_tree(), p[1024];
+  /* pqm4: common/ and mupq/common/ (mupq's, told by its hal.h) */
+  touch(t, "pqm4/common/keccakf1600.S", "");
+  touch(t, "pqm4/mupq/common/hal.h", "");
+  touch(t, "pqm4/mupq/common/fips202.c", "");
+  touch(t, "pqm4/crypto_kem/x/m4/api.h", "");
+  touch(t, "pqm4/mupq/crypto_kem/x/ref/api.h", "");
+  /* PQClean: common/ without hal.h, no checkout of mupq's family */
+  touch(t, "pqclean/common/fips202.c", "");
+  touch(t, "pqclean/crypto_kem/x/clean/api.h", "");
+  mh_impl_common c;
+  snprintf(p, sizeof p, "%s/pqm4/crypto_kem/x/m4", t);
+  CHECK(mh_impl_common_find(p, &c) == 1);
+  CHECK(c.n == 2 && c.pqm4 == 1);
+  if (c.n == 2) {
+    CHECK_CONTAINS(c.dirs[0], "/pqm4/common");
+    CHECK_CONTAINS(c.dirs[1], "/pqm4/mupq/common");
+  }
+  CHECK_CONTAINS(c.origin, "the pqm4 checkout");
+  mh_impl_common_free(&c);
+  /* a folder of pqm4's mupq/ submodule: pqm4's common/ first, as pqm4 */
+  snprintf(p, sizeof p, "%s/pqm4/mupq/crypto_kem/x/ref", t);
+  CHECK(mh_impl_common_find(p, &c) == 1);
+  CHECK(c.n == 2 && c.pqm4 == 1);
+  mh_impl_common_free(&c);
+  snprintf(p, sizeof p, "%s/pqclean/crypto_kem/x/clean", t);
+  CHECK(mh_impl_common_find(p, &c) == 0);
+  mh_impl_common_free(&c);
+  /* --impl-common DIR,DIR: every folder, in or out of a checkout, gets
+   * those (once); none: no checkout's; a DIR that is none: an error */
+  char d1[1024], d2[1024], err[512], *ex[2] = {d1, d2};
+  snprintf(d1, sizeof d1, "%s/pqm4/common", t);
+  snprintf(d2, sizeof d2, "%s/pqm4/mupq/common", t);
+  mh_impl_set s = {.explicit_common = ex, .n_explicit_common = 2};
+  size_t ci = 0;
+  CHECK(mh_impl_common_for(&s, p, &ci, err, sizeof err) == 0 && ci == 1);
+  CHECK(mh_impl_common_for(&s, "/elsewhere", &ci, err, sizeof err) == 0 &&
+        ci == 1 && s.n_commons == 1);
+  CHECK(s.commons[0].n == 2 &&
+        strcmp(s.commons[0].origin, "--impl-common") == 0);
+  s.explicit_common = NULL; /* not the set's to free here */
+  s.n_explicit_common = 0;
+  s.common_none = 1;
+  snprintf(p, sizeof p, "%s/pqm4/crypto_kem/x/m4", t);
+  CHECK(mh_impl_common_for(&s, p, &ci, err, sizeof err) == 0 && ci == 0);
+  s.common_none = 0;
+  char *bad_dir[1] = {"/no/such/dir"};
+  s.explicit_common = bad_dir;
+  s.n_explicit_common = 1;
+  CHECK(mh_impl_common_for(&s, p, &ci, err, sizeof err) == -1);
+  CHECK_CONTAINS(err, "--impl-common /no/such/dir: not a directory");
+  s.explicit_common = NULL;
+  s.n_explicit_common = 0;
+  mh_impl_set_free(&s);
+  /* mupq's API: contexts, never released; PQClean's: released */
+  touch(t, "mupq-api/a.c",
+        "void f(void){ shake128incctx s; shake128_inc_init(&s); }\n");
+  touch(t, "pqclean-api/a.c",
+        "void f(void){ shake128incctx s; shake128_inc_init(&s);\n"
+        "shake128_inc_ctx_release(&s); }\n");
+  touch(t, "oneshot/a.c", "void f(void){ shake256(o, 32, i, 32); }\n");
+  snprintf(p, sizeof p, "%s/mupq-api", t);
+  CHECK(mh_impl_stack_fips(p) == 1);
+  snprintf(p, sizeof p, "%s/pqclean-api", t);
+  CHECK(mh_impl_stack_fips(p) == 0);
+  snprintf(p, sizeof p, "%s/oneshot", t);
+  CHECK(mh_impl_stack_fips(p) == 0);
+  char cmd[1200];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", t);
+  CHECK(system(cmd) == 0);
+  free(t);
+}
+
+int main(void) {
+  test_paths();
+  test_common();
+  return check_report();
+}
