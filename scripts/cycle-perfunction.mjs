@@ -151,7 +151,7 @@ export function renderPerFunction(run, ref) {
       .map((f) => `\`${f.replace(/^mbe_uc\d+_/, '')}\``).join(', ')}, with the prefix ` +
     'the folder run gives common code), the mean over each operation\'s samples; signing at ' +
     'FIPS 204\'s expected number of attempts (below).');
-  lines.push(`Reference: ${ref.source} (tests/impl/pqm4-benchmarks.json); its hashing share ` +
+  lines.push(`Reference: ${ref.source} (pqm4-benchmarks.json in tests/impl); its hashing share ` +
     'is the share of cycles inside pqm4\'s instrumented SHA-2/SHA-3 calls (PROFILE_HASHING in ' +
     'mupq/common/fips202.c and sha2.c), taken in a build of its own.');
   lines.push('');
