@@ -13,8 +13,9 @@
  * content hash, the Keccak and common code it was built with (bdir's
  * impl-common.txt), where its known answers came from, the compiler
  * workaround bdir's build applied (compiler-workarounds.txt), and, when
- * off[i] is set, why[i]: why it was left out. bdir may be NULL (no build:
- * --from). 0, or -1 (memory). */
+ * off[i] is set, why[i]: why it was left out (off[i] without a why:
+ * another part's image holds it, and it is not recorded). bdir may be
+ * NULL (no build: --from). 0, or -1 (memory). */
 int mh_impl_record(const mh_impl_set *s, const char *bdir,
                    const unsigned char *off, char *const *why, mh_result *res);
 

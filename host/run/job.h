@@ -22,7 +22,7 @@
 /* Largest console stream accepted from a target or a --from file. */
 #define MH_MAX_CONSOLE_BYTES ((size_t)256 << 20)
 
-typedef struct {
+typedef struct mh_run_ctx {
   const mh_run_opts *o;
   mh_ct_list ct_list; /* constant-time/expected-findings.txt */
   int ct_list_loaded;
@@ -32,6 +32,15 @@ typedef struct {
   int profile_loaded;
   mh_impl_set impls;   /* the run's implementation folders */
   unsigned build_jobs; /* compile jobs per image build (0: online CPUs) */
+  /* A split plan (run/plan.h, "Parts"): a profile's folders dealt into
+   * images of their own. Part 0 is the profile's own context; part k > 0
+   * a context whose image holds only the control primitives and its
+   * folders, named "<profile>.part<k>", its parent's impls and profile
+   * borrowed. elsewhere[i]: folder i is in another part's image (NULL:
+   * none is). */
+  const struct mh_run_ctx *parent;
+  unsigned part;
+  unsigned char *elsewhere;
 } mh_run_ctx;
 
 typedef struct {

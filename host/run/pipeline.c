@@ -281,6 +281,13 @@ static int plan_all(mh_plan *pl, const mh_run_opts *o, int parallel,
   for (size_t p = 0; rc == 0 && p < pl->n_prof; p++)
     rc = mh_plan_profile(pl, p, parallel, workers);
   if (rc == 0 && o->plan_file &&
+      mh_plan_parts_from_file(pl, o->plan_file, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: --plan %s\n", err);
+    return 2;
+  }
+  if (rc == 0)
+    rc = mh_plan_jobs(pl);
+  if (rc == 0 && o->plan_file &&
       mh_plan_adopt(pl, o->plan_file, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: --plan %s\n", err);
     return 2;
@@ -328,7 +335,7 @@ int mh_pipeline_run(const mh_run_opts *o) {
   mh_exec_install_signal_handlers();
   size_t total = o->n_targets * pl.n_cc * pl.n_opt * pl.n_prof;
   unsigned workers = o->jobs ? o->jobs : mh_jobs_default();
-  int parallel = workers > 1 && total > 1 && !o->from;
+  int parallel = workers > 1 && (total > 1 || o->plan_file) && !o->from;
   if (o->plan_only) {
     for (size_t p = 0; rc == 0 && p < pl.n_prof; p++)
       rc = mh_plan_profile(&pl, p, 0, workers);

@@ -99,7 +99,15 @@ void mh_plan_free(mh_plan *pl) {
     free(pl->trs[i].impl_off);
   }
   free(pl->trs);
+  for (size_t k = 0; k < pl->n_parts; k++) { /* their own fields only */
+    mh_ct_list_free(&pl->parts[k]->ct_list);
+    free(pl->parts[k]->profile_name);
+    free(pl->parts[k]->elsewhere);
+    free(pl->parts[k]);
+  }
+  free(pl->parts);
   for (size_t p = 0; pl->ctxs && p < pl->n_prof; p++) {
+    free(pl->ctxs[p].elsewhere);
     mh_ct_list_free(&pl->ctxs[p].ct_list);
     mh_profile_free(&pl->ctxs[p].profile);
     mh_impl_set_free(&pl->ctxs[p].impls);
@@ -154,11 +162,9 @@ int mh_plan_init(mh_plan *pl, const mh_run_opts *o) {
         fprintf(stderr, "merlin: --profile lists '%s' twice\n", pl->profs[p]);
         return 2;
       }
-  size_t per_prof = o->n_targets * pl->n_cc * pl->n_opt;
   pl->ctxs = calloc(pl->n_prof, sizeof *pl->ctxs);
-  pl->trs = calloc(per_prof * pl->n_prof, sizeof *pl->trs);
   pl->popts = calloc(pl->n_prof, sizeof *pl->popts);
-  if (!pl->trs || !pl->ctxs || !pl->popts) {
+  if (!pl->ctxs || !pl->popts) {
     fprintf(stderr, "merlin: out of memory\n");
     return 1;
   }
@@ -190,24 +196,118 @@ int mh_plan_profile(mh_plan *pl, size_t p, int parallel, unsigned workers) {
       c->ct_list_loaded = rc == 0;
     }
   }
+  return rc;
+}
+
+/* The jobs of context c: every target, every compiler and level. */
+static void ctx_jobs(mh_plan *pl, mh_run_ctx *c) {
+  const mh_run_opts *o = pl->o;
   size_t n_row = pl->n_cc * pl->n_opt;
-  for (size_t i = 0; rc == 0 && i < o->n_targets; i++)
+  for (size_t i = 0; i < o->n_targets; i++)
     for (size_t k = 0; k < n_row; k++) {
       mh_job *tr = &pl->trs[pl->done++];
       tr->t = mh_target_find(o->targets[i]);
       tr->ctx = c;
       tr->cc = pl->matrix ? pl->ccs[k / pl->n_opt] : NULL;
       tr->opt = pl->matrix ? pl->opts[k % pl->n_opt] : NULL;
-      if (pl->matrix && pl->n_prof > 1)
+      if (pl->matrix && (pl->n_prof > 1 || c->part))
         snprintf(tr->label, sizeof tr->label, "%s (profile %s, %s -%s)",
                  tr->t->id, c->profile_name, tr->cc, tr->opt);
       else if (pl->matrix)
         snprintf(tr->label, sizeof tr->label, "%s (%s -%s)", tr->t->id, tr->cc,
                  tr->opt);
+      else if (c->part)
+        snprintf(tr->label, sizeof tr->label, "%s (profile %s)", tr->t->id,
+                 c->profile_name);
       else
         snprintf(tr->label, sizeof tr->label, "%s", tr->t->id);
     }
-  return rc;
+}
+
+int mh_plan_jobs(mh_plan *pl) {
+  size_t per = pl->o->n_targets * pl->n_cc * pl->n_opt;
+  pl->trs = calloc(per * (pl->n_prof + pl->n_parts) + 1, sizeof *pl->trs);
+  if (!pl->trs) {
+    fprintf(stderr, "merlin: out of memory\n");
+    return 1;
+  }
+  for (size_t p = 0; p < pl->n_prof; p++) {
+    ctx_jobs(pl, &pl->ctxs[p]);
+    for (size_t k = 0; k < pl->n_parts; k++)
+      if (pl->parts[k]->parent == &pl->ctxs[p])
+        ctx_jobs(pl, pl->parts[k]);
+  }
+  return 0;
+}
+
+/* Part k of c: its context, borrowing c's profile and folders; its image
+ * holds only the control primitives and the folders of group k. */
+static mh_run_ctx *new_part(mh_run_ctx *c, unsigned k, const unsigned *group) {
+  mh_run_ctx *x = calloc(1, sizeof *x);
+  char name[MH_PROFILE_NAME_MAX + 16];
+  snprintf(name, sizeof name, "%s.part%u",
+           c->profile_name ? c->profile_name : MH_PROFILE_DEFAULT, k);
+  if (!x)
+    return NULL;
+  *x = *c;
+  memset(&x->ct_list, 0, sizeof x->ct_list);
+  x->ct_list_loaded = 0;
+  memset(x->profile.n_routes, 0, sizeof x->profile.n_routes);
+  x->parent = c;
+  x->part = k;
+  x->profile_name = strdup(name);
+  x->elsewhere = calloc(c->impls.n ? c->impls.n : 1, 1);
+  if (!x->profile_name || !x->elsewhere) {
+    free(x->profile_name);
+    free(x->elsewhere);
+    free(x);
+    return NULL;
+  }
+  for (size_t i = 0; i < c->impls.n; i++)
+    x->elsewhere[i] = c->impls.v[i].library || group[i] != k;
+  /* loaded now, as its parent's, not lazily on -j's worker threads */
+  char err[1024];
+  if (c->ct_list_loaded &&
+      mh_ct_list_load(c->root, &x->ct_list, err, sizeof err) == 0)
+    x->ct_list_loaded = 1;
+  return x;
+}
+
+int mh_plan_split(mh_plan *pl, size_t p, const unsigned *group,
+                  unsigned n_groups) {
+  mh_run_ctx *c = &pl->ctxs[p];
+  if (n_groups < 2)
+    return 0;
+  c->elsewhere = calloc(c->impls.n ? c->impls.n : 1, 1);
+  mh_run_ctx **grown =
+      realloc(pl->parts, (pl->n_parts + n_groups) * sizeof *pl->parts);
+  if (!c->elsewhere || !grown)
+    return -1;
+  pl->parts = grown;
+  for (size_t i = 0; i < c->impls.n; i++)
+    c->elsewhere[i] = !c->impls.v[i].library && group[i] != 0;
+  for (unsigned k = 1; k < n_groups; k++) {
+    mh_run_ctx *x = new_part(c, k, group);
+    if (!x)
+      return -1;
+    pl->parts[pl->n_parts++] = x;
+  }
+  return 0;
+}
+
+/* A folder of job tr's profile that another part's image holds: left out
+ * of tr's image, without a reason (it is not a failure: mh_impl_record
+ * leaves it out of the job's records). */
+static int mark_elsewhere(mh_job *tr) {
+  const mh_run_ctx *c = tr->ctx;
+  for (size_t i = 0; c->elsewhere && i < c->impls.n; i++) {
+    if (!c->elsewhere[i])
+      continue;
+    if (!tr->impl_off && !(tr->impl_off = calloc(c->impls.n, 1)))
+      return -1;
+    tr->impl_off[i] = 1;
+  }
+  return 0;
 }
 
 int mh_plan_prepare(mh_plan *pl) {
@@ -216,18 +316,25 @@ int mh_plan_prepare(mh_plan *pl) {
     mh_run_ctx *c = &pl->ctxs[p];
     int used = 0;
     for (size_t i = 0; i < pl->done; i++)
-      used |= pl->trs[i].ctx == c && mh_plan_mine(pl, i);
+      used |= (pl->trs[i].ctx == c || pl->trs[i].ctx->parent == c) &&
+              mh_plan_mine(pl, i);
     mh_impl_ref_opts ro = {c->o->quiet, c->o->stall_s, c->o->timeout_s};
     if (used && c->impls.n &&
         mh_impl_expectations(c->root, &c->impls, &ro, err, sizeof err)) {
       fprintf(stderr, "merlin: %s\n", err);
       return 1;
     }
-    /* the folders left out of every image (no known answers: a tree run) */
+    /* the parts see what the expectations set in their parent's */
+    for (size_t k = 0; k < pl->n_parts; k++)
+      if (pl->parts[k]->parent == c)
+        pl->parts[k]->impls = c->impls;
+    /* the folders left out of every image (no known answers: a tree run),
+     * and those another part's image holds */
     for (size_t i = 0; used && i < pl->done; i++)
-      if (pl->trs[i].ctx == c &&
-          mh_impl_off_init(&c->impls, &pl->trs[i].impl_off,
-                           &pl->trs[i].impl_why) != 0) {
+      if ((pl->trs[i].ctx == c || pl->trs[i].ctx->parent == c) &&
+          (mh_impl_off_init(&c->impls, &pl->trs[i].impl_off,
+                            &pl->trs[i].impl_why) != 0 ||
+           mark_elsewhere(&pl->trs[i]) != 0)) {
         fprintf(stderr, "merlin: out of memory\n");
         return 1;
       }

@@ -20,7 +20,9 @@ typedef struct {
   mh_run_ctx *ctxs;
   mh_run_opts *popts; /* per profile: o with its profile */
   mh_job *trs;
-  size_t done; /* trs[0..done) are set up */
+  size_t done;        /* trs[0..done) are set up */
+  mh_run_ctx **parts; /* the parts of split profiles ("Parts", below) */
+  size_t n_parts;
   /* Its identity and slices (run/shard.c): the SHA-256 of mh_plan_json,
    * the slice of every job, this process's slice, and each job's
    * estimated cost (< 0: unknown). */
@@ -34,8 +36,20 @@ typedef struct {
  * 2 (reported). */
 int mh_plan_init(mh_plan *pl, const mh_run_opts *o);
 
-/* Load profile p and set up its jobs. */
+/* Load profile p (its context; the jobs come with mh_plan_jobs). */
 int mh_plan_profile(mh_plan *pl, size_t p, int parallel, unsigned workers);
+
+/* Parts: a profile whose implementation folders are split into several
+ * images (docs/scaling.md, "Heavy folders"). group[i] is the part of
+ * folder i of profile p's set (library backends' folders stay in part 0);
+ * part 0 keeps the profile's own image, part k > 0 is a context of its
+ * own (mh_run_ctx). 0, or -1 (memory). */
+int mh_plan_split(mh_plan *pl, size_t p, const unsigned *group,
+                  unsigned n_groups);
+
+/* Every job: for each profile, then each of its parts, every target and
+ * every compiler and level. 0, or 1 (memory). */
+int mh_plan_jobs(mh_plan *pl);
 
 /* What the jobs of this process's slice need before they run: the known
  * answers of their profiles' implementation folders, computed on the host
@@ -70,6 +84,12 @@ int mh_plan_mine(const mh_plan *pl, size_t i);
 
 /* shard.c: the plan a results set of this process is part of. */
 mh_plan_ref mh_plan_ref_of(const mh_plan *pl);
+
+/* shard.c: the parts a plan file's jobs name ("<profile>.part<k>", their
+ * folders by SHA-256), made again (mh_plan_split) before the jobs. 0, or
+ * -1 with err. */
+int mh_plan_parts_from_file(mh_plan *pl, const char *path, char *err,
+                            size_t errlen);
 
 /* shard.c: read a plan file (merlin plan --out): every job's cost into
  * pl (the jobs must be the same, in the same order: the file's hash must

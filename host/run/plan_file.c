@@ -14,13 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The run of prev that job tr would repeat: the same target and profile,
- * and the same compiler and level where tr is a matrix row. */
+/* The run of prev that job tr would repeat: the same target, its
+ * profile (a part's: its parent's), and the same compiler and level where
+ * tr is a matrix row. */
 static const mh_result *previous(const mh_results *prev, const mh_job *tr) {
+  const mh_run_ctx *c = tr->ctx->parent ? tr->ctx->parent : tr->ctx;
+  const char *pname = c->profile_name ? c->profile_name : MH_PROFILE_DEFAULT;
   for (size_t i = 0; i < prev->n_runs; i++) {
     const mh_result *x = &prev->runs[i];
-    const char *pname =
-        tr->ctx->profile_name ? tr->ctx->profile_name : MH_PROFILE_DEFAULT;
     if (!x->target || strcmp(x->target, tr->t->id) != 0 || !x->profile ||
         strcmp(x->profile, pname) != 0)
       continue;
@@ -34,16 +35,32 @@ static const mh_result *previous(const mh_results *prev, const mh_job *tr) {
   return NULL;
 }
 
-/* What a job executes, from the run prev made of it: every operation's
- * median times the calls the options make (the KAT, the warm-ups, the
- * samples) and every workflow's median times its samples, in the run's
- * unit (instructions under QEMU). An estimate for dealing jobs into
- * slices, not a measurement. */
-static double job_cost(const mh_result *x, const mh_run_opts *o) {
+/* Operation o of a previous run is in job tr's image: a folder's when tr's
+ * profile (or part) holds that folder, the rest when tr is a profile's own
+ * image (part 0). */
+static int in_image(const mh_job *tr, const mh_op *o) {
+  const mh_run_ctx *c = tr->ctx;
+  if (!o->backend || strncmp(o->backend, "impl:", 5) != 0)
+    return c->part == 0;
+  for (size_t i = 0; i < c->impls.n; i++)
+    if (strcmp(c->impls.v[i].backend, o->backend) == 0)
+      return !c->elsewhere || !c->elsewhere[i];
+  return c->part == 0;
+}
+
+/* What a job executes, from the run prev made of its target and profile:
+ * every operation of its image, median times the calls the options make
+ * (the KAT, the warm-ups, the samples), and, for a profile's own image,
+ * every workflow's median times its samples, in the run's unit
+ * (instructions under QEMU). An estimate for dealing jobs into slices, not
+ * a measurement. */
+static double job_cost(const mh_job *tr, const mh_result *x,
+                       const mh_run_opts *o) {
   double calls = 1.0 + o->warmup + o->runs, sum = 0;
   for (size_t i = 0; i < x->run.n_ops; i++)
-    sum += x->run.ops[i].stats.median * calls;
-  for (size_t i = 0; i < x->run.n_wfs; i++)
+    if (in_image(tr, &x->run.ops[i]))
+      sum += x->run.ops[i].stats.median * calls;
+  for (size_t i = 0; tr->ctx->part == 0 && i < x->run.n_wfs; i++)
     sum += x->run.wfs[i].stats.median * (o->warmup + o->runs);
   return sum;
 }
@@ -55,7 +72,7 @@ static int estimate(mh_plan *pl, const char *dir, char *err, size_t errlen) {
   pl->cost = malloc((pl->done ? pl->done : 1) * sizeof *pl->cost);
   for (size_t i = 0; pl->cost && i < pl->done; i++) {
     const mh_result *x = previous(&prev, &pl->trs[i]);
-    pl->cost[i] = x ? job_cost(x, pl->o) : -1;
+    pl->cost[i] = x ? job_cost(&pl->trs[i], x, pl->o) : -1;
   }
   mh_results_free(&prev);
   if (!pl->cost)
@@ -89,8 +106,96 @@ static void table(const mh_plan *pl, const mh_run_opts *o) {
   }
 }
 
+/* What a profile's ops on one backend cost in prev (its runs of that
+ * profile, or of its parts, on any target): the sum over operations of
+ * the median times the calls (job_cost's estimate). backend NULL: every
+ * backend but the implementation folders' (the profile's own image). */
+static double backend_cost(const mh_results *prev, const char *profile,
+                           const char *backend, const mh_run_opts *o) {
+  double calls = 1.0 + o->warmup + o->runs, sum = 0;
+  size_t pl = strlen(profile);
+  for (size_t r = 0; r < prev->n_runs; r++) {
+    const mh_result *x = &prev->runs[r];
+    if (!x->profile || strncmp(x->profile, profile, pl) != 0 ||
+        (x->profile[pl] && strncmp(x->profile + pl, ".part", 5) != 0))
+      continue;
+    for (size_t i = 0; i < x->run.n_ops; i++) {
+      const char *b = x->run.ops[i].backend;
+      if (backend ? (b && strcmp(b, backend) == 0)
+                  : (!b || strncmp(b, "impl:", 5) != 0))
+        sum += x->run.ops[i].stats.median * calls;
+    }
+  }
+  return sum;
+}
+
+/* Heavy folders apart (docs/scaling.md, "Heavy folders"): profile p's
+ * folders, heaviest first, each into the first part whose work stays
+ * within the heaviest single item (a folder, or the profile's own
+ * algorithms, which stay in part 0): no job longer than that must be. */
+static int split_folders(mh_plan *pl, size_t p, const mh_results *prev) {
+  mh_run_ctx *c = &pl->ctxs[p];
+  size_t n = c->impls.n;
+  const char *name = c->profile_name ? c->profile_name : MH_PROFILE_DEFAULT;
+  double *cost = calloc(n ? n : 1, sizeof *cost), own, cap;
+  double *load = calloc(n + 1, sizeof *load);
+  unsigned *group = calloc(n ? n : 1, sizeof *group), n_groups = 1;
+  size_t *order = calloc(n ? n : 1, sizeof *order), m = 0;
+  int rc = -1;
+  if (!cost || !load || !group || !order)
+    goto out;
+  cap = own = backend_cost(prev, name, NULL, pl->o);
+  for (size_t i = 0; i < n; i++)
+    if (!c->impls.v[i].library) {
+      cost[i] = backend_cost(prev, name, c->impls.v[i].backend, pl->o);
+      cap = cost[i] > cap ? cost[i] : cap;
+      size_t k = m++; /* insertion by cost, heaviest first, then by order */
+      while (k > 0 && cost[order[k - 1]] < cost[i]) {
+        order[k] = order[k - 1];
+        k--;
+      }
+      order[k] = i;
+    }
+  load[0] = own;
+  for (size_t k = 0; k < m; k++) {
+    unsigned g = 0;
+    while (g < n_groups && load[g] + cost[order[k]] > cap)
+      g++;
+    if (g == n_groups)
+      n_groups++;
+    group[order[k]] = g;
+    load[g] += cost[order[k]];
+  }
+  rc = mh_plan_split(pl, p, group, n_groups);
+out:
+  free(cost);
+  free(load);
+  free(group);
+  free(order);
+  return rc;
+}
+
+static int split_all(mh_plan *pl, const char *dir, char *err, size_t errlen) {
+  mh_results prev;
+  if (mh_results_load_arg(dir, &prev, err, errlen) != 0)
+    return -1;
+  int rc = 0;
+  for (size_t p = 0; rc == 0 && p < pl->n_prof; p++)
+    rc = split_folders(pl, p, &prev);
+  mh_results_free(&prev);
+  if (rc != 0)
+    snprintf(err, errlen, "out of memory");
+  return rc;
+}
+
 int mh_plan_write(mh_plan *pl, const mh_run_opts *o) {
   char err[2048];
+  if (o->costs && split_all(pl, o->costs, err, sizeof err) != 0) {
+    fprintf(stderr, "merlin: --costs %s: %s\n", o->costs, err);
+    return 1;
+  }
+  if (mh_plan_jobs(pl) != 0)
+    return 1;
   if (o->costs && estimate(pl, o->costs, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: --costs %s: %s\n", o->costs, err);
     return 1;

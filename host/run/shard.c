@@ -49,9 +49,10 @@ static json_t *job_json(const mh_plan *pl, size_t i) {
   const mh_run_ctx *c = tr->ctx;
   char psha[65];
   profile_sha256(c, psha);
-  json_t *impls = json_array();
+  json_t *impls = json_array(); /* the folders of its image */
   for (size_t k = 0; impls && k < c->impls.n; k++)
-    json_array_append_new(impls, json_string(c->impls.v[k].sha256));
+    if (!c->elsewhere || !c->elsewhere[k])
+      json_array_append_new(impls, json_string(c->impls.v[k].sha256));
   json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:o, s:o, s:b, s:o}", "job",
                         (json_int_t)i, "target", tr->t->id, "profile",
                         c->profile_name ? c->profile_name : MH_PROFILE_DEFAULT,
@@ -245,6 +246,66 @@ int mh_plan_adopt(mh_plan *pl, const char *path, char *err, size_t errlen) {
   if (!pl->cost)
     snprintf(err, errlen, "out of memory");
 out:
+  json_decref(root);
+  return rc;
+}
+
+/* Profile p's folder with this SHA-256, or -1. */
+static long folder_of(const mh_run_ctx *c, const char *sha) {
+  for (size_t i = 0; sha && i < c->impls.n; i++)
+    if (strcmp(c->impls.v[i].sha256, sha) == 0)
+      return (long)i;
+  return -1;
+}
+
+/* The file's job j names part k of profile p ("<profile>.part<k>"): its
+ * folders into group (k for each). 1 when it does, 0 when not. */
+static int part_job(const mh_run_ctx *c, json_t *j, unsigned *group,
+                    unsigned *n_groups) {
+  const char *name = json_string_value(json_object_get(j, "profile"));
+  const char *base = c->profile_name ? c->profile_name : MH_PROFILE_DEFAULT;
+  size_t bl = strlen(base);
+  unsigned k;
+  char tail;
+  if (!name || strncmp(name, base, bl) != 0 ||
+      sscanf(name + bl, ".part%u%c", &k, &tail) != 1 || k == 0 || k > 4096)
+    return 0;
+  json_t *impls = json_object_get(j, "impls"), *v;
+  size_t i;
+  json_array_foreach(impls, i, v) {
+    long f = folder_of(c, json_string_value(v));
+    if (f >= 0)
+      group[f] = k;
+  }
+  *n_groups = k + 1 > *n_groups ? k + 1 : *n_groups;
+  return 1;
+}
+
+int mh_plan_parts_from_file(mh_plan *pl, const char *path, char *err,
+                            size_t errlen) {
+  char *buf = NULL;
+  size_t len;
+  if (mh_read_file(path, 64u << 20, &buf, &len, err, errlen) != 0)
+    return -1;
+  json_t *root = json_loadb(buf, len, 0, NULL);
+  free(buf);
+  json_t *jobs = json_object_get(root, "jobs");
+  int rc = 0;
+  for (size_t p = 0; rc == 0 && p < pl->n_prof; p++) {
+    mh_run_ctx *c = &pl->ctxs[p];
+    unsigned *group = calloc(c->impls.n ? c->impls.n : 1, sizeof *group);
+    unsigned n_groups = 1;
+    size_t i;
+    json_t *j;
+    json_array_foreach(jobs, i, j) {
+      if (group)
+        part_job(c, j, group, &n_groups);
+    }
+    rc = group && mh_plan_split(pl, p, group, n_groups) == 0 ? 0 : -1;
+    if (rc != 0)
+      snprintf(err, errlen, "out of memory");
+    free(group);
+  }
   json_decref(root);
   return rc;
 }

@@ -12,6 +12,13 @@
 #                               twice, shards of two plans, of two source
 #                               revisions, a doubled job, and writes
 #                               nothing; --shard's usage errors
+#   shard.sh MERLIN ART parts   heavy folders apart: --plan-only with
+#                               --costs (the report-data run, two of its
+#                               backends renamed as two toy folders) puts
+#                               the folders in a part of their own
+#                               (default.part1: their jobs, their folders
+#                               only); a slice of that plan made again from
+#                               the file matches it
 #   shard.sh MERLIN ART plan    --plan-only writes the plan (--costs deals
 #                               the heaviest job alone), --plan FILE --shard
 #                               runs a slice of it, and a plan that no longer
@@ -149,6 +156,36 @@ plan)
   expect 2 "differs from what this tree and these options plan" \
     "$merlin" run --plan "$work/t.json" --out "$work/t"
   n=$((n + 2))
+  ;;
+parts)
+  toys=$root/tests/impl
+  mkdir -p "$work/c"
+  node -e '
+    const fs = require("fs"), j = JSON.parse(fs.readFileSync(process.argv[1]));
+    for (const r of j.runs) for (const o of r.ops) {
+      if (o.backend !== "pqclean") continue;
+      if (o.alg === "ml-kem-512") o.backend = "impl:toy-kem/ref";
+      if (o.alg === "ml-dsa-44") o.backend = "impl:toy-sign/ref";
+    }
+    fs.writeFileSync(process.argv[2], JSON.stringify(j));' \
+    "$art/report-data/results.json" "$work/c/results.json"
+  folders=(--impl "$toys/crypto_kem/toy-kem/ref" --impl "$toys/crypto_sign/toy-sign/ref")
+  "$merlin" run --target host,qemu-m4 "${folders[@]}" --plan-only "$work/p.json" \
+    --costs "$work/c" --shard 0/4 >"$work/table"
+  cat "$work/table"
+  node -e '
+    const p = require(process.argv[1]), fail = (w) => { console.log("FAIL: " + w); process.exit(1); };
+    const own = p.jobs.filter((j) => j.profile === "default");
+    const part = p.jobs.filter((j) => j.profile === "default.part1");
+    if (own.length !== 2 || part.length !== 2 || p.jobs.length !== 4) fail("jobs " + p.jobs.map((j) => j.profile));
+    if (own.some((j) => j.impls.length) || part.some((j) => j.impls.length !== 2))
+      fail("folders: own " + own.map((j) => j.impls.length) + ", part " + part.map((j) => j.impls.length));
+    if (!p.jobs.every((j) => j.cost > 0)) fail("a job without a cost");' "$work/p.json"
+  # An empty slice of it runs the parts' plan again from the file, whole.
+  "$merlin" run --plan "$work/p.json" --shard 3/4 --out "$work/s3" >/dev/null 2>"$work/log" ||
+    { cat "$work/log"; fail "the plan's parts made again from the file differ"; }
+  grep -q "shard 3/4 runs 0 of them" "$work/log" || { cat "$work/log"; fail "slice 3 of 4 has jobs"; }
+  n=3
   ;;
 *)
   fail "unknown mode $mode"
