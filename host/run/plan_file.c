@@ -80,6 +80,38 @@ static int estimate(mh_plan *pl, const char *dir, char *err, size_t errlen) {
   return pl->cost ? 0 : -1;
 }
 
+/* With every job's cost known and the plan dealt into slices: the
+ * heaviest slice, the whole and the heaviest job, the bound no number of
+ * slices goes below (docs/scaling.md "Measured scale"). */
+static void slices_summary(const mh_plan *pl) {
+  if (!pl->cost || !pl->slice || pl->shards < 1)
+    return;
+  double whole = 0, job_max = 0;
+  double *load = calloc(pl->shards, sizeof *load);
+  if (!load)
+    return;
+  for (size_t i = 0; i < pl->done; i++) {
+    if (pl->cost[i] < 0) {
+      free(load);
+      return;
+    }
+    whole += pl->cost[i];
+    job_max = pl->cost[i] > job_max ? pl->cost[i] : job_max;
+    load[pl->slice[i]] += pl->cost[i];
+  }
+  double slice_max = 0;
+  for (unsigned k = 0; k < pl->shards; k++)
+    slice_max = load[k] > slice_max ? load[k] : slice_max;
+  free(load);
+  char a[40], b[40], c[40];
+  mh_format_number(slice_max, a, sizeof a);
+  mh_format_number(whole, b, sizeof b);
+  mh_format_number(job_max, c, sizeof c);
+  printf("merlin: %u slice(s): the heaviest %s (estimate), %.1f%% of the "
+         "plan's %s; the heaviest job, %s, bounds any number of slices\n",
+         pl->shards, a, whole > 0 ? 100.0 * slice_max / whole : 0.0, b, c);
+}
+
 /* The table on stdout: job, target, profile, build, cost, slice. */
 static void table(const mh_plan *pl, const mh_run_opts *o) {
   printf("merlin: plan %s: %zu job(s)%s\n", pl->hash, pl->done,
@@ -104,6 +136,7 @@ static void table(const mh_plan *pl, const mh_run_opts *o) {
       printf("%u of %u", pl->slice[i], pl->shards);
     printf("\n");
   }
+  slices_summary(pl);
 }
 
 /* What a profile's ops on one backend cost in prev (its runs of that

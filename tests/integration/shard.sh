@@ -181,6 +181,14 @@ parts)
     if (own.some((j) => j.impls.length) || part.some((j) => j.impls.length !== 2))
       fail("folders: own " + own.map((j) => j.impls.length) + ", part " + part.map((j) => j.impls.length));
     if (!p.jobs.every((j) => j.cost > 0)) fail("a job without a cost");' "$work/p.json"
+  # The summary: the heaviest slice, never below the heaviest job.
+  node -e '
+    const fs = require("fs"), fail = (w) => { console.log("FAIL: " + w); process.exit(1); };
+    const m = fs.readFileSync(process.argv[1], "utf8").match(
+      /4 slice\(s\): the heaviest ([0-9,.]+) \(estimate\), [0-9.]+% of the plan.s ([0-9,.]+); the heaviest job, ([0-9,.]+), bounds/);
+    if (!m) fail("no summary of the slices");
+    const [slice, whole, job] = m.slice(1).map((x) => Number(x.replace(/,/g, "")));
+    if (!(job <= slice && slice <= whole)) fail(`heaviest job ${job}, slice ${slice}, whole ${whole}`);' "$work/table"
   # An empty slice of it runs the parts' plan again from the file, whole.
   "$merlin" run --plan "$work/p.json" --shard 3/4 --out "$work/s3" >/dev/null 2>"$work/log" ||
     { cat "$work/log"; fail "the plan's parts made again from the file differ"; }
