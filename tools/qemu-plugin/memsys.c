@@ -48,23 +48,25 @@ int mc_arg_uint(const char *s, unsigned long max, unsigned long *out) {
   return 0;
 }
 
-/* "B/L/W" into its three numbers, each at most max; 0 or -1. */
+/* "B/L/W" into its three numbers, each at most max; 0 or -1. Read in
+ * place, so any length the board file reader accepts (leading zeros) is
+ * read here too (tests/fuzz/fuzz_boards.c checks the two agree). */
 static int cache_triple(const char *v, unsigned long max, unsigned long x[3]) {
-  char buf[64];
-  if (strlen(v) >= sizeof buf)
-    return -1;
-  strcpy(buf, v);
-  char *p = buf;
+  const char *p = v;
   for (int f = 0; f < 3; f++) {
-    char *slash = strchr(p, '/');
-    if ((f < 2) != (slash != NULL))
+    unsigned long n = 0;
+    const char *start = p;
+    for (; *p >= '0' && *p <= '9'; p++) {
+      unsigned long d = (unsigned long)(*p - '0');
+      if (n > (max - d) / 10)
+        return -1;
+      n = n * 10 + d;
+    }
+    if (p == start || *p != (f < 2 ? '/' : '\0'))
       return -1;
-    if (slash)
-      *slash = '\0';
-    if (mc_arg_uint(p, max, &x[f]) != 0)
-      return -1;
-    if (slash)
-      p = slash + 1;
+    x[f] = n;
+    if (f < 2)
+      p++;
   }
   return 0;
 }

@@ -78,6 +78,11 @@ static void test_accepted(void) {
       PART "runs_from = flash\nflash_miss_cycles = 1\n"
            "icache = 16777216/16/1048576\nunified_cache = yes\n",
       PART "runs_from = sram\n",
+      /* leading zeros past the plugin's old 64-character copy (fuzz_boards,
+       * 2026-12-06) */
+      PART "runs_from = flash\nflash_miss_cycles = 1\ndcache = "
+           "0000000000000000000000000000000000000000000000000000000000000000"
+           "0000000000000000000000000000000000000000000000000000016/16/1\n",
   };
   for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
     accepted(edges[i]);
