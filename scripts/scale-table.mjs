@@ -17,9 +17,12 @@
 //       measured where it was, else projected from the largest N measured:
 //       its wall time per instruction of its heaviest slice, times this N's
 //       heaviest slice (a QEMU job's time follows its instruction count;
-//       building the images is left out)
+//       the building and the host reference step inside the measured
+//       time are scaled with it)
 //   scale-table.mjs write
 //       put it into docs/scaling.md between its markers
+//   scale-table.mjs check
+//       fail unless docs/scaling.md holds what write would put there
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,7 +77,8 @@ function measure() {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  const data = { command: `merlin run ${run.join(' ')}`, measured: what, walls, slices };
+  const quote = (a) => (/[*?\s'"]/.test(a) ? `'${a}'` : a);
+  const data = { command: `merlin run ${run.map(quote).join(' ')}`, measured: what, walls, slices };
   writeFileSync(DATA, JSON.stringify(data, null, 1) + '\n');
   console.log(`scale-table: wrote ${DATA}`);
 }
@@ -113,13 +117,19 @@ function render() {
 
 if (mode === 'measure') measure();
 else if (mode === 'render') console.log(render());
-else if (mode === 'write') {
+else if (mode === 'write' || mode === 'check') {
   const doc = readFileSync(DOC, 'utf8');
   const a = doc.indexOf(BEGIN), b = doc.indexOf(END);
   if (a < 0 || b < a) die(`docs/scaling.md has no markers ${BEGIN} ... ${END}`);
-  writeFileSync(DOC, doc.slice(0, a + BEGIN.length) + '\n' + render() + '\n' + doc.slice(b));
-  console.log('scale-table: docs/scaling.md written');
+  const now = doc.slice(0, a + BEGIN.length) + '\n' + render() + '\n' + doc.slice(b);
+  if (mode === 'check') {
+    if (now !== doc) die('docs/scaling.md does not hold what docs/scaling-measured.json renders (run write)');
+    console.log('scale-table: docs/scaling.md matches docs/scaling-measured.json');
+  } else {
+    writeFileSync(DOC, now);
+    console.log('scale-table: docs/scaling.md written');
+  }
 } else if (mode === '--help' || mode === '-h') {
-  console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(2, 22)
+  console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(2, 25)
     .map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
-} else die('usage: scale-table.mjs measure|render|write (--help)');
+} else die('usage: scale-table.mjs measure|render|write|check (--help)');

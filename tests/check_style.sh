@@ -84,7 +84,7 @@ paths)
     [ -e "$p" ] || bad "$file names '$p', which does not exist"
   done < <(git ls-files src host tests tools cmake scripts Makefile CMakeLists.txt |
     grep -E '\.(c|h|S|sh|cmake|mjs|js)$|CMakeLists.txt$|Makefile$|^scripts/' |
-    xargs grep -oE '(^|[^A-Za-z0-9_./-])(docs|src|host|tests|tools|cmake|scripts|boards|profiles)/[A-Za-z0-9_./-]+\.(md|c|h|S|sh|cmake|def|ld|profile|board|mjs|js|txt)' -H 2>/dev/null |
+    xargs grep -oE '(^|[^A-Za-z0-9_./-])(docs|src|host|tests|tools|cmake|scripts|boards|profiles)/[A-Za-z0-9_./-]+\.(md|c|h|S|sh|cmake|def|ld|profile|board|mjs|js|json|txt)' -H 2>/dev/null |
     sed -E 's/^([^:]+):[^A-Za-z0-9_]?(.*)$/\1 \2/' |
     grep -vE ' (src|host|tests|tools)/[^ ]*<' | sort -u)
   [ $fail = 0 ] && echo "ok: $n links and named paths exist"

@@ -18,7 +18,8 @@
 #                               the folders in a part of their own
 #                               (default.part1: their jobs, their folders
 #                               only); a slice of that plan made again from
-#                               the file matches it
+#                               the file matches it; on the host, each
+#                               folder a part of its own, run and merged
 #   shard.sh MERLIN ART plan    --plan-only writes the plan (--costs deals
 #                               the heaviest job alone), --plan FILE --shard
 #                               runs a slice of it, and a plan that no longer
@@ -193,7 +194,32 @@ parts)
   "$merlin" run --plan "$work/p.json" --shard 3/4 --out "$work/s3" >/dev/null 2>"$work/log" ||
     { cat "$work/log"; fail "the plan's parts made again from the file differ"; }
   grep -q "shard 3/4 runs 0 of them" "$work/log" || { cat "$work/log"; fail "slice 3 of 4 has jobs"; }
-  n=3
+  # Each folder a part of its own (costs: every toy operation 10^12, so
+  # each folder outweighs the profile's own image and the two do not fit
+  # together), run on the host and merged: both parts' folders are impl-0
+  # of their images, which is not two library versions.
+  node -e '
+    const fs = require("fs"), j = JSON.parse(fs.readFileSync(process.argv[1]));
+    for (const r of j.runs) for (const o of r.ops) {
+      if (!o.backend.startsWith("impl:")) continue;
+      o.samples = o.samples.map(() => 1e12);
+      for (const k of ["median", "p99", "min", "max", "mean"]) o[k] = 1e12;
+      o.iqr = o.stddev = o.cv = 0;
+    }
+    fs.writeFileSync(process.argv[1], JSON.stringify(j));' "$work/c/results.json"
+  "$merlin" run --target host "${folders[@]}" --runs 1 --warmup 0 \
+    --plan-only "$work/p2.json" --costs "$work/c" >/dev/null
+  node -e '
+    const p = require(process.argv[1]), parts = p.jobs.filter((j) => j.impls.length === 1);
+    if (p.jobs.length !== 3 || parts.length !== 2 || parts.some((j) => !j.profile.includes(".part"))) {
+      console.log("FAIL: jobs " + JSON.stringify(p.jobs.map((j) => [j.profile, j.impls.length])));
+      process.exit(1);
+    }' "$work/p2.json"
+  "$merlin" run --plan "$work/p2.json" --shard 0/1 --out "$work/h" --quiet >/dev/null
+  "$merlin" merge "$work/h" --out "$work/hm" >"$work/log" 2>&1 || { cat "$work/log"; fail "the parts' runs do not merge"; }
+  [ "$(node -e 'console.log(require(process.argv[1]).runs.length)' "$work/hm/latest/results.json")" = 3 ] ||
+    fail "the merged run has not the plan's three runs"
+  n=4
   ;;
 *)
   fail "unknown mode $mode"
