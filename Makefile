@@ -56,7 +56,7 @@ test-sanitize: deps
 	@cmake --preset host-sanitize >/dev/null
 	@cmake --build --preset host-sanitize
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --test-dir build/host-sanitize --output-on-failure -j2 -E 'qemu|fuzz'
+	  ctest --test-dir build/host-sanitize --output-on-failure -j2 -E 'qemu|fuzz|kat-all'
 
 FUZZ_SECONDS ?= 300
 fuzz: deps
