@@ -16,10 +16,12 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-e2e.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # The other QEMU cores run the same code paths as qemu-m4 (CMakeLists.txt):
-# fewer samples there.
+# fewer samples there, as for determinism, where identical medians need
+# no more.
+few=(--runs 5 --warmup 1)
 case $target in
 host | qemu-m4) runs=(--runs 11 --warmup 2) ;;
-*) runs=(--runs 5 --warmup 1) ;;
+*) runs=("${few[@]}") ;;
 esac
 
 # Every operation of the default profile (profiles/default.profile).
@@ -78,10 +80,8 @@ run)
   echo "4 passed, 0 failed"
   ;;
 determinism)
-  # Identical medians need no more samples than the other cores' runs.
-  runs=(--runs 5 --warmup 1)
-  "$merlin" run --target "$target" "${runs[@]}" --out "$work/a" --quiet
-  "$merlin" run --target "$target" "${runs[@]}" --out "$work/b" --quiet
+  "$merlin" run --target "$target" "${few[@]}" --out "$work/a" --quiet
+  "$merlin" run --target "$target" "${few[@]}" --out "$work/b" --quiet
   "$checker" same-medians "$work/a/latest/results.json" "$work/b/latest/results.json"
   if [ "$target" != qemu-m4 ]; then # compare and --repeat: once is enough
     echo "1 passed, 0 failed"

@@ -34,16 +34,28 @@ static int have_flash;
 static uint32_t last_line = UINT32_MAX; /* last fetched line (prefetch) */
 mc_dyn_counts mc_dyn_now;
 
-int mc_arg_uint(const char *s, unsigned long max, unsigned long *out) {
+/* The decimal number at *s, at most max, into *out; *s moves past its
+ * digits. 0, or -1 when there is no digit or the number exceeds max. */
+static int uint_prefix(const char **s, unsigned long max, unsigned long *out) {
+  const char *p = *s;
   unsigned long x = 0;
-  if (!*s)
-    return -1;
-  for (; *s; s++) {
-    unsigned long d = (unsigned long)(*s - '0');
-    if (*s < '0' || *s > '9' || d > max || x > (max - d) / 10)
+  for (; *p >= '0' && *p <= '9'; p++) {
+    unsigned long d = (unsigned long)(*p - '0');
+    if (d > max || x > (max - d) / 10)
       return -1;
     x = x * 10 + d;
   }
+  if (p == *s)
+    return -1;
+  *s = p;
+  *out = x;
+  return 0;
+}
+
+int mc_arg_uint(const char *s, unsigned long max, unsigned long *out) {
+  unsigned long x;
+  if (uint_prefix(&s, max, &x) != 0 || *s)
+    return -1;
   *out = x;
   return 0;
 }
@@ -52,21 +64,11 @@ int mc_arg_uint(const char *s, unsigned long max, unsigned long *out) {
  * place, so any length the board file reader accepts (leading zeros) is
  * read here too (tests/fuzz/fuzz_boards.c checks the two agree). */
 static int cache_triple(const char *v, unsigned long max, unsigned long x[3]) {
-  const char *p = v;
   for (int f = 0; f < 3; f++) {
-    unsigned long n = 0;
-    const char *start = p;
-    for (; *p >= '0' && *p <= '9'; p++) {
-      unsigned long d = (unsigned long)(*p - '0');
-      if (n > (max - d) / 10)
-        return -1;
-      n = n * 10 + d;
-    }
-    if (p == start || *p != (f < 2 ? '/' : '\0'))
+    if (uint_prefix(&v, max, &x[f]) != 0 || *v != (f < 2 ? '/' : '\0'))
       return -1;
-    x[f] = n;
     if (f < 2)
-      p++;
+      v++;
   }
   return 0;
 }
