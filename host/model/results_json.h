@@ -1,7 +1,24 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* results.json: writer and reader (the contract is docs/results.md). */
+/* results.json: writer (results_json.c) and reader (results_json_read.c);
+ * the contract is docs/results.md. */
 #ifndef MERLIN_HOST_RESULTS_JSON_H
 #define MERLIN_HOST_RESULTS_JSON_H
+
+/* The schema version both write and accept. */
+#define MH_RESULTS_SCHEMA 1
+
+/* A run's implementation folder record (docs/bring-your-own.md): its
+ * fields, X(name, required), for the writer and the reader alike. */
+#define MH_RESULTS_IMPL_FIELDS(X)                                              \
+  X(backend, 1)                                                                \
+  X(alg, 1)                                                                    \
+  X(path, 1)                                                                   \
+  X(sha256, 1)                                                                 \
+  X(hash, 1)                                                                   \
+  X(kat_reference, 0)                                                          \
+  X(left_out, 0)                                                               \
+  X(compiler_workaround, 0)                                                    \
+  X(common, 0)
 
 #include "model/results.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target: a results.json through what `merlin report` and
- * `merlin compare` do with it. When the reader (host/model/results_json.c)
+ * `merlin compare` do with it. When the reader (host/model/results_json_read.c)
  * accepts the input: every renderer runs on it; the JSON the writer makes
  * of it must be read back and written again to the same text (results.json
  * round-trips); and `merlin compare X X` must find no regression (exit 0;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libFuzzer target: the results reader (host/model/results_json.c), and the
+/* libFuzzer target: the results reader (host/model/results_json_read.c), and the
  * writers run on whatever it accepts (merlin report does the same). */
 #include "model/results.h"
 #include "model/results_json.h"

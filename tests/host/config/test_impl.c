@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Implementation folders (host/config/impl.c, impl_common.c): which path
- * characters the image build carries, a pqm4/mupq checkout's common code
+/* Implementation folders (host/config/impl.c, impl_set.c, impl_common.c): which
+ * path characters the image build carries, a pqm4/mupq checkout's common code
  * found from a folder's place, and mupq's heap-free fips202 API told from
  * PQClean's. */
 /* mkdtemp */
