@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libFuzzer target: the results reader (host/model/results_json_read.c), and the
- * writers run on whatever it accepts (merlin report does the same). */
+/* libFuzzer target: the results reader (host/model/results_json_read.c), and
+ * the writers run on whatever it accepts (merlin report does the same). */
 #include "model/results.h"
 #include "model/results_json.h"
 #include "report/report_md.h"
