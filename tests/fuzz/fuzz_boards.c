@@ -55,7 +55,9 @@ static void plugin(const char *args, uint64_t lo, uint64_t hi,
     uint64_t pc = lo + off, end = pc + len > hi ? hi : pc + len;
     mc_dyn d;
     /* penalty 0 is mc_mem_finish's; 1 to 15 a model's own (Cortex-M7) */
-    mc_dyn_init(&d, pc, end, data[i + 3] % 4, (unsigned)data[i + 3] >> 4);
+    if (mc_dyn_init(&d, pc, end, end - 2, data[i + 3] % 4,
+                    (unsigned)data[i + 3] >> 4) != 0)
+      finding("the plugin ran out of memory", "mc_dyn_init");
     cycles += mc_dyn_fetch(&d) + mc_dyn_fetch(&d);
     cycles += mc_dyn_branch(&d, data[i + 3] & 4 ? end : pc);
     cycles += mc_mem_load(lo + (uint64_t)data[i + 3] * 97 % span);

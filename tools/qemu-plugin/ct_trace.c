@@ -21,6 +21,7 @@
  * runs, so the first place it departs is named exactly.
  */
 #include "ct_trace.h"
+#include "cycle_model.h"
 
 #include "image/elffile.h"
 
@@ -447,13 +448,7 @@ void ct_trace_tb(struct qemu_plugin_tb *tb) {
     const uint8_t *d = qemu_plugin_insn_data(insn);
     uint32_t pc = (uint32_t)qemu_plugin_insn_vaddr(insn);
     uint16_t h1 = (uint16_t)(d[0] | d[1] << 8);
-    /* The size from the encoding (Armv7-M ARM A5.1), not from
-     * qemu_plugin_insn_size(): QEMU 7.2 appends the halfword it reads
-     * ahead at a page end (insn_crosses_page) to the last instruction of
-     * the block, so a 16-bit instruction there reports 4 bytes. */
-    size_t sz = (h1 & 0xF800) >= 0xE800 ? 4 : 2;
-    if (qemu_plugin_insn_size(insn) < sz)
-      sz = qemu_plugin_insn_size(insn);
+    size_t sz = mc_thumb_size(h1, qemu_plugin_insn_size(insn));
     uint16_t h2 = sz >= 4 ? (uint16_t)(d[2] | d[3] << 8) : 0;
     t->ft = pc + (uint32_t)sz;
     t->lpc = pc;

@@ -433,6 +433,11 @@ static void decode32(uint16_t h1, uint16_t h2, mc_insn *o) {
   set(o, K_ALU, MC_ALU, MC_BR_NONE); /* data processing */
 }
 
+size_t mc_thumb_size(uint16_t hw1, size_t reported) {
+  size_t sz = (hw1 & 0xF800) >= 0xE800 ? 4 : 2;
+  return reported < sz ? reported : sz;
+}
+
 void mc_decode(uint16_t hw1, uint16_t hw2, int size, mc_insn *out) {
   memset(out, 0, sizeof *out);
   if (size == 2)
@@ -490,4 +495,25 @@ mc_cost mc_cost_of(const mc_model *m, mc_insn *in, mc_state *st,
   if (in->cls == MC_BR_TAKEN)
     c.taken += wait_states; /* the refill fetches from flash */
   return c;
+}
+
+void mc_block(const mc_model *m, const mc_insn *ins, size_t n, mc_state *st,
+              unsigned wait_states, mc_block_cost *out, uint32_t *classes) {
+  memset(out, 0, sizeof *out);
+  for (size_t i = 0; i < n; i++) {
+    mc_insn in = ins[i];
+    mc_cost k = mc_cost_of(m, &in, st, wait_states);
+    if (i + 1 == n)
+      out->last_branch = (uint8_t)in.branch;
+    if (i + 1 == n && in.branch == MC_BR_COND) {
+      out->taken = (uint8_t)k.taken;
+      out->not_taken = (uint8_t)k.not_taken;
+      continue; /* class and cycles come when the outcome is known */
+    }
+    /* a conditional branch inside a block (IT block): not taken */
+    if (classes)
+      classes[in.branch == MC_BR_COND ? MC_BR_NOT_TAKEN : in.cls]++;
+    out->cycles += in.branch == MC_BR_COND ? k.not_taken : k.taken;
+  }
+  out->penalty = (uint8_t)st->br_mispredict;
 }

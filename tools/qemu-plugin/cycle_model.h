@@ -9,6 +9,7 @@
 
 #include "regs.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Classes reported per sample (docs/cycle-model.md, "Classes"). */
@@ -134,12 +135,44 @@ typedef struct {
 } mc_cost;
 
 void mc_decode(uint16_t hw1, uint16_t hw2, int size, mc_insn *out);
+/* An instruction's size from its first halfword (Armv7-M ARM A5.1), at
+ * most the bytes QEMU gave (reported). Not qemu_plugin_insn_size() alone:
+ * QEMU 7.2 appends the halfword it reads ahead near a page end
+ * (insn_crosses_page) to the instruction before, which then reports 2
+ * bytes too many. */
+size_t mc_thumb_size(uint16_t hw1, size_t reported);
 const mc_model *mc_model_find(const char *name);
 void mc_state_init(mc_state *st);
 /* Cost of in under model m (NULL: zero), updating st; an instruction
  * inside an IT block that writes the PC becomes conditional. */
 mc_cost mc_cost_of(const mc_model *m, mc_insn *in, mc_state *st,
                    unsigned wait_states);
+/* What a block of decoded instructions costs from one pipeline state:
+ * cycles of all but a last conditional branch, whose costs taken and not
+ * taken are apart, and its misprediction cost (0: the model's default). */
+typedef struct {
+  uint32_t cycles;
+  uint8_t taken, not_taken, penalty;
+  uint8_t last_branch; /* MC_BR_* of the last instruction (IT applied) */
+} mc_block_cost;
+/* The cost of ins[0..n) from *st, which becomes the state after them; the
+ * instructions' classes are added to classes[] when it is not NULL. The
+ * instructions are not changed (mc_cost_of works on copies). */
+void mc_block(const mc_model *m, const mc_insn *ins, size_t n, mc_state *st,
+              unsigned wait_states, mc_block_cost *out, uint32_t *classes);
+
+/* A block that continues another without a branch between them (QEMU cut
+ * the straight line where an instruction budget ended, at a page or at its
+ * block size limit): its cost from the state the other left, kept for the
+ * last such state seen. A cut is placed by the host's timing, so a block's
+ * cost may not depend on it: the estimate is the same however QEMU cut the
+ * code (docs/cycle-model.md, "Exact estimates"). */
+typedef struct {
+  int valid;
+  mc_state entry, exit;
+  mc_block_cost cost;
+} mc_carry;
+
 /* The M33 and M7 rules on top of the table cost in *c (pipeline.c):
  * dual issue with the instruction before, result-latency stalls. */
 void mc_pipe_cost(const mc_model *m, const mc_insn *in, mc_state *st, int in_it,

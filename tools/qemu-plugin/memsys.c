@@ -33,6 +33,9 @@ static unsigned miss, prefetch, unified, mispredict;
 static int have_flash;
 static uint32_t last_line = UINT32_MAX; /* last fetched line (prefetch) */
 mc_dyn_counts mc_dyn_now;
+/* The predictor's entries by branch address (memsys.h: mc_pred). */
+#define PRED_BUCKETS 4096u
+static mc_pred *pred_table[PRED_BUCKETS];
 
 /* The decimal number at *s, at most max, into *out; *s moves past its
  * digits. 0, or -1 when there is no digit or the number exceeds max. */
@@ -170,6 +173,12 @@ void mc_mem_reset(void) {
   have_flash = 0;
   last_line = UINT32_MAX;
   memset(&mc_dyn_now, 0, sizeof mc_dyn_now);
+  for (unsigned b = 0; b < PRED_BUCKETS; b++)
+    while (pred_table[b]) {
+      mc_pred *p = pred_table[b];
+      pred_table[b] = p->next;
+      free(p);
+    }
 }
 
 int mc_dyn_enabled(void) { return ic.bytes || dc.bytes || mispredict; }
@@ -202,19 +211,37 @@ static int cache_access(cache *c, uint32_t line) {
   return 0;
 }
 
-void mc_dyn_init(mc_dyn *d, uint64_t pc, uint64_t end, int br,
-                 unsigned penalty) {
+/* The entry of the branch at pc, made on first use (weakly not taken). */
+static mc_pred *pred_of(uint64_t pc) {
+  unsigned b = (unsigned)((pc >> 1) ^ (pc >> 13)) % PRED_BUCKETS;
+  for (mc_pred *p = pred_table[b]; p; p = p->next)
+    if (p->pc == pc)
+      return p;
+  mc_pred *p = calloc(1, sizeof *p);
+  if (!p)
+    return NULL;
+  p->pc = pc;
+  p->ctr = 1;
+  p->next = pred_table[b];
+  pred_table[b] = p;
+  return p;
+}
+
+int mc_dyn_init(mc_dyn *d, uint64_t pc, uint64_t end, uint64_t br_pc, int br,
+                unsigned penalty) {
   memset(d, 0, sizeof *d);
   d->br = mispredict ? (uint8_t)br : MC_DYN_BR_NONE;
   d->penalty = (uint8_t)(penalty ? penalty : mispredict);
-  d->ctr = 1; /* weakly not taken */
   d->fallthrough = end;
+  if (d->br != MC_DYN_BR_NONE && !(d->pred = pred_of(br_pc)))
+    return -1;
   if (ic.bytes && pc >= flash_lo && end <= flash_hi && end > pc) {
     d->in_flash = 1;
     d->line0 = (uint32_t)((pc - flash_lo) >> ic.shift);
     d->n_lines = (uint32_t)(((end - 1 - flash_lo) >> ic.shift) - d->line0 + 1);
     d->gen = UINT32_MAX;
   }
+  return 0;
 }
 
 uint64_t mc_dyn_fetch(mc_dyn *d) {
@@ -255,21 +282,23 @@ uint64_t mc_mem_load(uint64_t vaddr) {
 
 /* The Cortex-M7 predictor (docs/cycle-model.md "Cortex-M7"): per branch a
  * 2-bit counter for its direction and the last target for where it goes
- * (a branch target address cache without capacity limit). */
+ * (a branch target address cache without capacity limit), kept by the
+ * branch's address. */
 uint64_t mc_dyn_branch(mc_dyn *d, uint64_t next_pc) {
   if (!mispredict || d->br == MC_DYN_BR_NONE)
     return 0;
+  mc_pred *p = d->pred;
   int taken = next_pc != d->fallthrough;
-  int guess = d->br == MC_DYN_BR_COND ? d->ctr >= 2 : 1;
-  int right = taken == guess && (!taken || d->target == next_pc);
+  int guess = d->br == MC_DYN_BR_COND ? p->ctr >= 2 : 1;
+  int right = taken == guess && (!taken || p->target == next_pc);
   if (d->br == MC_DYN_BR_COND) {
-    if (taken && d->ctr < 3)
-      d->ctr++;
-    else if (!taken && d->ctr > 0)
-      d->ctr--;
+    if (taken && p->ctr < 3)
+      p->ctr++;
+    else if (!taken && p->ctr > 0)
+      p->ctr--;
   }
   if (taken)
-    d->target = next_pc;
+    p->target = next_pc;
   if (right)
     return 0;
   mc_dyn_now.mispredict++;

@@ -16,14 +16,25 @@
 /* How a block ends, for the branch predictor. */
 enum { MC_DYN_BR_NONE, MC_DYN_BR_COND, MC_DYN_BR_DIRECT, MC_DYN_BR_INDIRECT };
 
+/* The predictor's state of one branch instruction, shared by every block
+ * that ends with it: QEMU may translate the same code into several blocks
+ * (a block cut short where its instruction budget ends, then the rest),
+ * and the prediction must not depend on which of them ran. */
+typedef struct mc_pred {
+  uint64_t pc, target;
+  uint8_t ctr;
+  struct mc_pred *next;
+} mc_pred;
+
 typedef struct mc_dyn {
   /* instruction fetch: the cache lines the block spans, when in flash */
   uint32_t line0, n_lines;
   uint32_t gen; /* cache generation when they were last all resident */
   uint8_t in_flash;
-  /* branch predictor state of the block's last branch */
-  uint8_t br, ctr, penalty;
-  uint64_t target, fallthrough;
+  /* the block's last branch: its kind, misprediction cost and state */
+  uint8_t br, penalty;
+  mc_pred *pred;
+  uint64_t fallthrough;
 } mc_dyn;
 
 /* Counts of the running region, reported per sample ("mem" record). */
@@ -51,12 +62,12 @@ int mc_mem_loads(void);
 /* The side file's description of the memory system ("memsys ..."). */
 void mc_mem_describe(char *buf, size_t len);
 
-/* The state of a new block [pc, end) whose last instruction branches as
- * br, mispredicted at a cost of penalty cycles (0: mc_mem_finish's)
- * (kept inside the plugin's block record: one memory access less per
- * executed block). */
-void mc_dyn_init(mc_dyn *d, uint64_t pc, uint64_t end, int br,
-                 unsigned penalty);
+/* The state of a new block [pc, end) whose last instruction, at br_pc,
+ * branches as br, mispredicted at a cost of penalty cycles (0:
+ * mc_mem_finish's) (kept inside the plugin's block record: one memory
+ * access less per executed block). 0, or -1 when out of memory. */
+int mc_dyn_init(mc_dyn *d, uint64_t pc, uint64_t end, uint64_t br_pc, int br,
+                unsigned penalty);
 /* Cycles its fetch adds at one execution (instruction cache misses). */
 uint64_t mc_dyn_fetch(mc_dyn *d);
 /* Cycles the branch ending block d adds, now that the next block starts

@@ -41,16 +41,24 @@ typedef struct {
   uint32_t n_insns;
   uint32_t cycles; /* static part: all but the last branch's outcome */
   uint32_t classes[MC_N_CLASSES];
-  int32_t func;    /* index into the symbol table, -1 when none */
-  uint8_t marker;  /* 1 begin, 2 end */
-  uint8_t handler; /* starts an exception handler (*_Handler symbol) */
-  uint8_t branch;  /* the last instruction: MC_BR_* */
+  int32_t func;      /* index into the symbol table, -1 when none */
+  uint8_t marker;    /* 1 begin, 2 end */
+  uint8_t handler;   /* starts an exception handler (*_Handler symbol) */
+  uint8_t branch;    /* the last instruction: MC_BR_* */
+  uint8_t ends_flow; /* the last instruction may change the flow */
   uint8_t taken_cost;
   uint8_t not_taken_cost;
   uint8_t fn_entry; /* starts at its function's address: a call */
   uint8_t has_dyn;  /* dyn is in use: a memory system or a predictor */
+  uint8_t penalty;  /* dyn.penalty when the block starts afresh */
   mc_dyn dyn;       /* their state (memsys.h) */
   uint64_t extra;   /* their cycles in the current region */
+  /* The pipeline's state after the block when it starts afresh, and the
+   * block continued from one that ended without a branch (mc_carry). */
+  mc_state exit;
+  mc_carry carry;
+  int64_t carry_adj; /* the continued executions' cycles, less the static */
+  mc_insn *insns;    /* as decoded, to cost the block again from a state */
 } tb_info;
 
 static const mc_model *model;
@@ -73,6 +81,9 @@ static uint64_t n_regions;
 static tb_info *pending;
 /* The block before, whose last branch the next block settles (memsys.h). */
 static tb_info *last;
+/* What the pending branch's outcome (not taken, taken) adds to its block's
+ * static costs when the block continued another (carried()). */
+static int64_t pending_adj[2];
 
 static int cmp_touched(const void *a, const void *b) {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -88,7 +99,8 @@ static void region_end(void) {
   for (size_t i = 0; i < n_ran; i++) {
     tb_info *t = ran[i];
     uint64_t c = t->execs * t->cycles + t->n_taken * t->taken_cost +
-                 t->n_not_taken * t->not_taken_cost + t->extra;
+                 t->n_not_taken * t->not_taken_cost + t->extra +
+                 (uint64_t)t->carry_adj;
     insns += t->execs * t->n_insns;
     cycles += c;
     stall += t->extra;
@@ -105,6 +117,7 @@ static void region_end(void) {
       f_calls[t->func] += t->fn_entry ? t->execs : 0;
     }
     t->execs = t->n_taken = t->n_not_taken = t->extra = 0;
+    t->carry_adj = 0;
   }
   n_ran = 0;
   fprintf(out, "sample %" PRIu64 " insns=%" PRIu64 " cycles=%" PRIu64,
@@ -130,15 +143,47 @@ static void region_end(void) {
   n_regions++;
 }
 
+/* The block that ran before, when it ended without a branch: the state it
+ * left the pipeline in (NULL after a branch, an exception or a marker). */
+static const tb_info *prev_straight;
+static const mc_state *prev_exit;
+
+/* t starts where prev_straight ended: its cost from the state that block
+ * left (mc_carry in cycle_model.h), computed when that state is new. */
+static const mc_block_cost *carried(tb_info *t) {
+  mc_carry *k = &t->carry;
+  if (!k->valid || memcmp(&k->entry, prev_exit, sizeof k->entry) != 0) {
+    memcpy(&k->entry, prev_exit, sizeof k->entry);
+    memcpy(&k->exit, prev_exit, sizeof k->exit);
+    mc_block(model, t->insns, t->n_insns, &k->exit, wait_states, &k->cost,
+             NULL);
+    k->valid = 1;
+  }
+  return &k->cost;
+}
+
 static void tb_exec(unsigned int vcpu, void *udata) {
   (void)vcpu;
   tb_info *t = udata;
+  /* The pipeline's state flows on from a block cut off without a branch
+   * (QEMU's choice, which the host's timing moves), so the cost does not
+   * depend on where QEMU cut. */
+  const mc_block_cost *ck = NULL;
+  if (model && prev_straight && t->pc == prev_straight->fallthrough &&
+      !t->marker)
+    ck = carried(t);
+  if (model && !t->ends_flow) {
+    prev_straight = t;
+    prev_exit = ck ? &t->carry.exit : &t->exit;
+  } else
+    prev_straight = NULL;
   if (pending) { /* settle the branch that led here */
     if (active) {
       if (t->pc != pending->fallthrough)
         pending->n_taken++;
       else
         pending->n_not_taken++;
+      pending->carry_adj += pending_adj[t->pc != pending->fallthrough];
     }
     pending = NULL;
   }
@@ -153,11 +198,14 @@ static void tb_exec(unsigned int vcpu, void *udata) {
   }
   if (!active)
     return;
+  if (ck)
+    t->carry_adj += (int64_t)ck->cycles - (int64_t)t->cycles;
   if (t->has_dyn) { /* memsys.c: the branch that led here, this fetch */
     if (last && last->dyn.br)
       last->extra += mc_dyn_branch(&last->dyn, t->pc);
     if (t->dyn.in_flash)
       t->extra += mc_dyn_fetch(&t->dyn);
+    t->dyn.penalty = ck && ck->penalty ? ck->penalty : t->penalty;
     last = t;
   }
   if (t->execs++ == 0) {
@@ -171,8 +219,13 @@ static void tb_exec(unsigned int vcpu, void *udata) {
     }
     ran[n_ran++] = t;
   }
-  if (t->branch == MC_BR_COND)
+  if (t->branch == MC_BR_COND) {
     pending = t;
+    /* what the branch's outcome costs beyond the static figures */
+    pending_adj[0] =
+        ck ? (int64_t)ck->not_taken - (int64_t)t->not_taken_cost : 0;
+    pending_adj[1] = ck ? (int64_t)ck->taken - (int64_t)t->taken_cost : 0;
+  }
 }
 
 /* A load, when the board has a data side to model (memsys.c). Registered
@@ -209,41 +262,52 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     t->marker = 1;
   else if (t->pc == mark_end)
     t->marker = 2;
-  mc_state st;
-  mc_state_init(&st);
-  int last_br = MC_DYN_BR_NONE;
+  t->insns = calloc(n ? n : 1, sizeof *t->insns);
+  if (!t->insns) {
+    fprintf(stderr, "merlin_cycles: out of memory\n");
+    abort();
+  }
+  uint64_t br_pc = t->pc;
   for (size_t i = 0; i < n; i++) {
     struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
     const uint8_t *d = qemu_plugin_insn_data(insn);
-    size_t sz = qemu_plugin_insn_size(insn);
     uint16_t hw1 = (uint16_t)(d[0] | d[1] << 8);
+    size_t sz = mc_thumb_size(hw1, qemu_plugin_insn_size(insn));
     uint16_t hw2 = sz >= 4 ? (uint16_t)(d[2] | d[3] << 8) : 0;
-    mc_insn in;
-    mc_decode(hw1, hw2, (int)sz, &in);
-    mc_cost k = mc_cost_of(model, &in, &st, wait_states);
-    t->fallthrough = qemu_plugin_insn_vaddr(insn) + sz;
+    mc_insn *in = &t->insns[i];
+    mc_decode(hw1, hw2, (int)sz, in);
+    br_pc = qemu_plugin_insn_vaddr(insn);
+    t->fallthrough = br_pc + sz;
     /* loads only, and not from the stack (SP never points to flash) */
-    if (mc_mem_loads() && in.load && in.regs.addr != 1u << 13)
+    if (mc_mem_loads() && in->load && in->regs.addr != 1u << 13)
       qemu_plugin_register_vcpu_mem_cb(insn, mem_load, QEMU_PLUGIN_CB_NO_REGS,
                                        QEMU_PLUGIN_MEM_RW, t);
-    last_br = in.branch == MC_BR_NONE               ? MC_DYN_BR_NONE
-              : in.branch == MC_BR_COND             ? MC_DYN_BR_COND
-              : (in.kind == K_B || in.kind == K_BL) ? MC_DYN_BR_DIRECT
-                                                    : MC_DYN_BR_INDIRECT;
-    if (i + 1 == n && in.branch == MC_BR_COND) {
-      t->branch = MC_BR_COND;
-      t->taken_cost = (uint8_t)k.taken;
-      t->not_taken_cost = (uint8_t)k.not_taken;
-      continue; /* class and cycles come when the outcome is known */
-    }
-    /* a conditional branch inside a block (IT block): not taken */
-    int cls = in.branch == MC_BR_COND ? MC_BR_NOT_TAKEN : in.cls;
-    t->classes[cls]++;
-    t->cycles += in.branch == MC_BR_COND ? k.not_taken : k.taken;
+  }
+  /* The static cost: the block entered afresh (after a branch) */
+  mc_state_init(&t->exit);
+  mc_block_cost bc;
+  mc_block(model, t->insns, n, &t->exit, wait_states, &bc, t->classes);
+  t->cycles = bc.cycles;
+  t->ends_flow = n == 0 || bc.last_branch != MC_BR_NONE;
+  if (bc.last_branch == MC_BR_COND) {
+    t->branch = MC_BR_COND;
+    t->taken_cost = bc.taken;
+    t->not_taken_cost = bc.not_taken;
   }
   if (mc_dyn_enabled()) {
+    mc_kind k = n ? t->insns[n - 1].kind : K_ALU;
+    int last_br = bc.last_branch == MC_BR_NONE   ? MC_DYN_BR_NONE
+                  : bc.last_branch == MC_BR_COND ? MC_DYN_BR_COND
+                  : (k == K_B || k == K_BL)      ? MC_DYN_BR_DIRECT
+                                                 : MC_DYN_BR_INDIRECT;
     t->has_dyn = 1;
-    mc_dyn_init(&t->dyn, t->pc, t->fallthrough, last_br, st.br_mispredict);
+    t->penalty = bc.penalty;
+    if (mc_dyn_init(&t->dyn, t->pc, t->fallthrough, br_pc, last_br,
+                    bc.penalty) != 0) {
+      fprintf(stderr, "merlin_cycles: out of memory\n");
+      abort();
+    }
+    t->penalty = t->dyn.penalty;
   }
   qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
   ct_trace_tb(tb);
