@@ -10,7 +10,7 @@ set -euo pipefail
 merlin=$1 src=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-boards.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 
 BOARDS=rp2040-pico "$src/scripts/build-boards" "$merlin" default | tee "$work/log"
 grep -q '^== rp2040-pico (default): ' "$work/log" || fail "no image line"

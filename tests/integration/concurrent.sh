@@ -24,7 +24,7 @@ cleanup() {
   rm -rf "$work" "$root"/build/img/host-"$token"*
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 n=0
 host=$(hostname | tr '/ ' '__')
 

@@ -20,10 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 craft=$here/craft.js
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-datapath.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
+. "$(dirname "$0")/../lib.sh"
 n=0
 
 # reject NAME TARGET NEEDLE...: the stream is rejected (exit 1), the message

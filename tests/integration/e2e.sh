@@ -45,7 +45,7 @@ for b in wolfcrypt pqclean; do
   done
 done
 
-fail() { echo "FAIL: $*"; echo "0 passed, 1 failed"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 
 case $mode in
 run)

@@ -15,7 +15,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*"; echo "0 passed, 1 failed"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 command -v qemu-x86_64 >/dev/null || fail "qemu-x86_64 missing (Debian qemu-user; scripts/setup)"
 
 cat >"$work/small.profile" <<'P'

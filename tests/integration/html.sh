@@ -40,7 +40,7 @@ root=$(cd "$here/../.." && pwd)
 data=$art/report-data
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-html.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 [ -x /usr/bin/chromium ] || fail "chromium is not installed (scripts/setup installs it)"
 
 case $mode in

@@ -34,7 +34,7 @@ mkdir -p "$out"
 pq=third_party/pqclean/deps/PQClean
 toy=tests/impl/crypto_kem
 bad=$out/bad/crypto_kem
-fail() { echo "FAIL: $*"; exit 1; }
+. "$root/tests/lib.sh"
 # The controls alone, and ML-KEM-512 on the built-in pqclean backend.
 cat >"$out/impl.profile" <<'EOF'
 # SPDX-License-Identifier: Apache-2.0

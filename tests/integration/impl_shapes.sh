@@ -28,7 +28,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 rm -rf "$out"
 mkdir -p "$out"
-fail() { echo "FAIL: $*"; exit 1; }
+. "$root/tests/lib.sh"
 cat >"$out/controls.profile" <<'EOF'
 # SPDX-License-Identifier: Apache-2.0
 description = tests/integration/impl_shapes.sh: controls only

@@ -17,7 +17,7 @@ merlin=$1 mode=$2 keep=${3:-}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-matrix.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-fail() { echo "matrix.sh: FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 # The profile's name is the file name: build/img/qemu-m4-matrix-it-<cc>-<opt>.
 profile=$work/matrix-it.profile
 cat >"$profile" <<'EOF'

@@ -12,10 +12,7 @@ merlin=${1:?usage: new_target.sh MERLIN SOURCE_DIR}
 root=${2:?usage: new_target.sh MERLIN SOURCE_DIR}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
+. "$(dirname "$0")/../lib.sh"
 tree=$tmp/tree
 ext=board
 mkdir -p "$tree"

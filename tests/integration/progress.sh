@@ -10,7 +10,7 @@ set -euo pipefail
 merlin=$1
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-progress.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 printf 'description = progress test\nsha256 = wolfcrypt\nhmac-sha256 = wolfcrypt\n' \
   >"$work/progress-it.profile"

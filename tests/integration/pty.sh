@@ -17,7 +17,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 
 # The stream: QEMU run directly (as merlin runs it), so no size images are
 # built; the profile has its own build directory (qemu-m4-pty-tiny).

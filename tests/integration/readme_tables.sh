@@ -12,7 +12,7 @@ root=$1 art=$2
 script=$root/scripts/readme-tables.mjs
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-readme.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-fail() { echo "readme_tables.sh: FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 pass=0
 
 cp "$root/docs/measurements.md" "$work/R.md"

@@ -11,7 +11,7 @@ set -euo pipefail
 merlin=$1 mode=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-robust.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 n=0
 
 # expect RC NEEDLE CMD...: CMD exits RC and says NEEDLE; nothing in $work/out.

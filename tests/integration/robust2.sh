@@ -26,7 +26,7 @@ merlin=$1 mode=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-robust2.XXXXXX")
 bg=
 trap '[ -z "$bg" ] || kill "$bg" 2>/dev/null; rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 n=0
 
 # expect RC NEEDLE CMD...: CMD exits RC within 20 s and says NEEDLE.

@@ -11,7 +11,7 @@ set -euo pipefail
 merlin=$1
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-sanitize.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 printf 'description = sanitizer paths\nsha256 = wolfcrypt\n' >"$work/san.profile"
 run() { "$merlin" run --target qemu-m4 --profile "$work/san.profile" \
   --runs 3 --warmup 0 --quiet "$@"; }

@@ -29,7 +29,7 @@ set -euo pipefail
 merlin=$1 art=$2 mode=$3
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-shard.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 n=0
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # The profile of tests/integration/matrix.sh, whose images it builds.

@@ -15,10 +15,7 @@ TARGET=qemu-m4
 
 tmp=$(mktemp -d /tmp/merlin-sizes-it.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fail() {
-  echo "sizes.sh: FAIL: $*" >&2
-  exit 1
-}
+. "$(dirname "$0")/../lib.sh"
 
 cat >"$tmp/sizes-it.profile" <<'EOF'
 # merlin sizes integration test (tests/integration/sizes.sh)

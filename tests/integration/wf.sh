@@ -24,7 +24,7 @@ doc=$here/../../docs/workflows.md
 check=$here/wf_check.js
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-wf.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; echo "0 passed, 1 failed"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 
 variants=(provision/classical-p256 provision/pqc-mlkem512-mldsa44
   provision/pqc-mlkem768-mldsa65 provision/hybrid-x25519-mlkem768-mldsa44

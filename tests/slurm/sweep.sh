@@ -33,10 +33,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
+. "$(dirname "$0")/../lib.sh"
 n=0
 ok() {
   n=$((n + 1))

@@ -26,12 +26,11 @@ keep=0
 trap '[ "$keep" = 1 ] || rm -rf "$work"' EXIT
 out=$work/xcheck.txt
 
-fail() {
-  echo "FAIL: $*"
+fail_hook() {
   keep=1
   echo "xcheck output kept in $out"
-  exit 1
 }
+. "$(dirname "$0")/../lib.sh"
 
 # `merlin build` prints the image path last.
 if ! "$merlin" build --target host --profile crosscheck --quiet >"$work/build.out" 2>&1; then
