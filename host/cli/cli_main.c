@@ -53,6 +53,44 @@ static int print_option_list(void) {
   return 0;
 }
 
+/* A word after one that takes none (merlin version extra, merlin help run
+ * merge): a usage error, never ignored. */
+static int extra_word(const char *what, const char *takes, const char *word) {
+  fprintf(stderr, "merlin: %s takes %s, not '%s' (see merlin --help)\n", what,
+          takes, word);
+  return MH_USAGE_EXIT;
+}
+
+/* `merlin help [--all] [CMD]`, `merlin help --options`. */
+static int help(int argc, char **argv) {
+  if (argc < 3) {
+    fputs(USAGE, stdout);
+    return 0;
+  }
+  int all = strcmp(argv[2], "--all") == 0;
+  int flag = strcmp(argv[2], "--options") == 0 ||
+             strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0;
+  if (flag && argc > 3)
+    return extra_word(argv[2], "no argument", argv[3]);
+  if (argc > (all ? 4 : 3)) /* what may follow: one command */
+    return extra_word("help", "at most one command", argv[all ? 4 : 3]);
+  if (strcmp(argv[2], "--options") == 0)
+    return print_option_list();
+  if (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
+    fputs(USAGE, stdout);
+    return 0;
+  }
+  const char *which = all ? (argc > 3 ? argv[3] : NULL) : argv[2];
+  for (size_t i = 0; i < N_COMMANDS; i++)
+    if (!which || strcmp(which, COMMANDS[i]->name) == 0) {
+      mh_cli_print_help(COMMANDS[i], stdout, all);
+      if (which)
+        return 0;
+      fputs("\n", stdout);
+    }
+  return which ? -1 : 0; /* -1: an unknown command */
+}
+
 static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     fputs(USAGE, stderr);
@@ -61,36 +99,22 @@ static int dispatch(int argc, char **argv) {
   const char *cmd = argv[1];
   if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 ||
       strcmp(cmd, "version") == 0) {
+    if (argc > 2)
+      return extra_word(cmd, "no argument", argv[2]);
     printf("merlin %s\n", MERLIN_VERSION);
     return 0;
   }
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+    if (argc > 2)
+      return extra_word(cmd, "no argument", argv[2]);
     fputs(USAGE, stdout);
     return 0;
   }
   if (strcmp(cmd, "help") == 0) {
-    if (argc < 3) {
-      fputs(USAGE, stdout);
-      return 0;
-    }
-    if (strcmp(argv[2], "--options") == 0)
-      return print_option_list();
-    if (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
-      fputs(USAGE, stdout);
-      return 0;
-    }
-    int all = strcmp(argv[2], "--all") == 0;
-    const char *which = all ? (argc > 3 ? argv[3] : NULL) : argv[2];
-    for (size_t i = 0; i < N_COMMANDS; i++)
-      if (!which || strcmp(which, COMMANDS[i]->name) == 0) {
-        mh_cli_print_help(COMMANDS[i], stdout, all);
-        if (which)
-          return 0;
-        fputs("\n", stdout);
-      }
-    if (!which)
-      return 0;
-    cmd = which;
+    int rc = help(argc, argv);
+    if (rc >= 0)
+      return rc;
+    cmd = strcmp(argv[2], "--all") == 0 ? argv[3] : argv[2];
   } else {
     for (size_t i = 0; i < N_COMMANDS; i++)
       if (strcmp(cmd, COMMANDS[i]->name) == 0)

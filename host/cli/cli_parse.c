@@ -286,6 +286,14 @@ static int split_targets(const mh_parse_state *s, const char ***out, size_t *n,
     return mh_cli_usage_error(s, "--target is required; valid: %s", valid);
   char *p = buf;
   for (size_t i = 0; i < s->n_targets; i++) {
+    const char *v = s->targets[i];
+    size_t vl = strlen(v);
+    if (!vl || v[0] == ',' || v[vl - 1] == ',' || strstr(v, ",,"))
+      return mh_cli_usage_error(s,
+                                "--target '%s': an empty target name (a "
+                                "comma at either end, or two together); "
+                                "valid: %s",
+                                v, valid);
     strcpy(p, s->targets[i]);
     char *save = NULL;
     for (char *t = strtok_r(p, ",", &save); t; t = strtok_r(NULL, ",", &save)) {

@@ -24,7 +24,7 @@ typedef struct {
   const char *profile, *runs, *warmup, *out, *timeout, *from, *kat, *fault,
       *repeat, *port, *baud, *cmodel, *fws, *cc, *opt, *jobs, *stall, *board,
       *accel, *shard, *alg, *backend;
-  int quiet, kat_only, ct;
+  int quiet, kat_only, ct, no_ref_cache;
 } run_args;
 
 #define RA(f) offsetof(run_args, f)
@@ -117,6 +117,10 @@ static const mh_opt_def RUN_OPTS[] = {
      "build images and run QEMU images N at a time, %R\n(default: online "
      "CPUs); host images always run alone",
      RA(jobs), 0, RN(jobs, 1, 64), NULL},
+    {"--no-ref-cache", NULL, NULL,
+     "run the implementation folders' host references again,\nneither "
+     "reading nor writing build/cache/nistkat",
+     RA(no_ref_cache), 0, 0, 0, 0, NULL},
     MH_OPT_GROUP("estimates (QEMU targets)"),
     {"--cycle-model", NULL, "M",
      "QEMU targets: estimated cycles from the TCG plugin\n"
@@ -318,29 +322,45 @@ static int check_run_args(const mh_parse_state *s, run_args *a) {
   return 0;
 }
 
-/* --shard K/N into o (N 1..MH_SHARDS_MAX, K below N). */
+/* A decimal number of at most 9 digits at *p (no sign, no space): its
+ * value, *p past it; -1 when there is none. */
+static long shard_number(const char **p) {
+  long v = 0;
+  size_t n = 0;
+  for (; (*p)[n] >= '0' && (*p)[n] <= '9'; n++)
+    if (n < 9)
+      v = v * 10 + ((*p)[n] - '0');
+  *p += n;
+  return n && n <= 9 ? v : -1;
+}
+
+/* --shard K/N into o (N 1..MH_SHARDS_MAX, K below N): digits only, read
+ * whole (never wrapped: 4294967297 is not 1). */
 static int parse_shard(const mh_parse_state *s, const char *v, mh_run_opts *o) {
-  unsigned k, n;
-  char tail;
   if (!v)
     return 0;
-  if (sscanf(v, "%u/%u%c", &k, &n, &tail) != 2 || !strchr(v, '/') ||
-      v[0] < '0' || v[0] > '9' || n < 1 || n > MH_SHARDS_MAX || k >= n)
+  const char *p = v;
+  long k = shard_number(&p), n = -1;
+  if (k >= 0 && *p == '/') {
+    p++;
+    n = shard_number(&p);
+  }
+  if (k < 0 || n < 1 || *p || n > MH_SHARDS_MAX || k >= n)
     return mh_cli_usage_error(s,
                               "--shard takes K/N: N slices (1..%u), slice K "
                               "from 0 to N-1; got '%s'",
                               MH_SHARDS_MAX, v);
-  o->shard = k;
-  o->shards = n;
+  o->shard = (unsigned)k;
+  o->shards = (unsigned)n;
   return 0;
 }
 
 /* Options that say where and how a run executes, not what it measures: a
  * plan file leaves them out, and they are what may be added to --plan. */
 static int execution_opt(const char *name) {
-  static const char *const names[] = {"--out",       "--jobs",    "--quiet",
-                                      "--stall",     "--timeout", "--shard",
-                                      "--plan-only", "--costs",   "--plan"};
+  static const char *const names[] = {
+      "--out",   "--jobs",      "--quiet", "--stall", "--timeout",
+      "--shard", "--plan-only", "--costs", "--plan",  "--no-ref-cache"};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (strcmp(name, names[i]) == 0)
       return 1;
@@ -366,24 +386,48 @@ static const char **measure_args(const mh_cmd_def *cmd, int argc, char **argv,
 
 static int run_line(const mh_cmd_def *cmd, int argc, char **argv, int depth);
 
+/* The first execution option of argv (its name), or NULL. */
+static const char *first_execution_opt(const mh_cmd_def *cmd, int argc,
+                                       char **argv) {
+  for (int i = 0; i < argc;) {
+    int slots;
+    const char *name = mh_cli_opt_at(cmd, argc, argv, i, &slots);
+    if (name && execution_opt(name))
+      return name;
+    i += slots;
+  }
+  return NULL;
+}
+
+/* The first option of argv that is not an execution option, or NULL. */
+static const char *first_measure_opt(const mh_cmd_def *cmd, int argc,
+                                     char **argv) {
+  for (int i = 0; i < argc;) {
+    int slots;
+    const char *name = mh_cli_opt_at(cmd, argc, argv, i, &slots);
+    if (name && !execution_opt(name))
+      return name;
+    i += slots;
+  }
+  return NULL;
+}
+
 /* --plan FILE: the file's options, then the execution options given here
- * (and nothing else), parsed as one command line. */
+ * (and nothing else), parsed as one command line. The file says what to
+ * run, the command line how: a file whose args carry an execution option
+ * (where results go, how many at a time, ...) is refused. */
 static int run_plan_file(const mh_cmd_def *cmd, int argc, char **argv,
                          const char *file, int depth) {
   char err[1024], *buf = NULL;
   size_t len;
   mh_parse_state s = {.cmd = cmd};
-  for (int i = 0; i < argc;) {
-    int slots;
-    const char *name = mh_cli_opt_at(cmd, argc, argv, i, &slots);
-    if (name && !execution_opt(name))
-      return mh_cli_usage_error(&s,
-                                "--plan %s gives the run's options: add only "
-                                "--shard, --out, -j, --quiet, --stall or "
-                                "--timeout, not %s",
-                                file, name);
-    i += slots;
-  }
+  const char *name = first_measure_opt(cmd, argc, argv);
+  if (name)
+    return mh_cli_usage_error(&s,
+                              "--plan %s gives the run's options: add only "
+                              "--shard, --out, -j, --quiet, --stall, "
+                              "--timeout or --no-ref-cache, not %s",
+                              file, name);
   if (mh_read_file(file, 16u << 20, &buf, &len, err, sizeof err) != 0)
     return mh_cli_usage_error(&s, "--plan: %s", err);
   json_t *root = json_loadb(buf, len, 0, NULL), *args;
@@ -397,13 +441,22 @@ static int run_plan_file(const mh_cmd_def *cmd, int argc, char **argv,
       rc = -1;
     else
       v[n++] = (char *)json_string_value(json_array_get(args, i));
+  const char *how = rc == 0 ? first_execution_opt(cmd, (int)n, v) : NULL;
   for (int i = 0; rc == 0 && i < argc; i++)
     v[n++] = argv[i];
-  rc = rc == 0 ? run_line(cmd, (int)n, v, depth + 1)
-               : mh_cli_usage_error(&s,
-                                    "--plan %s: not a plan (merlin run "
-                                    "--plan-only FILE writes one)",
-                                    file);
+  if (how)
+    rc = mh_cli_usage_error(&s,
+                            "--plan %s: its args carry %s, which says how to "
+                            "run, not what: a plan file never does (merlin "
+                            "run --plan-only writes none; give %s on the "
+                            "command line)",
+                            file, how, how);
+  else
+    rc = rc == 0 ? run_line(cmd, (int)n, v, depth + 1)
+                 : mh_cli_usage_error(&s,
+                                      "--plan %s: not a plan (merlin run "
+                                      "--plan-only FILE writes one)",
+                                      file);
   free(v);
   json_decref(root);
   return rc;
@@ -452,6 +505,7 @@ static void set_opts(run_args *a) {
   o->cc = a->cc;
   o->opt = a->opt;
   o->quiet = a->quiet;
+  o->no_ref_cache = a->no_ref_cache;
 }
 
 /* One command line of merlin run (depth 1: one read from --plan). */

@@ -21,6 +21,14 @@ static int names(const char *list, const char *what, int alg, int *idx,
   for (size_t i = 0; i < nid; i++)
     ids[i] = alg ? mh_algs[i].id : mh_backends[i].name;
   *n = 0;
+  size_t ll = strlen(list);
+  if (!ll || list[0] == ',' || list[ll - 1] == ',' || strstr(list, ",,")) {
+    snprintf(err, errlen,
+             "--%s '%.200s': an empty %s name (a comma at either end, or "
+             "two together)",
+             alg ? "alg" : "backend", list, what);
+    return -1;
+  }
   for (const char *p = list; *p;) {
     size_t k = strcspn(p, ",");
     char name[64];

@@ -18,6 +18,7 @@
 #include "wire/wire.h"
 
 #include <dirent.h>
+#include <openssl/crypto.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,7 +142,7 @@ typedef struct {
   char **ref_of;          /* per folder of set: its reference, or NULL */
   int *self;              /* per folder: it is its own reference */
   char **recs;            /* per reference: its records */
-  int quiet;
+  int quiet, no_cache;
   unsigned stall_s, timeout_s;
 } ref_run;
 
@@ -200,6 +201,25 @@ static void exec_why(const mh_exec_result *res, const ref_run *rr, char *why,
 
 static int run_refs(ref_run *rr, const char *image, char *err, size_t errlen);
 
+/* The reference cache for image (run/impl_ref_cache.h): 1 with its id and
+ * this user's key, or 0: not used (--no-ref-cache; no key, said once). */
+static int cache_open(const ref_run *rr, const char *image, int ok,
+                      mh_ref_cache_id *id, unsigned char secret[32]) {
+  static int said;
+  char why[1024];
+  if (!ok || rr->no_cache ||
+      mh_ref_cache_key(image, rr->ref_off, rr->refs.n, id) != 0)
+    return 0;
+  if (mh_ref_cache_secret(secret, why, sizeof why) == 0)
+    return 1;
+  if (!said++)
+    fprintf(stderr,
+            "merlin: note: the reference cache is not used: %s; the "
+            "references run every time\n",
+            why);
+  return 0;
+}
+
 /* Build the references not given up into a host image and run their
  * KATs. 0 with recs filled, 1 when a reference was given up (run again),
  * -1 with err. */
@@ -243,45 +263,102 @@ static int run_once(ref_run *rr, char *err, size_t errlen) {
   /* The records of this very image, kept from an earlier run (a tree's
    * shards on this machine compute them once: the lock holds the others
    * until they are kept). */
+  int lock = -1;
+  mh_ref_cache_id id;
+  unsigned char secret[32];
   const char **names = calloc(rr->refs.n ? rr->refs.n : 1, sizeof *names);
-  char key[65], *cdir = mh_path_join(rr->root, "build/cache/nistkat");
-  int lock = -1,
-      keyed = names && cdir &&
-              mh_ref_cache_key(image, rr->ref_off, rr->refs.n, key) == 0;
+  char *cdir = mh_path_join(rr->root, "build/cache/nistkat");
   for (size_t i = 0; names && i < rr->refs.n; i++)
     names[i] = rr->refs.v[i].backend;
-  if (keyed)
+  if (cache_open(rr, image, names && cdir, &id, secret))
     lock = mh_dir_lock(cdir, why, sizeof why);
-  if (keyed && lock >= 0 &&
-      mh_ref_cache_get(rr->root, key, names, rr->refs.n, rr->recs)) {
-    if (!rr->quiet)
-      fprintf(stderr,
-              "merlin: NIST KAT records of the references kept from an "
-              "earlier run of the same host image (build/cache/nistkat/"
-              "%.12s)\n",
-              key);
-    mh_dir_unlock(lock);
-    free(names);
-    free(cdir);
-    free(image);
-    return 0;
-  }
-  int rc = run_refs(rr, image, err, errlen);
-  if (rc == 0 && keyed && lock >= 0)
-    mh_ref_cache_put(rr->root, key, names, rr->refs.n, rr->recs);
-  if (lock >= 0)
-    mh_dir_unlock(lock);
+  int kept = lock >= 0 ? mh_ref_cache_get(rr->root, &id, secret, names,
+                                          rr->refs.n, rr->recs, why, sizeof why)
+                       : 0;
+  if (kept < 0) /* planted, damaged or another user's: a miss */
+    fprintf(stderr, "merlin: note: %s; not used, the references run again\n",
+            why);
+  if (kept > 0 && !rr->quiet)
+    fprintf(stderr,
+            "merlin: NIST KAT records of the references kept from an "
+            "earlier run of the same host image (build/cache/nistkat/"
+            "%.12s)\n",
+            id.key);
+  int rc = kept > 0 ? 0 : run_refs(rr, image, err, errlen);
+  if (rc == 0 && kept <= 0 && lock >= 0)
+    mh_ref_cache_put(rr->root, &id, secret, names, rr->refs.n, rr->recs);
+  OPENSSL_cleanse(secret, sizeof secret);
+  mh_dir_unlock(lock);
   free(names);
   free(cdir);
   free(image);
   return rc;
 }
 
+/* The folders of the reference image (those not given up), for a message
+ * that cannot say which one broke it. */
+static void ref_names(const ref_run *rr, char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < rr->refs.n && used < len; i++)
+    if (!rr->ref_off[i])
+      used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+                               mh_path_display(rr->root, rr->refs.v[i].dir));
+}
+
+/* The reference image's run went wrong (a hang, a signal, a stream that
+ * does not parse: a crash the port reported, an exit in the middle, a
+ * line of the folder's own): the folder whose operation was running is
+ * given up (1, or -1 with err naming it), else err names the image's
+ * folders (-1). stream: the parser's message, or NULL. */
+static int ref_broke(ref_run *rr, const mh_exec_result *res, const char *stream,
+                     char *err, size_t errlen) {
+  char why[1024], names[1024];
+  size_t k;
+  int found;
+  exec_why(res, rr, why, sizeof why, &k, &found);
+  if (stream) {
+    size_t l = strlen(why);
+    snprintf(why + l, sizeof why - l, "; its stream: %s", stream);
+  }
+  if (found)
+    return give_up(rr, k, why, err, errlen);
+  ref_names(rr, names, sizeof names);
+  snprintf(err, errlen, "the host reference image (of %s) %s", names, why);
+  return -1;
+}
+
+/* The reference image's stream parsed: a reference whose own checks fail
+ * on the host is a broken folder (1, or -1); else every reference's
+ * records into recs (0). */
+static int judge_refs(ref_run *rr, const mh_run *run, char *err,
+                      size_t errlen) {
+  char why[1024];
+  int rc = 0;
+  for (size_t o = 0; rc == 0 && o < run->n_ops; o++)
+    for (size_t i = 0; rc == 0 && i < rr->refs.n; i++)
+      if (run->ops[o].kat == MH_KAT_FAIL && !rr->ref_off[i] &&
+          strcmp(run->ops[o].backend, rr->refs.v[i].backend) == 0) {
+        snprintf(why, sizeof why,
+                 "fails its known-answer test on the host, where its "
+                 "known answers are computed: %s %s: %s",
+                 run->ops[o].alg, run->ops[o].op,
+                 run->ops[o].kat_detail ? run->ops[o].kat_detail : "failed");
+        rc = give_up(rr, i, why, err, errlen);
+      }
+  for (size_t i = 0; rc == 0 && i < rr->refs.n; i++) {
+    char key[512];
+    snprintf(key, sizeof key, "nistkat.%s", rr->refs.v[i].backend);
+    const char *v = mh_run_prov(run, key);
+    free(rr->recs[i]);
+    rr->recs[i] = v && strstr(v, "sha256=") ? strdup(v) : NULL;
+  }
+  return rc;
+}
+
 /* Run the reference image's KATs: 0 with recs filled, 1 when a reference
  * was given up, -1 with err. */
 static int run_refs(ref_run *rr, const char *image, char *err, size_t errlen) {
-  char why[1024];
-  size_t k;
   char *argv[] = {(char *)image, "--kat-only", NULL};
   mh_exec_spec es = {.argv = argv,
                      .stdout_fd = -1,
@@ -295,39 +372,19 @@ static int run_refs(ref_run *rr, const char *image, char *err, size_t errlen) {
   int rc = -1;
   if (mh_exec(&es, &res, err, errlen) != 0)
     return -1;
-  int found = 0;
   if (res.cancelled) {
     snprintf(err, errlen, "interrupted");
   } else if (res.stalled || res.timed_out || !res.exited) {
-    exec_why(&res, rr, why, sizeof why, &k, &found);
-    if (found)
-      rc = give_up(rr, k, why, err, errlen);
-    else
-      snprintf(err, errlen, "the host reference image %s", why);
+    rc = ref_broke(rr, &res, NULL, err, errlen);
   } else if (mh_wire_parse(res.out, res.out_len, &run, &werr) != 0) {
-    snprintf(err, errlen, "the reference image's stream: line %zu: %s",
-             werr.line, werr.msg);
+    char msg[300];
+    if (strncmp(werr.msg, "line ", 5) == 0) /* it says where already */
+      snprintf(msg, sizeof msg, "%s", werr.msg);
+    else
+      snprintf(msg, sizeof msg, "line %zu: %s", werr.line, werr.msg);
+    rc = ref_broke(rr, &res, msg, err, errlen);
   } else {
-    rc = 0;
-    /* A reference whose own checks fail on the host is a broken folder. */
-    for (size_t o = 0; rc == 0 && o < run.n_ops; o++)
-      for (size_t i = 0; rc == 0 && i < rr->refs.n; i++)
-        if (run.ops[o].kat == MH_KAT_FAIL && !rr->ref_off[i] &&
-            strcmp(run.ops[o].backend, rr->refs.v[i].backend) == 0) {
-          snprintf(why, sizeof why,
-                   "fails its known-answer test on the host, where its "
-                   "known answers are computed: %s %s: %s",
-                   run.ops[o].alg, run.ops[o].op,
-                   run.ops[o].kat_detail ? run.ops[o].kat_detail : "failed");
-          rc = give_up(rr, i, why, err, errlen);
-        }
-    for (size_t i = 0; rc == 0 && i < rr->refs.n; i++) {
-      char key[512];
-      snprintf(key, sizeof key, "nistkat.%s", rr->refs.v[i].backend);
-      const char *v = mh_run_prov(&run, key);
-      free(rr->recs[i]);
-      rr->recs[i] = v && strstr(v, "sha256=") ? strdup(v) : NULL;
-    }
+    rc = judge_refs(rr, &run, err, errlen);
   }
   mh_run_free(&run);
   mh_exec_result_free(&res);
@@ -499,6 +556,7 @@ int mh_impl_expectations(const char *root, mh_impl_set *set,
                 .set = set,
                 .refs = {.root = root},
                 .quiet = o->quiet,
+                .no_cache = o->no_cache,
                 .stall_s = o->stall_s ? o->stall_s : 600,
                 .timeout_s = o->timeout_s};
   size_t n = set->n ? set->n : 1;

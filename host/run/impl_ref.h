@@ -10,6 +10,9 @@
 
 typedef struct {
   int quiet;
+  /* --no-ref-cache: the references run, build/cache/nistkat unread and
+   * unwritten (run/impl_ref_cache.h). */
+  int no_cache;
   /* The reference image's bounds (merlin run --stall, --timeout; 0: 600 s
    * and none). */
   unsigned stall_s, timeout_s;

@@ -318,7 +318,8 @@ int mh_plan_prepare(mh_plan *pl) {
     for (size_t i = 0; i < pl->done; i++)
       used |= (pl->trs[i].ctx == c || pl->trs[i].ctx->parent == c) &&
               mh_plan_mine(pl, i);
-    mh_impl_ref_opts ro = {c->o->quiet, c->o->stall_s, c->o->timeout_s};
+    mh_impl_ref_opts ro = {c->o->quiet, c->o->no_ref_cache, c->o->stall_s,
+                           c->o->timeout_s};
     if (used && c->impls.n &&
         mh_impl_expectations(c->root, &c->impls, &ro, err, sizeof err)) {
       fprintf(stderr, "merlin: %s\n", err);

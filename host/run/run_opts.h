@@ -39,6 +39,7 @@ typedef struct {
   unsigned baud;           /* of port */
   const char *kat_corrupt; /* "alg/op" test hook, or NULL */
   int quiet;
+  int no_ref_cache;         /* --no-ref-cache (run/impl_ref_cache.h) */
   const char *inject_fault; /* test hook: fault kind, or NULL */
   int kat_only;    /* runs = warmup = 0: KATs only, no results written */
   int ct;          /* --ct: also the memcheck constant-time pass (host) */

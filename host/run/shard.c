@@ -4,6 +4,7 @@
  * machine would have produced. */
 #include "digest.h"
 #include "run/plan.h"
+#include "util/escape.h"
 #include "util/fsutil.h"
 
 #include <stdio.h>
@@ -259,9 +260,11 @@ static long folder_of(const mh_run_ctx *c, const char *sha) {
 }
 
 /* The file's job j names part k of profile p ("<profile>.part<k>"): its
- * folders into group (k for each). 1 when it does, 0 when not. */
-static int part_job(const mh_run_ctx *c, json_t *j, unsigned *group,
-                    unsigned *n_groups) {
+ * folders into group (k for each). 1 when it does, 0 when not, -1 (err)
+ * when it names a folder that is not one of the profile's own (a library
+ * backend's folders stay in part 0) or is in another part already. */
+static int part_job(const mh_run_ctx *c, json_t *j, size_t ji, unsigned *group,
+                    unsigned *n_groups, char *err, size_t errlen) {
   const char *name = json_string_value(json_object_get(j, "profile"));
   const char *base = c->profile_name ? c->profile_name : MH_PROFILE_DEFAULT;
   size_t bl = strlen(base);
@@ -274,11 +277,42 @@ static int part_job(const mh_run_ctx *c, json_t *j, unsigned *group,
   size_t i;
   json_array_foreach(impls, i, v) {
     long f = folder_of(c, json_string_value(v));
-    if (f >= 0)
-      group[f] = k;
+    if (f < 0 || c->impls.v[f].library || (group[f] && group[f] != k)) {
+      char a[96], b[96];
+      snprintf(err, errlen, "job %zu (part %s) names folder %s, %s", ji,
+               mh_esc_term_buf(name, a, sizeof a),
+               json_is_string(v)
+                   ? mh_esc_term_buf(json_string_value(v), b, sizeof b)
+                   : "(not a string)",
+               f < 0 ? "which is none of its profile's folders"
+               : c->impls.v[f].library
+                   ? "a library backend's, which stays in the profile's image"
+                   : "which another part holds");
+      return -1;
+    }
+    group[f] = k;
   }
   *n_groups = k + 1 > *n_groups ? k + 1 : *n_groups;
   return 1;
+}
+
+/* Every part 1..n_groups-1 holds a folder: 0, or -1 with err. */
+static int parts_hold_folders(const mh_run_ctx *c, const unsigned *group,
+                              unsigned n_groups, char *err, size_t errlen) {
+  for (unsigned k = 1; k < n_groups; k++) {
+    size_t held = 0;
+    for (size_t i = 0; i < c->impls.n; i++)
+      held += group[i] == k;
+    if (!held) {
+      snprintf(err, errlen,
+               "part %s.part%u of its jobs holds none of the profile's "
+               "folders: a plan's parts split a profile's folders into "
+               "images, and merlin makes no part without one",
+               c->profile_name ? c->profile_name : MH_PROFILE_DEFAULT, k);
+      return -1;
+    }
+  }
+  return 0;
 }
 
 int mh_plan_parts_from_file(mh_plan *pl, const char *path, char *err,
@@ -290,6 +324,7 @@ int mh_plan_parts_from_file(mh_plan *pl, const char *path, char *err,
   json_t *root = json_loadb(buf, len, 0, NULL);
   free(buf);
   json_t *jobs = json_object_get(root, "jobs");
+  char why[1024] = "out of memory";
   int rc = 0;
   for (size_t p = 0; rc == 0 && p < pl->n_prof; p++) {
     mh_run_ctx *c = &pl->ctxs[p];
@@ -297,13 +332,19 @@ int mh_plan_parts_from_file(mh_plan *pl, const char *path, char *err,
     unsigned n_groups = 1;
     size_t i;
     json_t *j;
+    rc = group ? 0 : -1;
     json_array_foreach(jobs, i, j) {
-      if (group)
-        part_job(c, j, group, &n_groups);
+      if (rc == 0 && part_job(c, j, i, group, &n_groups, why, sizeof why) < 0)
+        rc = -1;
     }
-    rc = group && mh_plan_split(pl, p, group, n_groups) == 0 ? 0 : -1;
+    if (rc == 0)
+      rc = parts_hold_folders(c, group, n_groups, why, sizeof why);
+    if (rc == 0 && mh_plan_split(pl, p, group, n_groups) != 0) {
+      rc = -1;
+      snprintf(why, sizeof why, "out of memory");
+    }
     if (rc != 0)
-      snprintf(err, errlen, "out of memory");
+      snprintf(err, errlen, "%s: %s", path, why);
     free(group);
   }
   json_decref(root);

@@ -11,15 +11,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int mh_read_file(const char *path, size_t max_len, char **buf, size_t *len,
-                 char *err, size_t errlen) {
+/* mh_read_file and mh_read_regular: flags O_NOFOLLOW or 0. */
+static int read_file(const char *path, int flags, size_t max_len, char **buf,
+                     size_t *len, char *err, size_t errlen) {
   *buf = NULL;
   *len = 0;
   char brief[MH_PATH_BRIEF];
   const char *bp = mh_path_brief(path, brief, sizeof brief);
   /* O_NONBLOCK: opening a FIFO (or a device) must not wait for a writer;
    * anything but a regular file is rejected before a read could block. */
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags);
+  if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW)) {
+    snprintf(err, errlen,
+             "%s: a symbolic link (not followed: only a regular file is "
+             "read here)",
+             bp);
+    return -1;
+  }
   if (fd < 0) {
     snprintf(err, errlen, "cannot open %s: %s", bp, strerror(errno));
     return -1;
@@ -37,6 +45,11 @@ int mh_read_file(const char *path, size_t max_len, char **buf, size_t *len,
              : S_ISCHR(st.st_mode)  ? "a character device"
              : S_ISSOCK(st.st_mode) ? "a socket"
                                     : "not a file");
+    close(fd);
+    return -1;
+  }
+  if ((unsigned long long)st.st_size > max_len) { /* before reading any */
+    snprintf(err, errlen, "%s: larger than %zu bytes", bp, max_len);
     close(fd);
     return -1;
   }
@@ -94,6 +107,16 @@ int mh_read_file(const char *path, size_t max_len, char **buf, size_t *len,
   *buf = b;
   *len = n;
   return 0;
+}
+
+int mh_read_file(const char *path, size_t max_len, char **buf, size_t *len,
+                 char *err, size_t errlen) {
+  return read_file(path, 0, max_len, buf, len, err, errlen);
+}
+
+int mh_read_regular(const char *path, size_t max_len, char **buf, size_t *len,
+                    char *err, size_t errlen) {
+  return read_file(path, O_NOFOLLOW, max_len, buf, len, err, errlen);
 }
 
 int mh_write_all(int fd, const char *data, size_t len) {
@@ -175,17 +198,21 @@ static int write_stdout(const char *data, size_t len, char *err,
   return 0;
 }
 
-int mh_write_atomic(const char *path, const char *data, size_t len, char *err,
-                    size_t errlen) {
+/* mh_write_atomic (follow 1) and mh_write_replace (follow 0). */
+static int write_atomic(const char *path, int follow, const char *data,
+                        size_t len, char *err, size_t errlen) {
   static unsigned long seq; /* distinct temporary names within a process */
-  if (strcmp(path, "-") == 0)
-    return write_stdout(data, len, err, errlen);
   char brief[MH_PATH_BRIEF];
-  char *target = write_target(path, err, errlen);
-  if (!target)
+  char *target = follow ? write_target(path, err, errlen) : strdup(path);
+  if (!target) {
+    if (!follow)
+      snprintf(err, errlen, "out of memory");
     return -1;
+  }
   struct stat st;
-  int exists = stat(target, &st) == 0;
+  int exists = (follow ? stat(target, &st) : lstat(target, &st)) == 0;
+  if (exists && !follow && S_ISLNK(st.st_mode))
+    exists = 0; /* the link itself is replaced */
   if (exists && !S_ISREG(st.st_mode)) {
     snprintf(err, errlen,
              "%s is %s: merlin writes only regular files, and does not "
@@ -214,8 +241,9 @@ int mh_write_atomic(const char *path, const char *data, size_t len, char *err,
     free(target);
     return -1;
   }
-  /* The replaced file keeps its permissions. */
-  int bad = (exists && fchmod(fd, st.st_mode & 07777) != 0) ||
+  /* The replaced file keeps its permissions (not one of mh_write_replace:
+   * whoever placed it chose them). */
+  int bad = (exists && follow && fchmod(fd, st.st_mode & 07777) != 0) ||
             mh_write_all(fd, data, len) != 0 || fsync(fd) != 0;
   int e = errno;
   if (close(fd) != 0 && !bad) {
@@ -234,6 +262,18 @@ int mh_write_atomic(const char *path, const char *data, size_t len, char *err,
   free(tmp);
   free(target);
   return bad ? -1 : 0;
+}
+
+int mh_write_atomic(const char *path, const char *data, size_t len, char *err,
+                    size_t errlen) {
+  if (strcmp(path, "-") == 0)
+    return write_stdout(data, len, err, errlen);
+  return write_atomic(path, 1, data, len, err, errlen);
+}
+
+int mh_write_replace(const char *path, const char *data, size_t len, char *err,
+                     size_t errlen) {
+  return write_atomic(path, 0, data, len, err, errlen);
 }
 
 int mh_write_if_changed(const char *path, const char *data, size_t len,

@@ -12,6 +12,12 @@
 int mh_read_file(const char *path, size_t max_len, char **buf, size_t *len,
                  char *err, size_t errlen);
 
+/* As mh_read_file, but path itself must not be a symbolic link (opened
+ * with O_NOFOLLOW): for files in directories others may have written (a
+ * results directory, a shard, the build tree's caches). */
+int mh_read_regular(const char *path, size_t max_len, char **buf, size_t *len,
+                    char *err, size_t errlen);
+
 /* All len bytes of data to fd (again after EINTR); 0, or -1 with errno. */
 int mh_write_all(int fd, const char *data, size_t len);
 
@@ -22,6 +28,13 @@ int mh_write_all(int fd, const char *data, size_t len);
  * message naming it. The name "-" writes data to stdout instead. */
 int mh_write_atomic(const char *path, const char *data, size_t len, char *err,
                     size_t errlen);
+
+/* As mh_write_atomic, but a symbolic link at path is replaced by the
+ * file, never followed (and "-" is a file name): for files merlin owns in
+ * directories others may have written (the build tree's caches, a results
+ * directory). */
+int mh_write_replace(const char *path, const char *data, size_t len, char *err,
+                     size_t errlen);
 
 /* As mh_write_atomic, but leave the file (and its mtime) alone when it
  * already holds exactly this content. *changed tells which happened. */
