@@ -303,11 +303,9 @@ static int ag_run_merlin(ag_ctx *c, unsigned k, char *err, size_t errlen) {
     rc = -1;
   }
   mh_exec_result_free(&res);
-  char *latest = dir ? mh_path_join(dir, "latest/results.json") : NULL;
   mh_results r = {0};
   if (rc == 0)
-    rc = latest ? mh_results_load(latest, &r, err, errlen) : -1;
-  free(latest);
+    rc = dir ? mh_results_load_arg(dir, &r, err, errlen) : -1;
   free(dir);
   mh_noise z;
   c->noise[k] = rc == 0 && r.n_runs && mh_noise_of(&r.runs[0].run, &z) == 0

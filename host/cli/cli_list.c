@@ -166,7 +166,10 @@ static int list_coverage(const char *dir) {
     goto out;
   }
   const char *file = S_ISDIR(st.st_mode) ? json : dir;
-  if (!file || mh_results_load(file, &r, err, sizeof err) != 0) {
+  /* a results.json found in a directory is read only when it is no link */
+  if (!file ||
+      (S_ISDIR(st.st_mode) ? mh_results_load_regular
+                           : mh_results_load)(file, &r, err, sizeof err) != 0) {
     fprintf(stderr, "merlin: list coverage: %s\n",
             file ? err : "out of memory");
     goto out;

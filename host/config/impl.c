@@ -296,20 +296,26 @@ static int probe_compile(const char *cc, const char *dir,
 /* The probe's source: the sizes, then CRYPTO_ALGNAME when it is defined,
  * which must be a string (a _Generic assertion). */
 static void probe_source(mh_sb *b, const char *ns, int kem) {
-  mh_sb_printf(b,
-               "#include \"api.h\"\n#include <stdio.h>\nint main(void) {\n"
-               "  printf(\"%%llu %%llu %%llu %%llu\\n\",\n"
-               "         (unsigned long long)(%sCRYPTO_PUBLICKEYBYTES),\n"
-               "         (unsigned long long)(%sCRYPTO_SECRETKEYBYTES),\n",
-               ns, ns);
-  if (kem)
-    mh_sb_printf(b,
-                 "         (unsigned long long)(%sCRYPTO_CIPHERTEXTBYTES),\n"
-                 "         (unsigned long long)(%sCRYPTO_BYTES));\n",
-                 ns, ns);
-  else
-    mh_sb_printf(b, "         (unsigned long long)(%sCRYPTO_BYTES), 0ULL);\n",
-                 ns);
+  const char *sz[4] = {"PUBLICKEYBYTES", "SECRETKEYBYTES",
+                       kem ? "CIPHERTEXTBYTES" : "BYTES", kem ? "BYTES" : NULL};
+  /* each size, then whether it has an integer type (1; 0: a floating
+   * one, which the image's own checks could not take: 32.5 bytes) */
+  mh_sb_printf(b, "#include \"api.h\"\n#include <stdio.h>\n"
+                  "#define MBI_INT(x) _Generic((x), float: 0, double: 0, "
+                  "long double: 0, default: 1)\nint main(void) {\n"
+                  "  printf(\"%%llu %%llu %%llu %%llu %%d%%d%%d%%d\\n\"");
+  for (int i = 0; i < 4; i++)
+    if (sz[i])
+      mh_sb_printf(b, ",\n         (unsigned long long)(%sCRYPTO_%s)", ns,
+                   sz[i]);
+    else
+      mh_sb_printf(b, ",\n         0ULL");
+  for (int i = 0; i < 4; i++)
+    if (sz[i])
+      mh_sb_printf(b, ",\n         MBI_INT(%sCRYPTO_%s)", ns, sz[i]);
+    else
+      mh_sb_printf(b, ",\n         1");
+  mh_sb_printf(b, ");\n");
   mh_sb_printf(b,
                "#if defined(%sCRYPTO_ALGNAME) && !defined(MBI_NO_ALGNAME)\n"
                "  _Static_assert(_Generic((%sCRYPTO_ALGNAME), char *: 1, "
@@ -364,11 +370,23 @@ static int probe_sizes(const char *dir, const char *cc, const char *const *incs,
                        .timeout_s = 10,
                        .max_capture = 4096};
     mh_exec_result rr = {0};
+    char ints[5] = "";
     if (mh_exec(&rs, &rr, xerr, sizeof xerr) != 0 || !rr.exited ||
         rr.exit_code != 0 ||
-        sscanf(rr.out, "%llu %llu %llu %llu", &m->pk, &m->sk, &m->ct, &m->ss) !=
-            4) {
+        sscanf(rr.out, "%llu %llu %llu %llu %4[01]", &m->pk, &m->sk, &m->ct,
+               &m->ss, ints) != 5 ||
+        strlen(ints) != 4) {
       fail(err, errlen, dir, "the size probe of api.h did not run");
+    } else if (strchr(ints, '0')) {
+      static const char *const kem_names[] = {
+          "PUBLICKEYBYTES", "SECRETKEYBYTES", "CIPHERTEXTBYTES", "BYTES"};
+      static const char *const sig_names[] = {"PUBLICKEYBYTES",
+                                              "SECRETKEYBYTES", "BYTES", ""};
+      size_t k = (size_t)(strchr(ints, '0') - ints);
+      fail(err, errlen, dir,
+           "api.h: %sCRYPTO_%s is not a whole number of bytes (a "
+           "floating-point value): write it as an integer",
+           ns, (m->kem ? kem_names : sig_names)[k]);
     } else {
       const char *nl = strchr(rr.out, '\n');
       if (nl && nl[1])

@@ -36,11 +36,21 @@ int mh_results_from_json(const char *buf, size_t len, mh_results *r, char *err,
 
 /* Read DIR/results.json (or a file path) into *r. */
 int mh_results_load(const char *path, mh_results *r, char *err, size_t errlen);
+/* As mh_results_load, but path must be no link (mh_read_regular): a
+ * results.json found in a directory. */
+int mh_results_load_regular(const char *path, mh_results *r, char *err,
+                            size_t errlen);
 
 /* As mh_results_load, from what a user names: a results.json file, a
  * results directory (DIR/results.json), or the --out directory of runs
- * (DIR/latest/results.json). */
+ * (DIR/latest/results.json); a file found in a directory is read only
+ * when it is no link, a latest only when merlin made it
+ * (model/results_dir.h). */
 int mh_results_load_arg(const char *arg, mh_results *r, char *err,
                         size_t errlen);
+/* As mh_results_load_arg, and *dir (malloc'd) the directory the
+ * results.json was found in (the one its console logs are in). */
+int mh_results_load_from(const char *arg, mh_results *r, char **dir, char *err,
+                         size_t errlen);
 
 #endif

@@ -5,6 +5,7 @@
 #include "model/control_json.h"
 #include "model/ct_json.h"
 #include "model/cycles_json.h"
+#include "model/results_dir.h"
 #include "model/results_json.h"
 
 #include "model/ct.h"
@@ -714,11 +715,14 @@ out:
   return rc;
 }
 
-int mh_results_load(const char *path, mh_results *r, char *err, size_t errlen) {
+/* path into r: read with mh_read_regular when nofollow. */
+static int load(const char *path, int nofollow, mh_results *r, char *err,
+                size_t errlen) {
   char *buf;
   size_t len;
   memset(r, 0, sizeof *r);
-  if (mh_read_file(path, MAX_JSON_BYTES, &buf, &len, err, errlen) != 0)
+  if ((nofollow ? mh_read_regular : mh_read_file)(path, MAX_JSON_BYTES, &buf,
+                                                  &len, err, errlen) != 0)
     return -1;
   char inner[768];
   int rc = mh_results_from_json(buf, len, r, inner, sizeof inner);
@@ -728,24 +732,34 @@ int mh_results_load(const char *path, mh_results *r, char *err, size_t errlen) {
   return rc;
 }
 
+int mh_results_load(const char *path, mh_results *r, char *err, size_t errlen) {
+  return load(path, 0, r, err, errlen);
+}
+
+int mh_results_load_regular(const char *path, mh_results *r, char *err,
+                            size_t errlen) {
+  return load(path, 1, r, err, errlen);
+}
+
+int mh_results_load_from(const char *arg, mh_results *r, char **dir, char *err,
+                         size_t errlen) {
+  char *d, *json;
+  int nofollow;
+  memset(r, 0, sizeof *r);
+  if (dir)
+    *dir = NULL;
+  if (mh_rdir_locate(arg, &d, &json, &nofollow, err, errlen) != 0)
+    return -1;
+  int rc = load(json, nofollow, r, err, errlen);
+  if (rc == 0 && dir)
+    *dir = d;
+  else
+    free(d);
+  free(json);
+  return rc;
+}
+
 int mh_results_load_arg(const char *arg, mh_results *r, char *err,
                         size_t errlen) {
-  static const char *const tries[] = {"results.json", "latest/results.json"};
-  struct stat st;
-  memset(r, 0, sizeof *r);
-  if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode))
-    return mh_results_load(arg, r, err, errlen);
-  for (size_t i = 0; i < 2; i++) {
-    char *p = mh_path_join(arg, tries[i]);
-    int found = p && stat(p, &st) == 0;
-    int rc = found ? mh_results_load(p, r, err, errlen) : 0;
-    free(p);
-    if (found)
-      return rc;
-  }
-  snprintf(err, errlen,
-           "%s holds no results.json (nor latest/results.json): give a "
-           "results directory or a results.json file",
-           arg);
-  return -1;
+  return mh_results_load_from(arg, r, NULL, err, errlen);
 }

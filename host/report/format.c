@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void mh_format_number(double v, char *buf, size_t len) {
@@ -11,6 +12,14 @@ void mh_format_number(double v, char *buf, size_t len) {
     return;
   }
   double a = fabs(v);
+  if (a >= 1e18) { /* beyond every count: its shortest exact form, whole */
+    for (int p = 1; p <= 17; p++) {
+      snprintf(buf, len, "%.*g", p, v);
+      if (strtod(buf, NULL) == v)
+        break;
+    }
+    return;
+  }
   int dec = a == floor(a) || a >= 1000 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3;
   char raw[64];
   snprintf(raw, sizeof raw, "%.*f", dec, a);

@@ -10,7 +10,8 @@
 
 #include <stddef.h>
 
-/* v with thousands separators and a few decimals ("1,234,567", "12.5"). */
+/* v with thousands separators and a few decimals ("1,234,567", "12.5");
+ * from 1e18 on, the shortest form that reads back as v ("1.2e+301"). */
 void mh_format_number(double v, char *buf, size_t len);
 
 /* Appends mh_format_number(v) to b. */

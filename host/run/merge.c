@@ -6,9 +6,12 @@
 #include "run/merge.h"
 
 #include "model/build.h"
+#include "model/results_dir.h"
 #include "model/results_json.h"
+#include "run/job.h"
 #include "run/stages.h"
 #include "util/escape.h"
+#include "util/exec.h"
 #include "util/fsutil.h"
 
 #include <dirent.h>
@@ -22,22 +25,6 @@ typedef struct {
   char *dir;       /* the directory holding its results.json */
   mh_results r;
 } shard;
-
-/* The results directory an argument names (see mh_results_load_arg). */
-static char *results_dir(const char *arg) {
-  struct stat st;
-  if (stat(arg, &st) == 0 && !S_ISDIR(st.st_mode)) {
-    const char *slash = strrchr(arg, '/');
-    return slash ? strndup(arg, (size_t)(slash - arg)) : strdup(".");
-  }
-  char *latest = mh_path_join(arg, "latest/results.json");
-  char *own = mh_path_join(arg, "results.json");
-  int use_latest =
-      latest && own && stat(own, &st) != 0 && stat(latest, &st) == 0;
-  free(latest);
-  free(own);
-  return use_latest ? mh_path_join(arg, "latest") : strdup(arg);
-}
 
 static int same_str(const char *a, const char *b) {
   return (!a && !b) || (a && b && strcmp(a, b) == 0);
@@ -186,43 +173,117 @@ static int check_provenance(const shard *s, size_t n, char *err,
   return 0;
 }
 
-/* The console streams of the shards (console-*.log), to go beside the
- * merged reports; a name in two shards is an error. */
+/* What a job of a shard wrote beside its results (host/run/write.c): the
+ * four reports and the console stream of each of its runs. */
+static const char *const REPORTS[] = {"results.json", "results.csv",
+                                      "report.md", "report.html"};
+
+/* The console log names run x could have (console_name in write.c):
+ * console-<target>-<profile>.log, and in a matrix run
+ * console-<target>-<profile>-<cc>-<opt>.log. 0, or -1 when x names no
+ * file (a target or profile that could not be a name). */
+static int console_names(const mh_result *x, char plain[256],
+                         char matrix[256]) {
+  char cc[64], opt[32];
+  mh_result_cc(x, cc, sizeof cc);
+  mh_result_opt(x, opt, sizeof opt);
+  const char *o = opt + (*opt == '-');
+  if (!x->target || !x->profile || strchr(x->target, '/') ||
+      strchr(x->profile, '/'))
+    return -1;
+  int a = snprintf(plain, 256, "console-%s-%s.log", x->target, x->profile);
+  int b = snprintf(matrix, 256, "console-%s-%s-%s-%s.log", x->target,
+                   x->profile, cc, o);
+  return a > 0 && a < 256 && b > 0 && b < 256 ? 0 : -1;
+}
+
+/* Shard i's console log of run x into out (its name, once across the
+ * shards): the one of the two names that is there, a regular file (never
+ * followed through a link), at most MH_MAX_CONSOLE_BYTES. 0 (none there:
+ * a note), or -1 with err. */
+static int console_of(const shard *s, size_t i, const mh_result *x,
+                      mh_out_file **out, size_t *nf, char *err, size_t errlen) {
+  char names[2][256], a[160];
+  struct stat st;
+  const char *name = NULL;
+  if (console_names(x, names[0], names[1]) != 0)
+    return 0;
+  for (int k = 0; k < 2; k++) {
+    char *p = mh_path_join(s[i].dir, names[k]);
+    int there = p && lstat(p, &st) == 0;
+    free(p);
+    if (there && name) {
+      snprintf(err, errlen, "%s holds both %s and %s for job %ld",
+               mh_esc_term_buf(s[i].arg, a, sizeof a), names[0], names[1],
+               x->job);
+      return -1;
+    }
+    name = there ? names[k] : name;
+  }
+  if (!name) {
+    fprintf(stderr, "merlin: merge: %s: no console log of job %ld (%s)\n",
+            mh_esc_term_buf(s[i].arg, a, sizeof a), x->job, names[0]);
+    return 0;
+  }
+  for (size_t k = 0; k < *nf; k++)
+    if (strcmp((*out)[k].name, name) == 0) {
+      snprintf(err, errlen, "%s is in two shards", name);
+      return -1;
+    }
+  char *p = mh_path_join(s[i].dir, name), *data = NULL, *copy = strdup(name);
+  mh_out_file *grown = realloc(*out, (*nf + 1) * sizeof **out);
+  size_t dlen = 0;
+  if (grown)
+    *out = grown;
+  int rc = p && copy && grown ? mh_read_regular(p, MH_MAX_CONSOLE_BYTES, &data,
+                                                &dlen, err, errlen)
+                              : (snprintf(err, errlen, "out of memory"), -1);
+  free(p);
+  if (rc != 0) {
+    free(copy);
+    return -1;
+  }
+  (*out)[(*nf)++] = (mh_out_file){copy, data, dlen};
+  return 0;
+}
+
+/* What else is in shard i's directory: said and left there (no job of
+ * the plan wrote it). */
+static void ignored(const shard *s, size_t i, const mh_out_file *files,
+                    size_t nf) {
+  DIR *d = opendir(s[i].dir);
+  struct dirent *e;
+  size_t n = 0;
+  char a[160], b[160];
+  while (d && (e = readdir(d)) != NULL) {
+    int known = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+    for (size_t k = 0; !known && k < 4; k++)
+      known = !strcmp(e->d_name, REPORTS[k]);
+    for (size_t k = 0; !known && k < nf; k++)
+      known = !strcmp(e->d_name, files[k].name);
+    if (!known && n++ < 8)
+      fprintf(stderr,
+              "merlin: merge: %s: %s ignored (no job of the plan wrote it)\n",
+              mh_esc_term_buf(s[i].arg, a, sizeof a),
+              mh_esc_term_buf(e->d_name, b, sizeof b));
+  }
+  if (n > 8)
+    fprintf(stderr, "merlin: merge: %s: %zu more entries ignored\n",
+            mh_esc_term_buf(s[i].arg, a, sizeof a), n - 8);
+  if (d)
+    closedir(d);
+}
+
+/* The console streams of the shards' jobs, to go beside the merged
+ * reports; nothing else of a shard directory is read. */
 static int consoles(const shard *s, size_t n, mh_out_file **out, size_t *nf,
                     char *err, size_t errlen) {
-  for (size_t i = 0; i < n; i++) {
-    DIR *d = opendir(s[i].dir);
-    struct dirent *e;
-    while (d && (e = readdir(d)) != NULL) {
-      size_t len = strlen(e->d_name);
-      if (strncmp(e->d_name, "console-", 8) != 0 || len < 12 ||
-          strcmp(e->d_name + len - 4, ".log") != 0)
-        continue;
-      for (size_t k = 0; k < *nf; k++)
-        if (strcmp((*out)[k].name, e->d_name) == 0) {
-          snprintf(err, errlen, "%s is in two shards", e->d_name);
-          closedir(d);
-          return -1;
-        }
-      char *p = mh_path_join(s[i].dir, e->d_name), *data = NULL, *name = NULL;
-      mh_out_file *grown = realloc(*out, (*nf + 1) * sizeof **out);
-      size_t dlen = 0;
-      if (grown)
-        *out = grown;
-      if (!p || !grown || !(name = strdup(e->d_name)) ||
-          mh_read_file(p, (size_t)1 << 30, &data, &dlen, err, errlen) != 0) {
-        if (!name || !grown || !p)
-          snprintf(err, errlen, "out of memory");
-        free(p);
-        free(name);
-        closedir(d);
+  for (size_t i = 0; i < n && !mh_exec_signal_received(); i++) {
+    size_t first = *nf;
+    for (size_t k = 0; k < s[i].r.n_runs; k++)
+      if (console_of(s, i, &s[i].r.runs[k], out, nf, err, errlen) != 0)
         return -1;
-      }
-      free(p);
-      (*out)[(*nf)++] = (mh_out_file){name, data, dlen};
-    }
-    if (d)
-      closedir(d);
+    ignored(s, i, *out + first, *nf - first);
   }
   return 0;
 }
@@ -250,25 +311,33 @@ static int join(shard *s, size_t n, const mh_result **order, mh_results *m) {
 }
 
 int mh_merge(const char *const *args, size_t n, const char *out) {
-  char err[2048];
+  char err[2048] = "out of memory";
   shard *s = calloc(n ? n : 1, sizeof *s);
   const mh_result **order = NULL;
   mh_out_file *files = NULL;
   size_t nf = 0;
   mh_results m = {0};
   int rc = 1;
-  for (size_t i = 0; s && i < n; i++) {
+  /* SIGINT, SIGTERM, SIGHUP: stop between steps, write nothing (130) */
+  mh_exec_install_signal_handlers();
+  char t[64];
+  if (mh_rdir_latest(out, t, sizeof t, err, sizeof err) < 0)
+    goto out;
+  for (size_t i = 0; s && i < n && !mh_exec_signal_received(); i++) {
     s[i].arg = args[i];
-    if (mh_results_load_arg(args[i], &s[i].r, err, sizeof err) != 0 ||
-        !(s[i].dir = results_dir(args[i])))
+    if (mh_results_load_from(args[i], &s[i].r, &s[i].dir, err, sizeof err))
       goto out;
   }
+  if (mh_exec_signal_received())
+    goto out;
   if (!s || check_plan(s, n, err, sizeof err) != 0)
     goto out;
   order = calloc(s[0].r.plan.n_jobs ? s[0].r.plan.n_jobs : 1, sizeof *order);
   if (!order || check_jobs(s, n, order, err, sizeof err) != 0 ||
       check_provenance(s, n, err, sizeof err) != 0 ||
       consoles(s, n, &files, &nf, err, sizeof err) != 0)
+    goto out;
+  if (mh_exec_signal_received())
     goto out;
   if (join(s, n, order, &m) != 0) {
     snprintf(err, sizeof err, "out of memory");
@@ -279,8 +348,12 @@ int mh_merge(const char *const *args, size_t n, const char *out) {
   rc = mh_results_dir_write(out, &m, files, nf);
   err[0] = '\0';
 out:
-  if (rc != 0 && err[0])
+  if (mh_exec_signal_received()) {
+    fprintf(stderr, "merlin: merge: interrupted; nothing written\n");
+    rc = 130;
+  } else if (rc != 0 && err[0]) {
     fprintf(stderr, "merlin: merge: %s; nothing written\n", err);
+  }
   for (size_t i = 0; i < nf; i++) {
     free((char *)files[i].name);
     free((char *)files[i].data);

@@ -2,6 +2,7 @@
 /* The run pipeline (see pipeline.h): every job of the plan through the
  * stages of stages.h, on one thread or many. */
 #include "run/pipeline.h"
+#include "model/results_dir.h"
 #include "report/format.h"
 #include "report/html_page.h"
 #include "report/summary.h"
@@ -332,6 +333,14 @@ int mh_pipeline_run(const mh_run_opts *o) {
   }
   if (!o->kat_only && !o->plan_only)
     mh_html_assets_free(&assets);
+  /* an OUT/latest merlin would not replace: said before anything runs */
+  char t[64];
+  if (!o->kat_only && !o->plan_only &&
+      mh_rdir_latest(o->out, t, sizeof t, err, sizeof err) < 0) {
+    fprintf(stderr, "merlin: %s\n", err);
+    rc = 1;
+    goto out;
+  }
   mh_exec_install_signal_handlers();
   size_t total = o->n_targets * pl.n_cc * pl.n_opt * pl.n_prof;
   unsigned workers = o->jobs ? o->jobs : mh_jobs_default();

@@ -79,6 +79,10 @@ json_t *mh_plan_json(const mh_plan *pl);
 int mh_plan_slice(mh_plan *pl, unsigned shards, unsigned shard, char *err,
                   size_t errlen);
 
+/* shard.c: job tr is timed by this machine's clock (target host): its
+ * cost is in nanoseconds, the others' in instructions. */
+int mh_plan_host_timed(const mh_job *tr);
+
 /* shard.c: job i is this process's (its slice is pl->shard). */
 int mh_plan_mine(const mh_plan *pl, size_t i);
 

@@ -82,11 +82,14 @@ static int estimate(mh_plan *pl, const char *dir, char *err, size_t errlen) {
 
 /* With every job's cost known and the plan dealt into slices: the
  * heaviest slice, the whole and the heaviest job, the bound no number of
- * slices goes below (docs/scaling.md "Measured scale"). */
+ * slices goes below (docs/scaling.md "Measured scale"); of the jobs not
+ * timed by the host's clock, whose costs are instructions: a host job's
+ * are nanoseconds, said apart, never added to them. */
 static void slices_summary(const mh_plan *pl) {
   if (!pl->cost || !pl->slice || pl->shards < 1)
     return;
-  double whole = 0, job_max = 0;
+  double whole = 0, job_max = 0, host = 0;
+  size_t n_host = 0;
   double *load = calloc(pl->shards, sizeof *load);
   if (!load)
     return;
@@ -94,6 +97,11 @@ static void slices_summary(const mh_plan *pl) {
     if (pl->cost[i] < 0) {
       free(load);
       return;
+    }
+    if (mh_plan_host_timed(&pl->trs[i])) {
+      host += pl->cost[i];
+      n_host++;
+      continue;
     }
     whole += pl->cost[i];
     job_max = pl->cost[i] > job_max ? pl->cost[i] : job_max;
@@ -107,9 +115,16 @@ static void slices_summary(const mh_plan *pl) {
   mh_format_number(slice_max, a, sizeof a);
   mh_format_number(whole, b, sizeof b);
   mh_format_number(job_max, c, sizeof c);
-  printf("merlin: %u slice(s): the heaviest %s (estimate), %.1f%% of the "
-         "plan's %s; the heaviest job, %s, bounds any number of slices\n",
-         pl->shards, a, whole > 0 ? 100.0 * slice_max / whole : 0.0, b, c);
+  if (n_host < pl->done)
+    printf("merlin: %u slice(s): the heaviest %s (estimate), %.1f%% of the "
+           "plan's %s; the heaviest job, %s, bounds any number of slices\n",
+           pl->shards, a, whole > 0 ? 100.0 * slice_max / whole : 0.0, b, c);
+  if (n_host) {
+    mh_format_number(host, a, sizeof a);
+    printf("merlin: and %zu job(s) timed by the host's clock, in slice 0: "
+           "%s ns (estimate), not added to the others' instructions\n",
+           n_host, a);
+  }
 }
 
 /* The table on stdout: job, target, profile, build, cost, slice. */

@@ -36,8 +36,7 @@ static void profile_sha256(const mh_run_ctx *c, char out[65]) {
   free(buf);
 }
 
-/* A job's timings are wall-clock time on this machine. */
-static int host_timed(const mh_job *tr) {
+int mh_plan_host_timed(const mh_job *tr) {
   return tr->t->kind == MH_EXEC_NATIVE && !tr->t->user_qemu;
 }
 
@@ -59,7 +58,7 @@ static json_t *job_json(const mh_plan *pl, size_t i) {
                         c->profile_name ? c->profile_name : MH_PROFILE_DEFAULT,
                         "profile_sha256", psha, "cc", str_or_null(tr->cc),
                         "opt", str_or_null(tr->opt), "host_timed",
-                        host_timed(tr), "impls", impls);
+                        mh_plan_host_timed(tr), "impls", impls);
   if (j && pl->cost && pl->cost[i] >= 0)
     json_object_set_new(j, "cost", json_real(pl->cost[i]));
   return j;
@@ -145,10 +144,11 @@ int mh_plan_slice(mh_plan *pl, unsigned shards, unsigned shard, char *err,
   pl->shards = shards;
   pl->shard = shard;
   for (size_t i = 0; i < n; i++) {
-    double w = pl->cost[i] >= 0 ? pl->cost[i] : 1;
-    if (host_timed(&pl->trs[i])) {
+    /* a host job's known cost is its clock's time, which is not weighed
+     * against the others' instructions: only an unknown one counts (1) */
+    if (mh_plan_host_timed(&pl->trs[i])) {
       pl->slice[i] = 0;
-      load[0] += w;
+      load[0] += pl->cost[i] >= 0 ? 0 : 1;
     } else {
       order[m++] = i;
       known &= pl->cost[i] >= 0;

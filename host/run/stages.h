@@ -60,7 +60,10 @@ typedef struct {
 /* write.c: results r (and files) into a hidden directory of OUT, then
  * renamed into place as OUT/<UTC timestamp>[-N], OUT/latest repointed:
  * a results directory is whole or absent. r's merlin version and creation
- * time are this merlin's and now. Returns 0 or 1 (reported). */
+ * time are this merlin's and now. OUT/latest that is not merlin's link
+ * is refused, not replaced (model/results_dir.h). Returns 0, 1
+ * (reported), or 130 when a signal came while writing (SIGINT, SIGTERM,
+ * SIGHUP, with mh_exec_install_signal_handlers): nothing written. */
 int mh_results_dir_write(const char *out, mh_results *r,
                          const mh_out_file *files, size_t n_files);
 

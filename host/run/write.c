@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The write stage (see stages.h): a results directory, whole or not at
  * all. */
+#include "model/results_dir.h"
 #include "model/results_json.h"
 #include "report/html_page.h"
 #include "report/report_html.h"
 #include "report/report_md.h"
 #include "report/results_csv.h"
 #include "run/stages.h"
+#include "util/exec.h"
 #include "util/fsutil.h"
 
 #include <dirent.h>
@@ -55,9 +57,13 @@ static int console_name(const mh_job *tr, char *buf, size_t len) {
 static const char *const REPORTS[] = {"results.json", "results.csv",
                                       "report.md", "report.html"};
 
+/* What write_results put in a temporary directory: the reports, the
+ * files and the marker. */
 static void remove_tree(const char *dir, const mh_out_file *files, size_t n) {
-  for (size_t i = 0; i < 4 + n; i++) {
-    char *p = mh_path_join(dir, i < 4 ? REPORTS[i] : files[i - 4].name);
+  for (size_t i = 0; i < 5 + n; i++) {
+    char *p = mh_path_join(dir, i < 4    ? REPORTS[i]
+                                : i == 4 ? MH_RDIR_MARKER
+                                         : files[i - 5].name);
     if (p)
       unlink(p);
     free(p);
@@ -65,66 +71,100 @@ static void remove_tree(const char *dir, const mh_out_file *files, size_t n) {
   rmdir(dir);
 }
 
-/* The pid in a temporary name of write_results: ".tmp-<stamp>-<pid>"
- * (a results directory being written) or ".latest.tmp-<pid>" (the
- * symbolic link being swapped in); 0 for any other name. */
-static long tmp_owner(const char *name) {
-  const char *dash = strrchr(name, '-');
-  int ours =
-      strncmp(name, ".tmp-", 5) == 0 || strncmp(name, ".latest.tmp-", 12) == 0;
-  if (!ours || !dash || !dash[1])
+/* The marker in OUT/name says that process pid of merlin wrote it: 1. */
+static int marked(const char *dir, long pid) {
+  char *p = mh_path_join(dir, MH_RDIR_MARKER), *text = NULL, want[160], e[64];
+  size_t len = 0, wl = mh_rdir_marker_text(pid, want, sizeof want);
+  int ok = p && wl &&
+           mh_read_regular(p, sizeof want, &text, &len, e, sizeof e) == 0 &&
+           len == wl && memcmp(text, want, wl) == 0;
+  free(p);
+  free(text);
+  return ok;
+}
+
+/* A killed run's temporary directory p: removed when it holds regular
+ * files alone (the marker last: it is the claim to the directory); one
+ * holding anything else stays as it is. */
+static void remove_stale_dir(const char *p) {
+  for (int pass = 0; pass < 2; pass++) {
+    DIR *sub = opendir(p);
+    struct dirent *se;
+    int other = 0;
+    while (sub && !other && (se = readdir(sub)) != NULL) {
+      char *f = mh_path_join(p, se->d_name);
+      struct stat fst;
+      if (strcmp(se->d_name, ".") && strcmp(se->d_name, "..") &&
+          (!f || lstat(f, &fst) != 0 || !S_ISREG(fst.st_mode)))
+        other = 1;
+      else if (pass == 1 && strcmp(se->d_name, MH_RDIR_MARKER) != 0)
+        unlink(f);
+      free(f);
+    }
+    if (sub)
+      closedir(sub);
+    if (!sub || other)
+      return;
+  }
+  char *m = mh_path_join(p, MH_RDIR_MARKER);
+  if (m && unlink(m) == 0)
+    rmdir(p);
+  free(m);
+}
+
+/* p is a link to a name merlin gives a results directory: 1. */
+static int link_to_stamp(const char *p) {
+  char t[64];
+  struct stat st;
+  ssize_t n = lstat(p, &st) == 0 && S_ISLNK(st.st_mode)
+                  ? readlink(p, t, sizeof t - 1)
+                  : -1;
+  if (n <= 0)
     return 0;
-  char *end = NULL;
-  errno = 0;
-  long pid = strtol(dash + 1, &end, 10);
-  return errno || *end || pid <= 1 ? 0 : pid;
+  t[n] = '\0';
+  return mh_rdir_stamp(t);
 }
 
 /* Remove what a killed run (SIGKILL, SIGXFSZ, a power cut) left in OUT:
- * temporary entries whose owning process no longer exists. One of a live
- * run (another merlin writing into OUT right now) is never touched; inside
- * a directory only regular files are removed, and a directory holding
- * anything else stays. */
+ * the temporaries merlin names (model/results_dir.h: the name checked in
+ * full, a directory only with the marker it wrote, a link only to a name
+ * merlin gives) whose owning process no longer exists. One of a live run
+ * (another merlin writing into OUT right now) is never touched, nor is
+ * anything else. */
 static void remove_stale_tmp(const char *out) {
   DIR *d = opendir(out);
   if (!d)
     return;
   struct dirent *de;
   while ((de = readdir(d)) != NULL) {
-    long pid = tmp_owner(de->d_name);
+    int is_dir;
+    long pid = mh_rdir_tmp_pid(de->d_name, &is_dir);
     if (pid == 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 ||
         errno != ESRCH)
       continue;
     char *p = mh_path_join(out, de->d_name);
     struct stat st;
-    if (p && lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-      DIR *sub = opendir(p);
-      struct dirent *se;
-      while (sub && (se = readdir(sub)) != NULL) {
-        char *f = mh_path_join(p, se->d_name);
-        struct stat fst;
-        if (f && lstat(f, &fst) == 0 && S_ISREG(fst.st_mode))
-          unlink(f);
-        free(f);
-      }
-      if (sub)
-        closedir(sub);
-      rmdir(p);
-    } else if (p && lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) {
+    if (p && is_dir && lstat(p, &st) == 0 && S_ISDIR(st.st_mode) &&
+        marked(p, pid))
+      remove_stale_dir(p);
+    else if (p && !is_dir && link_to_stamp(p))
       unlink(p);
-    }
     free(p);
   }
   closedir(d);
 }
 
-/* OUT/latest -> final, replaced atomically; a warning when it cannot be. */
+/* OUT/latest -> final, replaced atomically when it is merlin's link
+ * (checked again here: mh_results_dir_write checked it before writing);
+ * a warning when it cannot be. */
 static void point_latest(const char *out, const char *final) {
-  char lname[64];
+  char lname[64], t[64], err[1024];
   snprintf(lname, sizeof lname, ".latest.tmp-%ld", (long)getpid());
   char *ltmp = mh_path_join(out, lname);
   char *latest = mh_path_join(out, "latest");
-  if (ltmp && latest) {
+  if (mh_rdir_latest(out, t, sizeof t, err, sizeof err) < 0) {
+    fprintf(stderr, "merlin: warning: %s\n", err);
+  } else if (ltmp && latest) {
     unlink(ltmp);
     if (symlink(final, ltmp) != 0 || rename(ltmp, latest) != 0) {
       fprintf(stderr, "merlin: warning: cannot point %s at %s: %s\n", latest,
@@ -199,9 +239,10 @@ int mh_results_dir_write(const char *out, mh_results *r,
   if (rc != 0)
     return 1;
   rc = 1;
-  char tmpname[64], final[64];
+  char tmpname[64], final[64], mark[160], t[64];
   char *tmp = NULL, *dst = NULL;
-  if (mh_mkdir_p(out, err, sizeof err) != 0) {
+  if (mh_mkdir_p(out, err, sizeof err) != 0 ||
+      mh_rdir_latest(out, t, sizeof t, err, sizeof err) < 0) {
     fprintf(stderr, "merlin: %s\n", err);
     goto out;
   }
@@ -216,15 +257,24 @@ int mh_results_dir_write(const char *out, mh_results *r,
             strerror(e));
     goto out;
   }
-  int bad = 0;
+  /* first the marker: what a later run may remove is what this one wrote */
+  int bad = write_file(tmp, MH_RDIR_MARKER, mark,
+                       mh_rdir_marker_text((long)getpid(), mark, sizeof mark));
   for (size_t i = 0; i < 4 && !bad; i++)
-    bad = write_file(tmp, REPORTS[i], text[i], strlen(text[i]));
+    bad = write_file(tmp, REPORTS[i], text[i], strlen(text[i])) ||
+          mh_exec_signal_received();
   for (size_t i = 0; i < n_files && !bad; i++)
-    bad = write_file(tmp, files[i].name, files[i].data, files[i].len);
+    bad = write_file(tmp, files[i].name, files[i].data, files[i].len) ||
+          mh_exec_signal_received();
   if (bad || !(dst = move_into_place(out, tmp, stamp, final, sizeof final))) {
     remove_tree(tmp, files, n_files);
+    rc = mh_exec_signal_received() ? 130 : 1;
     goto out;
   }
+  char *m = mh_path_join(dst, MH_RDIR_MARKER);
+  if (m)
+    unlink(m);
+  free(m);
   point_latest(out, final);
   printf("merlin: results written to %s (results.json, results.csv, "
          "report.md, report.html)\n",

@@ -63,9 +63,12 @@ usage() {
   local d=$work/d
   expect 0 "usage: scripts/slurm-sweep" "$sweep" --help
   expect 2 "--shards N is required" "$sweep" --dir "$d"
-  for bad in 0 -1 x 2.5 ""; do
+  for bad in 0 -1 x 2.5 "" 1234567; do
     expect 2 "--shards '$bad': a positive whole number" "$sweep" -n "$bad" -d "$d"
   done
+  # merlin's own bound on N (--shard K/N): refused here, before anything
+  expect 2 "--shards 10001: at most 10000" "$sweep" -n 10001 -d "$d" --dry-run
+  expect 2 "--shards 999999: at most 10000" "$sweep" -n 999999 -d "$d"
   expect 2 "--dir DIR is required" "$sweep" -n 2
   expect 2 "'--shard' after --" "$sweep" -n 2 -d "$d" -- --target qemu-m4 --shard 1/2
   expect 2 "'--plan' after --" "$sweep" -n 2 -d "$d" -- --plan p.json
@@ -98,6 +101,22 @@ usage() {
   ok "a plan merlin refuses: nothing submitted, nothing left"
   expect 1 "failed (exit 1): sbatch reached" env PATH="$work/bin:$PATH" "$sweep" -n 2 -d "$d" \
     --merlin "$here/standin.sh"
+  # a failed sbatch submitted nothing: the directory is empty again, and
+  # the same --dir is taken again (reaching sbatch, not "not empty")
+  [ -z "$(ls -A "$d")" ] || fail "a failed sbatch left files in $d: $(ls -A "$d")"
+  expect 1 "is empty again" env PATH="$work/bin:$PATH" "$sweep" -n 2 -d "$d" \
+    --merlin "$here/standin.sh"
+  # a merge job sbatch refuses: the array job is cancelled, the directory
+  # emptied
+  printf '#!/bin/sh\nfor a; do case $a in *merge.sbatch) echo "no merge" >&2; exit 1 ;; esac; done\necho 4242\n' \
+    >"$work/bin/sbatch"
+  printf '#!/bin/sh\necho "$@" >>"%s"\n' "$work/scancel.log" >"$work/bin/scancel"
+  chmod +x "$work/bin/scancel"
+  expect 1 "array job 4242 cancelled" env PATH="$work/bin:$PATH" "$sweep" -n 2 -d "$d" \
+    --merlin "$here/standin.sh"
+  grep -qx 4242 "$work/scancel.log" || fail "the array job was not cancelled"
+  [ -z "$(ls -A "$d")" ] || fail "a failed merge submission left files in $d: $(ls -A "$d")"
+  ok "a failed sbatch leaves the directory empty, to be given again"
   # --dry-run: the plan's command, both scripts and both commands, the
   # options where they go, nothing made.
   local out
