@@ -11,14 +11,18 @@
 #   check_style.sh spdx [ROOT]            every tracked text file, whatever
 #       its name, carries a one-line SPDX header in its first three lines
 #       (binary files, JSON, which has no comments, and fuzz corpora aside)
-#   check_style.sh functions [MAX [FILE...]]  no function of host/ (or of
-#       FILE...) is longer than MAX lines (120), signature to closing brace
+#   check_style.sh functions [MAX [FILE...]]  no function of host/, src/
+#       and tools/ (or of FILE...) is longer than MAX lines (120), signature
+#       to closing brace
 #   check_style.sh repeats [ROOT]         no block of six or more code lines
 #       stands twice in host/ and src/ of ROOT's git tree (check_repeats.mjs)
-#   check_style.sh layers [ROOT]          every #include of host/ reaches
+#   check_style.sh layers [ROOT [OBJDIR]] every #include of host/ reaches
 #       only into the folders its own folder may use, as the `layers` block
 #       of ROOT/docs/host.md states them; a folder the block does not name
-#       is an error too
+#       is an error too. With OBJDIR (the CLI's CMakeFiles, build/host/host/
+#       CMakeFiles), the same for every symbol an object of host/<folder>/
+#       uses from another folder's objects (nm): a call upwards is caught
+#       even without an include
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -108,13 +112,15 @@ functions)
   shift || true
   # clang-format (LLVM style, tests/check_format.sh) puts a definition's
   # first line and its closing brace in column 0; a line at column 0 with a
-  # '(' that ends in '{' opens one (after a multi-line signature too).
-  if [ $# -gt 0 ]; then files=("$@"); else mapfile -t files < <(git ls-files 'host/*.c'); fi
+  # '(' that ends in '{' opens one (after a multi-line signature too; a
+  # blank or preprocessor line first ends it: a macro call, no signature).
+  if [ $# -gt 0 ]; then files=("$@"); else mapfile -t files < <(git ls-files 'host/*.c' 'src/*.c' 'tools/*.c'); fi
   report=$(awk -v max="$max" '
     FNR == 1 { in_fn = 0; sig = "" }
     in_fn { if ($0 ~ /^}/) { n++; len = FNR - start + 1
               if (len > max) print FILENAME ":" start ": " name "() has " len " lines" }
             in_fn = in_fn && $0 !~ /^}/; next }
+    sig != "" && ($0 ~ /^[ \t]*$/ || $0 ~ /^#/) { sig = "" } # a macro call: MBEDTLS_IMPLS(X)
     sig != "" { sig = sig " " $0
                 if ($0 ~ /[;}][ \t]*$/) sig = ""; else if ($0 ~ /\{[ \t]*$/) open_fn()
                 next }
@@ -131,8 +137,8 @@ functions)
   while read -r line; do
     [ -n "$line" ] && bad "$line (at most $max; split it into named steps)"
   done < <(printf '%s\n' "$report" | grep -v '^#' || true)
-  [ "${count:-0}" -gt 0 ] || { echo "FAIL: no functions found in host/"; exit 1; }
-  [ $fail = 0 ] && echo "ok: $count functions in host/, none over $max lines"
+  [ "${count:-0}" -gt 0 ] || { echo "FAIL: no functions found in host/, src/, tools/"; exit 1; }
+  [ $fail = 0 ] && echo "ok: $count functions in host/, src/ and tools/, none over $max lines"
   ;;
 repeats)
   node tests/check_repeats.mjs "${1:-.}" || fail=1
@@ -163,9 +169,33 @@ layers)
     done < <(grep -n '^#include "[a-z]*/' "$f" | sed 's/:#include /:/')
   done < <(find "$r/host" -mindepth 2 -name '*.[ch]' | sort)
   [ $fail = 0 ] && echo "ok: $n includes across folders, every one downwards"
+  [ -n "${2:-}" ] || exit $fail
+  export LC_ALL=C # one order for sort and join
+  # The objects: OBJDIR/<target>.dir/<folder>/<file>.o ("__": not host/'s).
+  objs=$(find "$2" -path '*.dir/*' -name '*.o' ! -path '*.dir/__/*' | sort)
+  [ -n "$objs" ] || { echo "FAIL: no objects under $2"; exit 1; }
+  # "FILE: SYMBOL" lines of nm -A, as "SYMBOL FOLDER FILE"
+  rooms='{ f = $1; sub(/:.*$/, "", f); r = f; sub(/.*\.dir\//, "", r); sub(/\/.*/, "", r)
+           print $NF, r, f }'
+  # shellcheck disable=SC2086 # object paths have no spaces (CMake's)
+  defs=$(nm -A --defined-only -g $objs | awk 'NF == 3' | awk "$rooms" |
+    awk '{ print $1, $2 }' | sort -u)
+  n=0
+  while read -r sym from obj to; do
+    [ "$from" = "$to" ] && continue
+    n=$((n + 1))
+    allowed=$(awk -F: -v d="$from" '$1 == d { print $2 }' <<<"$rules")
+    case " $allowed " in
+    *" $to "*) ;;
+    *) bad "${obj#"$2"/}: host/$from/ uses $sym of host/$to/, which host/$from/ may not use (docs/host.md: $from:$allowed)" ;;
+    esac
+  # shellcheck disable=SC2086
+  done < <(nm -A -u $objs | awk "$rooms" | sort -k1,1 |
+    join -o 1.1,1.2,1.3,2.2 - <(printf '%s\n' "$defs"))
+  [ $fail = 0 ] && echo "ok: $n symbols used across folders, every one downwards"
   ;;
 *)
-  echo "usage: check_style.sh prefixes NM DIR... | paths | spdx | functions [MAX [FILE...]] | repeats [ROOT] | layers [ROOT]" >&2
+  echo "usage: check_style.sh prefixes NM DIR... | paths | spdx | functions [MAX [FILE...]] | repeats [ROOT] | layers [ROOT [OBJDIR]]" >&2
   exit 2
   ;;
 esac

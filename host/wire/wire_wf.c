@@ -524,35 +524,3 @@ int mh_wf_finish(mh_run *run,
   }
   return 0;
 }
-
-uint64_t mh_wf_wire_bytes(const mh_wf *w) {
-  uint64_t t = 0;
-  for (size_t k = 0; k < w->n_msgs; k++)
-    t += w->msgs[k].bytes;
-  return t;
-}
-
-void mh_wf_free_all(mh_run *run) {
-  for (size_t i = 0; i < run->n_wfs; i++) {
-    mh_wf *w = &run->wfs[i];
-    free(w->workflow);
-    free(w->variant);
-    free(w->backend);
-    free(w->algs);
-    for (size_t k = 0; k < w->n_steps; k++)
-      free(w->steps[k]);
-    free(w->steps);
-    for (size_t k = 0; k < w->n_msgs; k++)
-      free(w->msgs[k].name);
-    free(w->msgs);
-    free(w->fail_step);
-    free(w->fail_detail);
-    free(w->error_msg);
-    free(w->raw);
-    free(w->samples);
-    free(w->step_median);
-  }
-  free(run->wfs);
-  run->wfs = NULL;
-  run->n_wfs = 0;
-}

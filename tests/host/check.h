@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A minimal test harness: checks count and report instead of aborting, so one
  * run shows every failure. Each test program ends with
- * `return check_report();`. */
+ * `return check_report();`, which fails a program that ran no check. */
 #ifndef MERLIN_TESTS_CHECK_H
 #define MERLIN_TESTS_CHECK_H
 
@@ -47,8 +47,14 @@ static int check_passed, check_failed;
     }                                                                          \
   } while (0)
 
+/* The program's status: 1 when a check failed, or when none ran (a test
+ * that checked nothing cannot fail, so it does not pass either). */
 static inline int check_report(void) {
   printf("%d passed, %d failed\n", check_passed, check_failed);
+  if (check_passed + check_failed == 0) {
+    fprintf(stderr, "FAIL: no check ran: a test must check something\n");
+    return 1;
+  }
   return check_failed ? 1 : 0;
 }
 
