@@ -435,12 +435,10 @@ static int own_kat(run_state *st, const instance *in, uint32_t id) {
   return st->own_rc;
 }
 
-static void run_instance(const instance *in, uint32_t id, void *arg) {
-  run_state *st = arg;
-  const runner_config *cfg = st->cfg;
-  mops_ctx c;
-
-  uint64_t op_start = mport_counter_read(); /* the run budget's start */
+/* The operation's known-answer test (once per implementation and
+ * operation: its payload sizes share it) and its kat record: 1 when it
+ * passed, else 0 (st->failed set). */
+static int kat_step(run_state *st, const instance *in, uint32_t id) {
   mcore_rng_seed(RUNNER_SEED);
   if (st->kat_impl != in->impl || st->kat_def != in->def) {
     st->kat_detail[0] = '\0';
@@ -470,8 +468,166 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   mcore_wire_end();
   if (st->kat_rc != MCORE_OK) {
     st->failed = 1;
-    return; /* no timing without a passing KAT */
+    return 0; /* no timing without a passing KAT */
   }
+  return 1;
+}
+
+/* How one sample is timed: the first call (timed alone, its output
+ * checked), then the batch of calls that puts a sample well above the
+ * counter's resolution and overhead (the port's min_sample_ticks). 1,
+ * or 0 (st->failed set). */
+typedef struct {
+  uint32_t batch;
+  uint64_t once;        /* one call, less the counter's overhead */
+  uint64_t check_ticks; /* what checking a sample's output costs */
+} sample_plan;
+
+static int first_call(run_state *st, const instance *in, mops_ctx *c,
+                      uint32_t id, sample_plan *sp) {
+  uint64_t ticks;
+  sp->batch = 1;
+  if (in->def->vary)
+    in->def->vary(c);
+  uint32_t failed_allocs = mcore_heap_get().failures;
+  if (time_batch(in, c, 1, &ticks) != MCORE_OK) {
+    char msg[64] = "operation returned an error";
+    if (mcore_heap_get().failures != failed_allocs)
+      heap_exhausted(msg, sizeof msg);
+    emit_error(id, msg);
+    st->failed = 1;
+    return 0;
+  }
+  /* The first call's output is checked like every sample's; what the
+   * check costs counts against the run budget below. */
+  uint64_t c0 = mport_counter_read();
+  if (check_sample(in, c, id, MOPS_FIRST_CALL) != MCORE_OK) {
+    st->failed = 1;
+    return 0;
+  }
+  sp->check_ticks = mport_counter_read() - c0;
+  uint64_t floor_ticks = mport_describe()->min_sample_ticks;
+  sp->once = ticks > st->overhead ? ticks - st->overhead : 1;
+  while (sp->once * sp->batch < floor_ticks && sp->batch < MAX_BATCH)
+    sp->batch *= 2;
+  return 1;
+}
+
+/* The run budget: an operation whose warm-up and samples would take
+ * longer than what its KAT and first call left of the port's budget
+ * (SLH-DSA-128s signing, say) gets fewer samples, down to one, and one
+ * warm-up or none. The plan says how many; results.json's n and warmup
+ * are the truth, and the report marks the figure. */
+static void plan_samples(const runner_config *cfg, uint64_t op_start,
+                         const sample_plan *sp, uint32_t id, uint32_t *warmup,
+                         uint32_t *runs) {
+  *warmup = cfg->warmup;
+  *runs = cfg->runs;
+  uint64_t left = budget_left(op_start);
+  uint64_t per_sample = sp->once * sp->batch + sp->check_ticks;
+  if (left != NO_LIMIT && per_sample * ((uint64_t)*warmup + *runs) > left) {
+    uint64_t fit = left / per_sample;
+    *warmup = *warmup && fit >= 2 ? 1 : 0;
+    *runs = fit > *warmup ? (uint32_t)(fit - *warmup) : 1;
+    if (*runs > cfg->runs)
+      *runs = cfg->runs;
+  }
+
+  mcore_wire_start(MWIRE_R(plan));
+  mcore_wire_u64(MWIRE_K(plan, id), id);
+  mcore_wire_u64(MWIRE_K(plan, batch), sp->batch);
+  mcore_wire_u64(MWIRE_K(plan, warmup), *warmup);
+  mcore_wire_u64(MWIRE_K(plan, n), *runs);
+  mcore_wire_end();
+}
+
+/* The warm-ups and the timed samples, each checked after it, the samples
+ * on the wire SAMPLES_PER_LINE at a time. 1, or 0 (st->failed set). */
+static int sample_loop(run_state *st, const instance *in, mops_ctx *c,
+                       uint32_t id, uint32_t batch, uint32_t warmup,
+                       uint32_t runs) {
+  uint64_t line[SAMPLES_PER_LINE], ticks;
+  uint32_t in_line = 0, first = 0;
+  for (uint32_t s = 0; s < warmup + runs; s++) {
+    if (in->def->vary)
+      in->def->vary(c);
+    if (s >= warmup) /* timed samples only (QEMU plugin, markers.h) */
+      mcore_mark_sample_begin();
+    int trc = time_batch(in, c, batch, &ticks);
+    if (s >= warmup)
+      mcore_mark_sample_end();
+    if (trc != MCORE_OK) {
+      emit_error(id, "operation returned an error while timed");
+      st->failed = 1;
+      return 0;
+    }
+    if (s < warmup)
+      continue;
+    if (check_sample(in, c, id, s - warmup) != MCORE_OK) {
+      st->failed = 1;
+      return 0;
+    }
+    line[in_line++] = ticks;
+    if (in_line == SAMPLES_PER_LINE || s + 1 == warmup + runs) {
+      mcore_wire_start(MWIRE_R(samples));
+      mcore_wire_u64(MWIRE_K(samples, id), id);
+      mcore_wire_u64(MWIRE_K(samples, i), first);
+      mcore_wire_u64_list(MWIRE_K(samples, v), line, in_line);
+      mcore_wire_end();
+      first += in_line;
+      in_line = 0;
+    }
+  }
+  return 1;
+}
+
+/* After the samples: one call more for its stack and heap, the
+ * constant-time check of a secret-dependent operation, and the opend
+ * record. */
+static void finish_op(run_state *st, const instance *in, mops_ctx *c,
+                      uint32_t id, uint64_t op_start, uint64_t once,
+                      uint32_t runs) {
+  if (in->def->vary)
+    in->def->vary(c);
+  mem_call m = {in, c};
+  mcore_heap_stats h0 = mcore_heap_get();
+  mcore_heap_reset_peak();
+  mcore_stack_result sr = mcore_stack_measure(mem_call_run, &m);
+  mcore_heap_stats h1 = mcore_heap_get();
+  if (sr.rc != MCORE_OK) {
+    emit_error(id, "operation returned an error while measuring memory");
+    st->failed = 1;
+    return;
+  }
+  if (sr.capacity && sr.used >= sr.capacity) {
+    emit_error(id, "stack overflow: the operation used the whole stack");
+    st->failed = 1;
+    return;
+  }
+  if (in->def->secret && ct_check(in, c, id, once, st->overhead,
+                                  budget_left(op_start)) != MCORE_OK) {
+    emit_error(id, "constant-time check failed to run");
+    st->failed = 1;
+    return;
+  }
+
+  mcore_wire_start(MWIRE_R(opend));
+  mcore_wire_u64(MWIRE_K(opend, id), id);
+  mcore_wire_u64(MWIRE_K(opend, n), runs);
+  mcore_wire_u64(MWIRE_K(opend, stack), sr.used);
+  mcore_wire_u64(MWIRE_K(opend, heap), h1.peak - h0.current);
+  mcore_wire_u64(MWIRE_K(opend, allocs), h1.allocs);
+  mcore_wire_end();
+}
+
+static void run_instance(const instance *in, uint32_t id, void *arg) {
+  run_state *st = arg;
+  const runner_config *cfg = st->cfg;
+  mops_ctx c;
+
+  uint64_t op_start = mport_counter_read(); /* the run budget's start */
+  if (!kat_step(st, in, id))
+    return;
   if (cfg->ct_only) {
     mops_ctx_init(&c, in->impl, in->bytes);
     if (in->def->secret && (in->def->prepare(&c) != MCORE_OK ||
@@ -498,121 +654,15 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   }
   mops_outputs_reset(&c, in->def);
 
-  /* Batch short operations until one sample is well above the counter's
-   * resolution and overhead (the port's min_sample_ticks). */
-  uint32_t batch = 1;
-  uint64_t ticks;
-  if (in->def->vary)
-    in->def->vary(&c);
-  uint32_t failed_allocs = mcore_heap_get().failures;
-  if (time_batch(in, &c, 1, &ticks) != MCORE_OK) {
-    char msg[64] = "operation returned an error";
-    if (mcore_heap_get().failures != failed_allocs)
-      heap_exhausted(msg, sizeof msg);
-    emit_error(id, msg);
-    st->failed = 1;
+  sample_plan sp;
+  uint32_t warmup, runs;
+  if (!first_call(st, in, &c, id, &sp))
     return;
-  }
-  /* The first call's output is checked like every sample's; what the
-   * check costs counts against the run budget below. */
-  uint64_t c0 = mport_counter_read();
-  if (check_sample(in, &c, id, MOPS_FIRST_CALL) != MCORE_OK) {
-    st->failed = 1;
+  plan_samples(cfg, op_start, &sp, id, &warmup, &runs);
+  if (!sample_loop(st, in, &c, id, sp.batch, warmup, runs))
     return;
-  }
-  uint64_t check_ticks = mport_counter_read() - c0;
-  uint64_t floor_ticks = mport_describe()->min_sample_ticks;
-  uint64_t once = ticks > st->overhead ? ticks - st->overhead : 1;
-  while (once * batch < floor_ticks && batch < MAX_BATCH)
-    batch *= 2;
-
-  /* The run budget: an operation whose warm-up and samples would take
-   * longer than what its KAT and first call left of the port's budget
-   * (SLH-DSA-128s signing, say) gets fewer samples, down to one, and one
-   * warm-up or none. The plan says how many; results.json's n and warmup
-   * are the truth, and the report marks the figure. */
-  uint32_t warmup = cfg->warmup, runs = cfg->runs;
-  uint64_t left = budget_left(op_start);
-  uint64_t per_sample = once * batch + check_ticks;
-  if (left != NO_LIMIT && per_sample * ((uint64_t)warmup + runs) > left) {
-    uint64_t fit = left / per_sample;
-    warmup = warmup && fit >= 2 ? 1 : 0;
-    runs = fit > warmup ? (uint32_t)(fit - warmup) : 1;
-    if (runs > cfg->runs)
-      runs = cfg->runs;
-  }
-
-  mcore_wire_start(MWIRE_R(plan));
-  mcore_wire_u64(MWIRE_K(plan, id), id);
-  mcore_wire_u64(MWIRE_K(plan, batch), batch);
-  mcore_wire_u64(MWIRE_K(plan, warmup), warmup);
-  mcore_wire_u64(MWIRE_K(plan, n), runs);
-  mcore_wire_end();
-
-  uint64_t line[SAMPLES_PER_LINE];
-  uint32_t in_line = 0, first = 0;
-  for (uint32_t s = 0; s < warmup + runs; s++) {
-    if (in->def->vary)
-      in->def->vary(&c);
-    if (s >= warmup) /* timed samples only (QEMU plugin, markers.h) */
-      mcore_mark_sample_begin();
-    int trc = time_batch(in, &c, batch, &ticks);
-    if (s >= warmup)
-      mcore_mark_sample_end();
-    if (trc != MCORE_OK) {
-      emit_error(id, "operation returned an error while timed");
-      st->failed = 1;
-      return;
-    }
-    if (s < warmup)
-      continue;
-    if (check_sample(in, &c, id, s - warmup) != MCORE_OK) {
-      st->failed = 1;
-      return;
-    }
-    line[in_line++] = ticks;
-    if (in_line == SAMPLES_PER_LINE || s + 1 == warmup + runs) {
-      mcore_wire_start(MWIRE_R(samples));
-      mcore_wire_u64(MWIRE_K(samples, id), id);
-      mcore_wire_u64(MWIRE_K(samples, i), first);
-      mcore_wire_u64_list(MWIRE_K(samples, v), line, in_line);
-      mcore_wire_end();
-      first += in_line;
-      in_line = 0;
-    }
-  }
   mcore_control_probe(id); /* the machine's noise, interleaved */
-  if (in->def->vary)
-    in->def->vary(&c);
-  mem_call m = {in, &c};
-  mcore_heap_stats h0 = mcore_heap_get();
-  mcore_heap_reset_peak();
-  mcore_stack_result sr = mcore_stack_measure(mem_call_run, &m);
-  mcore_heap_stats h1 = mcore_heap_get();
-  if (sr.rc != MCORE_OK) {
-    emit_error(id, "operation returned an error while measuring memory");
-    st->failed = 1;
-    return;
-  }
-  if (sr.capacity && sr.used >= sr.capacity) {
-    emit_error(id, "stack overflow: the operation used the whole stack");
-    st->failed = 1;
-    return;
-  }
-  if (in->def->secret && ct_check(in, &c, id, once, st->overhead,
-                                  budget_left(op_start)) != MCORE_OK) {
-    emit_error(id, "constant-time check failed to run");
-    st->failed = 1;
-    return;
-  }
-
-  mcore_wire_start(MWIRE_R(opend));
-  mcore_wire_u64(MWIRE_K(opend, id), id);
-  mcore_wire_u64(MWIRE_K(opend, n), runs);
-  mcore_wire_u64(MWIRE_K(opend, stack), sr.used);
-  mcore_wire_u64(MWIRE_K(opend, heap), h1.peak - h0.current);
-  mcore_wire_u64(MWIRE_K(opend, allocs), h1.allocs);
-  mcore_wire_end();
+  finish_op(st, in, &c, id, op_start, sp.once, runs);
 }
 
 /* ---- entry ----------------------------------------------------------- */

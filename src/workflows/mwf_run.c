@@ -405,12 +405,13 @@ static uint64_t control(mcore_alg alg, uint32_t *batch) {
   return v[CONTROL_RUNS / 2];
 }
 
-static void run_instance(const instance *in, uint32_t id, void *arg) {
-  run_state *st = arg;
+/* The gate (every primitive's KATs passed in this image) and the
+ * correctness runs: once with a small frame limit (the key refresh runs),
+ * once as timed; the --wf-corrupt hook acts on the first. The wfcheck
+ * record; *once the second run's ticks. 1, or 0 (st->failed set). */
+static int check_step(run_state *st, const instance *in, uint32_t id,
+                      mwf_ctx *c, uint64_t *once) {
   const mwf_def *d = in->def;
-  mwf_ctx c;
-
-  /* The gate: every primitive's KATs passed in this image. */
   for (size_t a = 0; a < d->n_algs; a++)
     if (!kat_passed(in->impl[a])) {
       char msg[96];
@@ -422,84 +423,63 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
       put(msg, sizeof msg, &at, " failed");
       emit_check_fail(id, "kat", msg);
       st->failed = 1;
-      return;
+      return 0;
     }
-
-  /* Correctness: once with a small frame limit (the key refresh runs), once
-   * as timed; the --wf-corrupt hook acts on the first. */
   mcore_rng_seed(MWF_SEED);
   uint64_t t0 = 0, t1 = 0;
   for (int pass = 0; pass < 2; pass++) {
-    ctx_init(&c, in, pass ? UINT32_MAX : MWF_CHECK_LIMIT);
+    ctx_init(c, in, pass ? UINT32_MAX : MWF_CHECK_LIMIT);
     corrupt_armed = pass == 0;
     t0 = mport_counter_read();
-    int rc = d->setup(&c, pass == 0);
+    int rc = d->setup(c, pass == 0);
     if (rc == MCORE_OK)
-      rc = flow(&c, NULL, NULL);
+      rc = flow(c, NULL, NULL);
     t1 = mport_counter_read();
     corrupt_armed = 0;
     if (rc != MCORE_OK) {
-      emit_check_fail(id, c.fail_step ? c.fail_step : "operation",
-                      c.detail[0] ? c.detail : "failed");
+      emit_check_fail(id, c->fail_step ? c->fail_step : "operation",
+                      c->detail[0] ? c->detail : "failed");
       st->failed = 1;
-      return;
+      return 0;
     }
   }
   uint64_t msgs[MWF_MAX_MSGS];
   for (size_t m = 0; m < d->n_msgs; m++)
-    msgs[m] = c.msg_len[m];
+    msgs[m] = c->msg_len[m];
   mcore_wire_start(MWIRE_R(wfcheck));
   mcore_wire_u64(MWIRE_K(wfcheck, id), id);
   mcore_wire_str(MWIRE_K(wfcheck, result), "pass");
   mcore_wire_u64_list(MWIRE_K(wfcheck, msgs), msgs, d->n_msgs);
-  mcore_wire_u64(MWIRE_K(wfcheck, stored), c.stored);
+  mcore_wire_u64(MWIRE_K(wfcheck, stored), c->stored);
   mcore_wire_end();
+  *once = t1 - t0 ? t1 - t0 : 1;
+  return 1;
+}
 
-  if (st->runs == 0) { /* --kat-only: correctness only */
-    mcore_wire_start(MWIRE_R(wfend));
-    mcore_wire_u64(MWIRE_K(wfend, id), id);
-    mcore_wire_u64(MWIRE_K(wfend, n), 0);
-    mcore_wire_end();
-    return;
-  }
-
-  /* The budget counts the whole run, peer work included. */
-  uint32_t warmup = st->warmup, runs = st->runs;
-  uint64_t once = t1 - t0 ? t1 - t0 : 1;
-  uint64_t budget = mport_describe()->budget_ticks / MWF_BUDGET_DIV;
-  if (budget && once * ((uint64_t)warmup + runs) > budget) {
-    uint64_t fit = budget / once;
-    warmup = warmup ? 1 : 0;
-    runs =
-        fit > warmup + MWF_MIN_RUNS ? (uint32_t)(fit - warmup) : MWF_MIN_RUNS;
-    if (runs > st->runs)
-      runs = st->runs;
-  }
-  mcore_wire_start(MWIRE_R(wfplan));
-  mcore_wire_u64(MWIRE_K(wfplan, id), id);
-  mcore_wire_u64(MWIRE_K(wfplan, warmup), warmup);
-  mcore_wire_u64(MWIRE_K(wfplan, n), runs);
-  mcore_wire_end();
-
+/* The warm-ups and timed runs, each run's device steps on the wire. 1, or
+ * 0 (st->failed set). */
+static int timed_runs(run_state *st, const instance *in, uint32_t id,
+                      mwf_ctx *c, uint32_t warmup, uint32_t runs) {
+  const mwf_def *d = in->def;
   uint64_t ticks[MWF_MAX_STEPS];
   size_t n_dev = 0;
   for (size_t s = 0; s < d->n_steps; s++)
     n_dev += d->steps[s].side == MWF_DEVICE;
   for (uint32_t s = 0; s < warmup + runs; s++) {
-    ctx_init(&c, in, UINT32_MAX);
-    if (d->setup(&c, 0) != MCORE_OK || flow(&c, ticks, NULL) != MCORE_OK) {
+    ctx_init(c, in, UINT32_MAX);
+    if (d->setup(c, 0) != MCORE_OK || flow(c, ticks, NULL) != MCORE_OK) {
       char msg[128];
       size_t at = 0;
       put(msg, sizeof msg, &at, "timed run failed: ");
-      put(msg, sizeof msg, &at, c.fail_step ? c.fail_step : "operation");
+      put(msg, sizeof msg, &at, c->fail_step ? c->fail_step : "operation");
       put(msg, sizeof msg, &at, ": ");
-      put(msg, sizeof msg, &at, c.detail);
+      put(msg, sizeof msg, &at, c->detail);
       mcore_wire_start(MWIRE_R(wferror));
       mcore_wire_u64(MWIRE_K(wferror, id), id);
       mcore_wire_str(MWIRE_K(wferror, msg), msg);
       mcore_wire_end();
       st->failed = 1;
-      return;
+      return 0;
     }
     if (s < warmup)
       continue;
@@ -509,13 +489,20 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
     mcore_wire_u64_list(MWIRE_K(wfsample, v), ticks, n_dev);
     mcore_wire_end();
   }
+  return 1;
+}
 
+/* After the runs: the controls, one run more for its memory, the wfend
+ * record. */
+static void end_step(run_state *st, const instance *in, uint32_t id, mwf_ctx *c,
+                     uint32_t runs) {
+  const mwf_def *d = in->def;
   uint32_t kdf_batch, mac_batch;
   uint64_t ctl_kdf = control(MCORE_ALG_HKDF_SHA256, &kdf_batch);
   uint64_t ctl_mac = control(MCORE_ALG_HMAC_SHA256, &mac_batch);
   mem_peak mem = {0, 0, 0};
-  ctx_init(&c, in, UINT32_MAX);
-  if (d->setup(&c, 0) != MCORE_OK || flow(&c, NULL, &mem) != MCORE_OK) {
+  ctx_init(c, in, UINT32_MAX);
+  if (d->setup(c, 0) != MCORE_OK || flow(c, NULL, &mem) != MCORE_OK) {
     mcore_wire_start(MWIRE_R(wferror));
     mcore_wire_u64(MWIRE_K(wferror, id), id);
     mcore_wire_str(MWIRE_K(wferror, msg), "the memory run failed");
@@ -538,6 +525,42 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
     mcore_wire_u64(MWIRE_K(wfend, ctl_hmac_batch), mac_batch);
   }
   mcore_wire_end();
+}
+
+static void run_instance(const instance *in, uint32_t id, void *arg) {
+  run_state *st = arg;
+  mwf_ctx c;
+  uint64_t once;
+  if (!check_step(st, in, id, &c, &once))
+    return;
+
+  if (st->runs == 0) { /* --kat-only: correctness only */
+    mcore_wire_start(MWIRE_R(wfend));
+    mcore_wire_u64(MWIRE_K(wfend, id), id);
+    mcore_wire_u64(MWIRE_K(wfend, n), 0);
+    mcore_wire_end();
+    return;
+  }
+
+  /* The budget counts the whole run, peer work included. */
+  uint32_t warmup = st->warmup, runs = st->runs;
+  uint64_t budget = mport_describe()->budget_ticks / MWF_BUDGET_DIV;
+  if (budget && once * ((uint64_t)warmup + runs) > budget) {
+    uint64_t fit = budget / once;
+    warmup = warmup ? 1 : 0;
+    runs =
+        fit > warmup + MWF_MIN_RUNS ? (uint32_t)(fit - warmup) : MWF_MIN_RUNS;
+    if (runs > st->runs)
+      runs = st->runs;
+  }
+  mcore_wire_start(MWIRE_R(wfplan));
+  mcore_wire_u64(MWIRE_K(wfplan, id), id);
+  mcore_wire_u64(MWIRE_K(wfplan, warmup), warmup);
+  mcore_wire_u64(MWIRE_K(wfplan, n), runs);
+  mcore_wire_end();
+
+  if (timed_runs(st, in, id, &c, warmup, runs))
+    end_step(st, in, id, &c, runs);
 }
 
 int mwf_run_all(uint32_t runs, uint32_t warmup) {
