@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# The area labels of every test (ctest -L AREA; docs/layout.md "Tests"),
+# The area labels of every test (ctest -L AREA; docs/layout.md, "Tests"),
 # from its name, in one table: unit (no image run: the host modules, the
 # style and the parsers), integration (merlin builds or reads real runs),
 # qemu (QEMU runs, system or user mode), browser (a page in chromium),

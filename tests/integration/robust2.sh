@@ -13,6 +13,7 @@
 #   robust2.sh MERLIN long-out        a 5000-byte --out keeps the reason
 #   robust2.sh MERLIN stdout          a full or closed stdout fails
 #   robust2.sh MERLIN stale-tmp       a dead run's OUT/.tmp-* is removed
+#                                     (its name whole, with merlin's marker)
 #   robust2.sh MERLIN target-list     --target lists after a comma list
 #                                     (found by fuzz_cli)
 #   robust2.sh MERLIN board-options   --board, --cycle-model, --accel and
@@ -180,11 +181,17 @@ stale-tmp)
   live=$! bg=$!
   for p in "$dead" "$live"; do
     mkdir "$work/out/.tmp-20260101-000000-$p"
+    # the marker merlin writes first (model/results_dir.c)
+    printf 'merlin: results being written by process %s; removed with this directory when that process is gone\n' \
+      "$p" >"$work/out/.tmp-20260101-000000-$p/.merlin-tmp"
     echo '{}' >"$work/out/.tmp-20260101-000000-$p/results.json"
     echo x >"$work/out/.tmp-20260101-000000-$p/console-host-r2.log"
   done
   ln -s 20260101-000000 "$work/out/.latest.tmp-$dead"
   mkdir "$work/out/.tmp-keep-$dead" && mkdir "$work/out/.tmp-keep-$dead/sub"
+  mkdir -p "$work/out/.tmp-20260101-000001-$dead/sub"
+  printf 'merlin: results being written by process %s; removed with this directory when that process is gone\n' \
+    "$dead" >"$work/out/.tmp-20260101-000001-$dead/.merlin-tmp"
   expect 0 "results written" \
     "$merlin" run --target host --from "$cap" --out "$work/out" --quiet
   [ ! -e "$work/out/.tmp-20260101-000000-$dead" ] ||
@@ -194,6 +201,8 @@ stale-tmp)
   [ -s "$work/out/.tmp-20260101-000000-$live/results.json" ] ||
     fail "a live run's temporary directory was touched"
   [ -d "$work/out/.tmp-keep-$dead/sub" ] ||
+    fail "a directory merlin does not name was removed"
+  [ -d "$work/out/.tmp-20260101-000001-$dead/sub" ] ||
     fail "a directory holding a subdirectory was removed"
   [ -s "$work/out/latest/results.json" ] || fail "latest is not complete"
   ;;
