@@ -179,11 +179,11 @@ static int give_up(ref_run *rr, size_t r, const char *why, char *err,
 
 /* What went wrong with the reference image's run (not an exit status: the
  * stream says that), naming the folder whose operation was running. */
-static void exec_why(const mh_exec_result *res, const ref_run *rr, char *why,
-                     size_t wl, size_t *k, int *found) {
+static void exec_why(const mh_exec_result *res, size_t len, const ref_run *rr,
+                     char *why, size_t wl, size_t *k, int *found) {
   char op[160], how[160];
-  *found = mh_impl_running(res->out, res->out_len, &rr->refs, rr->ref_off, k,
-                           op, sizeof op) == 0;
+  *found = mh_impl_running(res->out, len, &rr->refs, rr->ref_off, k, op,
+                           sizeof op) == 0;
   if (res->stalled)
     snprintf(how, sizeof how, "hung: no console line for %u s (--stall)",
              rr->stall_s);
@@ -310,13 +310,18 @@ static void ref_names(const ref_run *rr, char *buf, size_t len) {
  * does not parse: a crash the port reported, an exit in the middle, a
  * line of the folder's own): the folder whose operation was running is
  * given up (1, or -1 with err naming it), else err names the image's
- * folders (-1). stream: the parser's message, or NULL. */
-static int ref_broke(ref_run *rr, const mh_exec_result *res, const char *stream,
-                     char *err, size_t errlen) {
+ * folders (-1). stream: the parser's message about line (1-based), or
+ * NULL (line 0). */
+static int ref_broke(ref_run *rr, const mh_exec_result *res, size_t line,
+                     const char *stream, char *err, size_t errlen) {
   char why[1024], names[1024];
-  size_t k;
+  size_t k, len = 0;
   int found;
-  exec_why(res, rr, why, sizeof why, &k, &found);
+  /* the stream up to the line that broke it: the operation running there
+   * is the culprit, whatever ran after */
+  for (size_t n = 1; line && len < res->out_len && n < line; len++)
+    n += res->out[len] == '\n';
+  exec_why(res, line ? len : res->out_len, rr, why, sizeof why, &k, &found);
   if (stream) {
     size_t l = strlen(why);
     snprintf(why + l, sizeof why - l, "; its stream: %s", stream);
@@ -375,14 +380,14 @@ static int run_refs(ref_run *rr, const char *image, char *err, size_t errlen) {
   if (res.cancelled) {
     snprintf(err, errlen, "interrupted");
   } else if (res.stalled || res.timed_out || !res.exited) {
-    rc = ref_broke(rr, &res, NULL, err, errlen);
+    rc = ref_broke(rr, &res, 0, NULL, err, errlen);
   } else if (mh_wire_parse(res.out, res.out_len, &run, &werr) != 0) {
     char msg[300];
     if (strncmp(werr.msg, "line ", 5) == 0) /* it says where already */
       snprintf(msg, sizeof msg, "%s", werr.msg);
     else
       snprintf(msg, sizeof msg, "line %zu: %s", werr.line, werr.msg);
-    rc = ref_broke(rr, &res, msg, err, errlen);
+    rc = ref_broke(rr, &res, werr.line, msg, err, errlen);
   } else {
     rc = judge_refs(rr, &run, err, errlen);
   }

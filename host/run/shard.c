@@ -157,10 +157,12 @@ int mh_plan_slice(mh_plan *pl, unsigned shards, unsigned shard, char *err,
   sort_plan = pl;
   if (known)
     qsort(order, m, sizeof *order, heavier);
+  int host0 = m < n; /* slice 0 holds host jobs: it loses ties */
   for (size_t k = 0; k < m; k++) {
     unsigned best = 0;
     for (unsigned s = 1; s < shards; s++)
-      if (load[s] < load[best])
+      if (load[s] < load[best] ||
+          (load[s] == load[best] && best == 0 && host0))
         best = s;
     pl->slice[order[k]] = best;
     load[best] += pl->cost[order[k]] >= 0 ? pl->cost[order[k]] : 1;
