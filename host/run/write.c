@@ -13,6 +13,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,45 +72,54 @@ static void remove_tree(const char *dir, const mh_out_file *files, size_t n) {
   rmdir(dir);
 }
 
-/* The marker in OUT/name says that process pid of merlin wrote it: 1. */
-static int marked(const char *dir, long pid) {
-  char *p = mh_path_join(dir, MH_RDIR_MARKER), *text = NULL, want[160], e[64];
-  size_t len = 0, wl = mh_rdir_marker_text(pid, want, sizeof want);
-  int ok = p && wl &&
-           mh_read_regular(p, sizeof want, &text, &len, e, sizeof e) == 0 &&
-           len == wl && memcmp(text, want, wl) == 0;
-  free(p);
-  free(text);
-  return ok;
+/* The marker in the directory dfd says that process pid of merlin wrote
+ * it: 1 (read through dfd, never through a link). */
+static int marked(int dfd, long pid) {
+  char want[160], text[161];
+  size_t wl = mh_rdir_marker_text(pid, want, sizeof want);
+  int fd = openat(dfd, MH_RDIR_MARKER,
+                  O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  ssize_t n = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
+                  ? read(fd, text, sizeof text)
+                  : -1;
+  if (fd >= 0)
+    close(fd);
+  return wl && n == (ssize_t)wl && memcmp(text, want, wl) == 0;
 }
 
-/* A killed run's temporary directory p: removed when it holds regular
- * files alone (the marker last: it is the claim to the directory); one
- * holding anything else stays as it is. */
-static void remove_stale_dir(const char *p) {
+/* A killed run's temporary directory p, open as dfd (no link): removed
+ * when it holds regular files alone (the marker last: it is the claim to
+ * the directory); one holding anything else stays as it is. Every name is
+ * taken relative to dfd, so a directory swapped for a link meanwhile
+ * leads nowhere else. */
+static void remove_stale_dir(int dfd, const char *p) {
   for (int pass = 0; pass < 2; pass++) {
-    DIR *sub = opendir(p);
+    int fd = dup(dfd);
+    DIR *sub = fd >= 0 ? fdopendir(fd) : NULL;
     struct dirent *se;
     int other = 0;
+    if (!sub && fd >= 0)
+      close(fd);
+    if (sub) /* a dup shares the offset the first pass left at the end */
+      rewinddir(sub);
     while (sub && !other && (se = readdir(sub)) != NULL) {
-      char *f = mh_path_join(p, se->d_name);
       struct stat fst;
-      if (strcmp(se->d_name, ".") && strcmp(se->d_name, "..") &&
-          (!f || lstat(f, &fst) != 0 || !S_ISREG(fst.st_mode)))
+      if (!strcmp(se->d_name, ".") || !strcmp(se->d_name, ".."))
+        continue;
+      if (fstatat(dfd, se->d_name, &fst, AT_SYMLINK_NOFOLLOW) != 0 ||
+          !S_ISREG(fst.st_mode))
         other = 1;
       else if (pass == 1 && strcmp(se->d_name, MH_RDIR_MARKER) != 0)
-        unlink(f);
-      free(f);
+        unlinkat(dfd, se->d_name, 0);
     }
     if (sub)
       closedir(sub);
     if (!sub || other)
       return;
   }
-  char *m = mh_path_join(p, MH_RDIR_MARKER);
-  if (m && unlink(m) == 0)
+  if (unlinkat(dfd, MH_RDIR_MARKER, 0) == 0)
     rmdir(p);
-  free(m);
 }
 
 /* p is a link to a name merlin gives a results directory: 1. */
@@ -143,12 +153,15 @@ static void remove_stale_tmp(const char *out) {
         errno != ESRCH)
       continue;
     char *p = mh_path_join(out, de->d_name);
-    struct stat st;
-    if (p && is_dir && lstat(p, &st) == 0 && S_ISDIR(st.st_mode) &&
-        marked(p, pid))
-      remove_stale_dir(p);
+    int dfd = p && is_dir
+                  ? open(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                  : -1;
+    if (dfd >= 0 && marked(dfd, pid))
+      remove_stale_dir(dfd, p);
     else if (p && !is_dir && link_to_stamp(p))
       unlink(p);
+    if (dfd >= 0)
+      close(dfd);
     free(p);
   }
   closedir(d);
