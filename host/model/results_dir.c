@@ -6,6 +6,7 @@
 #include "util/fsutil.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,7 @@ static long pid_of(const char *s) {
   if (n < 1 || n > 10 || s[0] == '0' || !digits(s, n))
     return 0;
   long pid = strtol(s, NULL, 10);
-  return pid > 1 ? pid : 0;
+  return pid > 1 && pid <= INT_MAX ? pid : 0; /* a pid_t, never wrapped */
 }
 
 long mh_rdir_tmp_pid(const char *name, int *dir) {
@@ -72,14 +73,16 @@ int mh_rdir_latest(const char *out, char *target, size_t tlen, char *err,
     snprintf(err, errlen, "out of memory");
     return -1;
   }
-  if (lstat(p, &st) != 0 && errno == ENOENT) {
-    rc = 1;
+  if (lstat(p, &st) != 0) {
+    rc = 1; /* none, or OUT itself unusable: the writer says why */
   } else if (!S_ISLNK(st.st_mode)) {
     snprintf(err, errlen,
              "%s is not the symbolic link merlin makes (a %s): merlin "
              "neither reads through nor replaces it; move it away",
              mh_path_brief(p, brief, sizeof brief),
-             S_ISDIR(st.st_mode) ? "directory" : "file");
+             S_ISDIR(st.st_mode)   ? "directory"
+             : S_ISREG(st.st_mode) ? "regular file"
+                                   : "special file");
   } else {
     ssize_t n = readlink(p, t, sizeof t - 1);
     t[n > 0 ? n : 0] = '\0';

@@ -25,7 +25,8 @@ int mh_rdir_stamp(const char *name);
  * other name. */
 long mh_rdir_tmp_pid(const char *name, int *dir);
 
-/* OUT/latest: 1 when there is none; 0 when it is a symbolic link merlin
+/* OUT/latest: 1 when there is none (or OUT cannot be looked into: who
+ * writes there says why); 0 when it is a symbolic link merlin
  * made (to a results directory's name in OUT, which it names in target);
  * -1 when it is anything else, with err (merlin neither reads through it
  * nor replaces it). */

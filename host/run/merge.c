@@ -203,7 +203,7 @@ static int console_names(const mh_result *x, char plain[256],
  * a note), or -1 with err. */
 static int console_of(const shard *s, size_t i, const mh_result *x,
                       mh_out_file **out, size_t *nf, char *err, size_t errlen) {
-  char names[2][256], a[160];
+  char names[2][256], a[160], b[160], c[160];
   struct stat st;
   const char *name = NULL;
   if (console_names(x, names[0], names[1]) != 0)
@@ -214,20 +214,23 @@ static int console_of(const shard *s, size_t i, const mh_result *x,
     free(p);
     if (there && name) {
       snprintf(err, errlen, "%s holds both %s and %s for job %ld",
-               mh_esc_term_buf(s[i].arg, a, sizeof a), names[0], names[1],
-               x->job);
+               mh_esc_term_buf(s[i].arg, a, sizeof a),
+               mh_esc_term_buf(names[0], b, sizeof b),
+               mh_esc_term_buf(names[1], c, sizeof c), x->job);
       return -1;
     }
     name = there ? names[k] : name;
   }
   if (!name) {
     fprintf(stderr, "merlin: merge: %s: no console log of job %ld (%s)\n",
-            mh_esc_term_buf(s[i].arg, a, sizeof a), x->job, names[0]);
+            mh_esc_term_buf(s[i].arg, a, sizeof a), x->job,
+            mh_esc_term_buf(names[0], b, sizeof b));
     return 0;
   }
   for (size_t k = 0; k < *nf; k++)
     if (strcmp((*out)[k].name, name) == 0) {
-      snprintf(err, errlen, "%s is in two shards", name);
+      snprintf(err, errlen, "%s is in two shards",
+               mh_esc_term_buf(name, b, sizeof b));
       return -1;
     }
   char *p = mh_path_join(s[i].dir, name), *data = NULL, *copy = strdup(name);

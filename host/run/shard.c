@@ -161,8 +161,7 @@ int mh_plan_slice(mh_plan *pl, unsigned shards, unsigned shard, char *err,
   for (size_t k = 0; k < m; k++) {
     unsigned best = 0;
     for (unsigned s = 1; s < shards; s++)
-      if (load[s] < load[best] ||
-          (load[s] == load[best] && best == 0 && host0))
+      if (load[s] < load[best] || (load[s] == load[best] && best == 0 && host0))
         best = s;
     pl->slice[order[k]] = best;
     load[best] += pl->cost[order[k]] >= 0 ? pl->cost[order[k]] : 1;

@@ -209,7 +209,7 @@ stale-tmp)
 target-list)
   # A second --target after a comma list: each target once, none garbled
   # (the checks go on to the profile, which is what fails here).
-  for t in "host,qemu-m3 --target qemu-m4" "host,,qemu-m3 --target qemu-m4" \
+  for t in "host,qemu-m3 --target qemu-m4" \
     "qemu-m3,host --target qemu-m4,qemu-m7 --target qemu-m33"; do
     # shellcheck disable=SC2086
     expect 2 "unknown profile 'nosuch'" \
@@ -218,6 +218,9 @@ target-list)
   done
   expect 2 "target 'host' given twice" \
     "$merlin" build --target qemu-m3,host --target host --profile nosuch
+  # an empty name in a list is refused, as --impl's is (issue 43)
+  expect 2 "--target 'host,,qemu-m3': an empty target name" \
+    "$merlin" build --target host,,qemu-m3 --target qemu-m4 --profile nosuch
   ;;
 board-options)
   # Each is a usage error found before the image build starts: no build
