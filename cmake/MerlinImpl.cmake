@@ -3,7 +3,7 @@
 # the NIST/SUPERCOP/PQClean/pqm4 shape (api.h and its *.c, *.s, *.S) built
 # into the image with no change to Merlin's code.
 #
-# The host (host/config/impl.c) reads each folder and impl_set.c writes what
+# The host (host/impl/impl.c) reads each folder and impl_set.c writes what
 # it found into the generated merlin_profile.cmake: MERLIN_IMPLS lists indexes K,
 # and MERLIN_IMPL_<K>_<FIELD> holds DIR, SOURCES (relative to DIR), ALG
 # (algorithm id), ALG_ENUM, NEW_ALG (1: not in src/ops/algs.def), CLASS (KEM

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The execute stage (see stages.h): QEMU or the host image, with the
  * cycle plugin, hang and size bounds, and the folders to blame. */
+#include "impl/impl_culprit.h"
 #include "run/board_model.h"
 #include "run/cycles.h"
-#include "run/impl_culprit.h"
 #include "run/progress.h"
 #include "run/stages.h"
 #include "util/exec.h"

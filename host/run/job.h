@@ -7,10 +7,10 @@
 #define MERLIN_HOST_RUN_JOB_H
 
 #include "config/boards.h"
-#include "config/impl.h"
 #include "config/profile.h"
 #include "config/targets.h"
 #include "image/image_build.h"
+#include "impl/impl.h"
 #include "model/results.h"
 #include "report/html_page.h"
 #include "run/ct.h"

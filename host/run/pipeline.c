@@ -2,10 +2,10 @@
 /* The run pipeline (see pipeline.h): every job of the plan through the
  * stages of stages.h, on one thread or many. */
 #include "run/pipeline.h"
+#include "impl/impl_record.h"
 #include "report/format.h"
 #include "report/html_page.h"
 #include "report/summary.h"
-#include "run/impl_record.h"
 #include "run/jobs.h"
 #include "run/plan.h"
 #include "run/stages.h"

@@ -2,9 +2,9 @@
 /* See plan.h. */
 #include "run/plan.h"
 #include "config/hooks.h"
-#include "run/impl_record.h"
-#include "run/impl_ref.h"
-#include "run/impls.h"
+#include "impl/impl_record.h"
+#include "impl/impl_ref.h"
+#include "impl/impls.h"
 #include "run/jobs.h"
 #include "run/matrix.h"
 #include "util/fsutil.h"

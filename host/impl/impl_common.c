@@ -6,7 +6,7 @@
 /* realpath (X/Open) */
 #define _XOPEN_SOURCE 700
 
-#include "config/impl_common.h"
+#include "impl/impl_common.h"
 
 #include "util/fsutil.h"
 #include "util/strbuf.h"

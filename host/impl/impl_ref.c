@@ -6,10 +6,10 @@
 /* realpath (X/Open), strsignal */
 #define _GNU_SOURCE
 
-#include "run/impl_ref.h"
-#include "run/impl_ref_cache.h"
+#include "impl/impl_ref.h"
+#include "impl/impl_ref_cache.h"
 
-#include "run/impl_culprit.h"
+#include "impl/impl_culprit.h"
 
 #include "config/targets.h"
 #include "image/image_build.h"

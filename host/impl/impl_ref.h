@@ -4,7 +4,7 @@
 #ifndef MERLIN_HOST_IMPL_REF_H
 #define MERLIN_HOST_IMPL_REF_H
 
-#include "config/impl.h"
+#include "impl/impl.h"
 
 #include <stddef.h>
 

@@ -59,7 +59,7 @@ typedef struct {
   int library;
   /* Peak stack of its known-answer run in the host reference build (0:
    * unknown), to leave it out of a target whose stack is smaller
-   * (host/run/impl_culprit.h). */
+   * (host/impl/impl_culprit.h). */
   unsigned long long ref_stack;
   /* 1 + the index of its common code in the set's commons; 0: the pinned
    * PQClean common code (docs/bring-your-own.md). */
@@ -114,7 +114,7 @@ typedef struct {
   char **expect;      /* per folder: "seed=...,sha256=...", or "" */
   char **expect_from; /* and where it comes from */
   /* Per folder: why it is left out of every image (a folder found by
-   * --impl-tree whose known answers cannot be had: host/run/impl_ref.c),
+   * --impl-tree whose known answers cannot be had: host/impl/impl_ref.c),
    * or NULL. */
   char **excluded;
   /* The common code of the folders that have their own (mh_impl.common). */

@@ -2,7 +2,7 @@
 /* memmem */
 #define _GNU_SOURCE
 
-#include "run/impl_culprit.h"
+#include "impl/impl_culprit.h"
 
 #include "image/elffile.h"
 #include "util/fsutil.h"

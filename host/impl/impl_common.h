@@ -8,7 +8,7 @@
 #ifndef MERLIN_HOST_IMPL_COMMON_H
 #define MERLIN_HOST_IMPL_COMMON_H
 
-#include "config/impl.h"
+#include "impl/impl.h"
 
 #include <stddef.h>
 

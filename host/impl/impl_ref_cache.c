@@ -2,7 +2,7 @@
 /* See impl_ref_cache.h. The entry is text: a line "merlin-nistkat 1", then
  * one "BACKEND<TAB>RECORDS" line per reference ("-" for none), in the
  * order of the run's references. */
-#include "run/impl_ref_cache.h"
+#include "impl/impl_ref_cache.h"
 
 #include "digest.h"
 #include "util/fsutil.h"

@@ -2,11 +2,11 @@
 /* realpath (X/Open) */
 #define _XOPEN_SOURCE 700
 
-#include "config/impl.h"
+#include "impl/impl.h"
 
 #include "config/catalog.h"
-#include "config/impl_common.h"
 #include "digest.h"
+#include "impl/impl_common.h"
 #include "util/errmsg.h"
 #include "util/exec.h"
 #include "util/fsutil.h"

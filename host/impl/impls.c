@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The implementation folders of a `merlin run` (docs/bring-your-own.md):
  * from the profile, --impl and --impl-tree. */
-#include "run/impls.h"
+#include "impl/impls.h"
 
 #include "config/targets.h"
 #include "util/fsutil.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Implementation folders (host/config/impl.c, impl_set.c, impl_common.c): which
+/* Implementation folders (host/impl/impl.c, impl_set.c, impl_common.c): which
  * path characters the image build carries, a pqm4/mupq checkout's common code
  * found from a folder's place, and mupq's heap-free fips202 API told from
  * PQClean's. */
@@ -7,8 +7,8 @@
 #define _XOPEN_SOURCE 700
 
 #include "check.h"
-#include "config/impl.h"
-#include "config/impl_common.h"
+#include "impl/impl.h"
+#include "impl/impl_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>

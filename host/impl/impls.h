@@ -2,8 +2,8 @@
 #ifndef MERLIN_HOST_RUN_IMPLS_H
 #define MERLIN_HOST_RUN_IMPLS_H
 
-#include "config/impl.h"
 #include "config/profile.h"
+#include "impl/impl.h"
 #include "run/run_opts.h"
 
 #include <stddef.h>

@@ -7,7 +7,7 @@
 #ifndef MERLIN_HOST_IMPL_CULPRIT_H
 #define MERLIN_HOST_IMPL_CULPRIT_H
 
-#include "config/impl.h"
+#include "impl/impl.h"
 
 #include <stddef.h>
 

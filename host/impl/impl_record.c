@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "run/impl_record.h"
+#include "impl/impl_record.h"
 
 #include "util/fsutil.h"
 #include "util/strbuf.h"

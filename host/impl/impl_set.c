@@ -2,9 +2,9 @@
 /* The folders of an image (mh_impl_set): each added once with its common
  * code, and the CMake variables the image build reads for them
  * (cmake/MerlinImpl.cmake). One folder's inspection is impl.c. */
-#include "config/impl.h"
-#include "config/impl_common.h"
 #include "digest.h"
+#include "impl/impl.h"
+#include "impl/impl_common.h"
 #include "util/strbuf.h"
 
 #include <limits.h>
