@@ -216,6 +216,18 @@ if(MERLIN_LINKER_SCRIPT)
 else()
   target_link_options(merlin-image PRIVATE -Wl,--gc-sections)
 endif()
+# An emulated part's image that holds a user's implementation folders
+# (MerlinImpl.cmake, MBI_USER_FOLDERS) gives its stack half the part's RAM
+# (the linker scripts' STACK_SIZE; 256 KB otherwise), so that whether a
+# folder fits is decided by its own stack measured there: pqm4's MAYO3 and
+# AIMer-256s m4speed use 590 to 620 KB (docs/bring-your-own.md, "Not
+# built, does not fit, left out").
+if(MBI_USER_FOLDERS AND MERLIN_LINKER_SCRIPT AND MERLIN_T_kind STREQUAL "qemu"
+   AND MERLIN_T_ram_bytes)
+  math(EXPR mbi_stack "${MERLIN_T_ram_bytes} / 2")
+  target_link_options(merlin-image PRIVATE
+                      -Wl,--defsym=STACK_SIZE=${mbi_stack})
+endif()
 
 # ---- size images (`merlin sizes`, docs/sizes.md) -------------------------
 # With MERLIN_SIZES=ON this tree also defines, behind the target merlin-sizes

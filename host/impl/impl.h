@@ -25,9 +25,14 @@ typedef enum {
  * the directories of --impl-common, or of the pqm4 or mupq checkout the
  * folder is in (its common/ and mupq/common/), in that order. */
 typedef struct {
-  char **dirs; /* absolute */
+  char **dirs; /* absolute: the include path, and where files come from */
   size_t n;
+  /* Exactly these files (absolute), when set (the host side of a pqm4 or
+   * mupq checkout: mupq's mk/host-crypto.mk); else every file of dirs. */
+  char **files;
+  size_t n_files;
   int pqm4;     /* a pqm4 checkout: folders compiled with -DPQM4, as pqm4 */
+  int host;     /* the host reference build's side */
   char *origin; /* "--impl-common", or "the pqm4 checkout <root>" */
 } mh_impl_common;
 
@@ -57,10 +62,6 @@ typedef struct {
    * its manifest, pqclean): measured under that backend's name, gated by
    * the catalogue's vectors only (no NIST KAT of its own). */
   int library;
-  /* Peak stack of its known-answer run in the host reference build (0:
-   * unknown), to leave it out of a target whose stack is smaller
-   * (host/impl/impl_culprit.h). */
-  unsigned long long ref_stack;
   /* 1 + the index of its common code in the set's commons; 0: the pinned
    * PQClean common code (docs/bring-your-own.md). */
   size_t common;
@@ -126,12 +127,25 @@ typedef struct {
   char **explicit_common;
   size_t n_explicit_common;
   int common_none;
+  /* The same for the host reference build (--impl-host-common DIR, or
+   * none), and whether this set is that build's (its commons are then the
+   * host side's: portable C, host/impl/impl_common.h). */
+  char **explicit_common_host;
+  size_t n_explicit_common_host;
+  int common_none_host;
+  int host_side;
+  /* A set of reference folders (host/impl/impl_ref.c): two may have the
+   * same backend name, the image holds one of them at a time. */
+  int refs;
   /* The source root (Merlin's hal.h and sponge headers), or NULL. */
   const char *root;
 } mh_impl_set;
 
 /* Read dir into s (see mh_impl_inspect); two folders with the same
- * backend name or the same folder twice are an error. */
+ * backend name or the same folder twice are an error. 0; -1 with err
+ * naming the folder; -2 with err when what failed is not the folder's
+ * (its common code: a broken checkout, an --impl-common that is no
+ * directory; memory). */
 int mh_impl_set_add(mh_impl_set *s, const char *dir, const char *alg,
                     const char *cc, const char *common, char *err,
                     size_t errlen);
@@ -140,6 +154,11 @@ int mh_impl_set_add(mh_impl_set *s, const char *dir, const char *alg,
 int mh_impl_set_add_library(mh_impl_set *s, const char *dir, const char *alg,
                             const char *backend, const char *variant,
                             const char *common, char *err, size_t errlen);
+/* A folder found by --impl-tree that cannot be read or added (why: what
+ * mh_impl_set_add said): kept in s, named by its path (backend
+ * impl:<scheme>/<name>), and left out of every image (s->excluded), so
+ * that the run goes on and reports it. 0, or -1 (memory). */
+int mh_impl_set_add_unread(mh_impl_set *s, const char *dir, const char *why);
 void mh_impl_set_free(mh_impl_set *s);
 /* The folders of n sets (a library backend's, then the run's), numbered
  * in that order, but those whose off[set][i] is set (left out of this

@@ -33,4 +33,17 @@ typedef struct {
 int mh_impl_expectations(const char *root, mh_impl_set *set,
                          const mh_impl_ref_opts *o, char *err, size_t errlen);
 
+/* The folders that may serve m as its reference, in the order they are
+ * tried (host/impl/impl_ref_pick.c): the folders beside it (clean, ref,
+ * then the others by name: opt, ...), in a pqm4 checkout mupq's folders of
+ * the scheme (ref, clean, the others) and mupq's PQClean's, the pinned
+ * PQClean tree's clean folder of its algorithm id (or scheme folder's
+ * name); none with assembly, none host-only, none twice; last the folder
+ * itself when it has no assembly (*self set). A NULL-terminated list of
+ * malloc'd absolute paths (possibly empty), or NULL (memory). */
+char **mh_impl_ref_candidates(const char *root, const mh_impl *m, int *self);
+
+/* 1 when folder dir holds assembly (*.s, *.S): for its target alone. */
+int mh_impl_has_asm(const char *dir);
+
 #endif

@@ -55,9 +55,10 @@ typedef struct {
   const char *cc, *opt;
   unsigned jobs; /* -j N: parallel builds and QEMU runs; 0: online CPUs */
   /* Implementation folders (docs/bring-your-own.md): --impl values (comma
-   * lists), --impl-tree roots, --impl-skip patterns, --impl-hash (NULL:
-   * the profile's impl.hash). */
-  mh_strlist impls, impl_trees, impl_skips, impl_common;
+   * lists), --impl-tree roots, --impl-skip patterns, --impl-common and
+   * --impl-host-common (the target's and the host reference build's common
+   * code), --impl-hash (NULL: the profile's impl.hash). */
+  mh_strlist impls, impl_trees, impl_skips, impl_common, impl_host_common;
   const char *impl_hash;
   /* --shard K/N: run only the K-th of N slices of the plan (shards 0: the
    * whole plan); --plan FILE: the plan `merlin plan` wrote (its costs

@@ -88,8 +88,9 @@ static void test_common(void) {
   touch(t, "pqclean/common/fips202.c", "");
   touch(t, "pqclean/crypto_kem/x/clean/api.h", "");
   mh_impl_common c;
+  char ferr[512];
   snprintf(p, sizeof p, "%s/pqm4/crypto_kem/x/m4", t);
-  CHECK(mh_impl_common_find(p, &c) == 1);
+  CHECK(mh_impl_common_find(p, 0, &c, ferr, sizeof ferr) == 1);
   CHECK(c.n == 2 && c.pqm4 == 1);
   if (c.n == 2) {
     CHECK_CONTAINS(c.dirs[0], "/pqm4/common");
@@ -99,12 +100,43 @@ static void test_common(void) {
   mh_impl_common_free(&c);
   /* a folder of pqm4's mupq/ submodule: pqm4's common/ first, as pqm4 */
   snprintf(p, sizeof p, "%s/pqm4/mupq/crypto_kem/x/ref", t);
-  CHECK(mh_impl_common_find(p, &c) == 1);
+  CHECK(mh_impl_common_find(p, 0, &c, ferr, sizeof ferr) == 1);
   CHECK(c.n == 2 && c.pqm4 == 1);
   mh_impl_common_free(&c);
-  snprintf(p, sizeof p, "%s/pqclean/crypto_kem/x/clean", t);
-  CHECK(mh_impl_common_find(p, &c) == 0);
+  /* the host reference build's side: mupq/common/ alone, and the files of
+   * mupq's mk/host-crypto.mk (relative to pqm4's root), not -DPQM4 */
+  touch(t, "pqm4/mupq/pqclean/common/aes.c", "");
+  touch(t, "pqm4/mupq/mk/host-crypto.mk",
+        "HOST_SYMCRYPTO_SRC = \\\n\tmupq/common/fips202.c \\\n"
+        "\tmupq/pqclean/common/aes.c\n\nobj-host/x.a: y\n");
+  CHECK(mh_impl_common_find(p, 1, &c, ferr, sizeof ferr) == 1);
+  CHECK(c.n == 1 && c.pqm4 == 0 && c.host == 1 && c.n_files == 2);
+  if (c.n == 1 && c.n_files == 2) {
+    CHECK_CONTAINS(c.dirs[0], "/pqm4/mupq/common");
+    CHECK_CONTAINS(c.files[0], "/pqm4/mupq/common/fips202.c");
+    CHECK_CONTAINS(c.files[1], "/pqm4/mupq/pqclean/common/aes.c");
+  }
+  CHECK_CONTAINS(c.origin, "the host side of the pqm4 checkout");
   mh_impl_common_free(&c);
+  snprintf(p, sizeof p, "%s/pqclean/crypto_kem/x/clean", t);
+  CHECK(mh_impl_common_find(p, 0, &c, ferr, sizeof ferr) == 0);
+  mh_impl_common_free(&c);
+  /* a clone without --recursive: mupq/ empty, or mupq's pqclean/: said,
+   * with the command that fills it, never built on other common code */
+  touch(t, "shallow/common/keccakf1600.S", "");
+  touch(t, "shallow/crypto_kem/x/m4/api.h", "");
+  touch(t, "shallow/mupq/.keep", "");
+  snprintf(p, sizeof p, "%s/shallow/crypto_kem/x/m4", t);
+  CHECK(mh_impl_common_find(p, 0, &c, ferr, sizeof ferr) == -2);
+  CHECK_CONTAINS(ferr, "/shallow/mupq is empty");
+  CHECK_CONTAINS(ferr, "git submodule update --init --recursive");
+  touch(t, "half/common/keccakf1600.S", "");
+  touch(t, "half/crypto_kem/x/m4/api.h", "");
+  touch(t, "half/mupq/common/hal.h", "");
+  touch(t, "half/mupq/pqclean/.keep", "");
+  snprintf(p, sizeof p, "%s/half/crypto_kem/x/m4", t);
+  CHECK(mh_impl_common_find(p, 0, &c, ferr, sizeof ferr) == -2);
+  CHECK_CONTAINS(ferr, "/half/mupq/pqclean is empty");
   /* --impl-common DIR,DIR: every folder, in or out of a checkout, gets
    * those (once); none: no checkout's; a DIR that is none: an error */
   char d1[1024], d2[1024], err[512], *ex[2] = {d1, d2};
