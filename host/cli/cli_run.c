@@ -301,7 +301,8 @@ static int check_run_args(const mh_parse_state *s, run_args *a) {
                                 "%s is a real board: read it on its own, with "
                                 "--port DEV (or --from FILE)",
                                 o->targets[i]);
-  if (mh_run_impl_usage(o, err, sizeof err) != 0)
+  mh_impl_opts fo = mh_run_impl_opts(o);
+  if (mh_run_impl_usage(&fo, err, sizeof err) != 0)
     return mh_cli_usage_error(s, "%s", err);
   double costs[MH_ACC_GROUPS];
   if (a->accel && mh_accel_parse(a->accel, costs, err, sizeof err) != 0)

@@ -1,9 +1,26 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Implementation folders (docs/bring-your-own.md): a folder in the
- * NIST/SUPERCOP/PQClean/pqm4 shape (api.h and its *.c, *.s, *.S) read on
- * the host, before anything is built, into what the image build needs
- * (cmake/MerlinImpl.cmake): its algorithm, the names its api.h gives the
- * entry points, the sizes it declares, its sources and their hash. */
+/* Implementation folders (docs/bring-your-own.md): the room host/impl/,
+ * the pipeline that reads, builds, references and records folders in the
+ * NIST/SUPERCOP/PQClean/pqm4 shape, and its contract. In order:
+ *   read      one folder into mh_impl (mh_impl_inspect, here: api.h as the
+ *             compiler sees it, sources, sizes, META.yml, the algorithm),
+ *             a tree walked (mh_impl_discover), the folders of a run from
+ *             its options (impls.h)
+ *   common    the common code each side builds against: a pqm4/mupq
+ *             checkout's own, for the target and for the host reference
+ *             (impl_common.h)
+ *   build     an image's folders as CMake variables (mh_impl_set_cmake,
+ *             here; cmake/MerlinImpl.cmake builds them)
+ *   reference the NIST KAT records each folder must reproduce, from host
+ *             builds of its reference candidates (impl_ref.h; the image is
+ *             built by the caller's function: the room builds none) and
+ *             their cache (impl_ref_cache.h)
+ *   blame     the folder a failed build or run is due to, so the run goes
+ *             on without it (impl_culprit.h)
+ *   record    each folder's provenance and why it was left out
+ *             (impl_record.h)
+ * The room uses wire/, model/, config/ and util/ (docs/host.md, layers);
+ * image/ uses it to build folders, run/ to run them. */
 #ifndef MERLIN_HOST_IMPL_H
 #define MERLIN_HOST_IMPL_H
 

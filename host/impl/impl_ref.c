@@ -11,8 +11,6 @@
 
 #include "impl/impl_culprit.h"
 
-#include "config/targets.h"
-#include "image/image_build.h"
 #include "util/exec.h"
 #include "util/fsutil.h"
 #include "wire/wire.h"
@@ -56,6 +54,7 @@ typedef struct {
   char **tried;           /* per folder: the references given up, why */
   int quiet;
   unsigned stall_s, timeout_s;
+  const mh_impl_ref_opts *o;
 } ref_run;
 
 /* Folder i has itself as its reference now. */
@@ -240,26 +239,11 @@ static int run_refs(ref_run *rr, const char *image, char *err, size_t errlen);
  * KATs. 0 with recs filled, 1 when a reference was given up (run again),
  * -1 with err. */
 static int run_once(ref_run *rr, char *err, size_t errlen) {
-  const mh_target *host = mh_target_find("host");
-  mh_profile none = {0};
-  if (!host) {
-    snprintf(err, errlen, "no host target (boards/host.board)");
-    return -1;
-  }
-  mh_build_spec bs = {.root = rr->root,
-                      .target = host,
-                      .profile_name = "nistkat-ref",
-                      .profile = &none,
-                      .quiet = rr->quiet,
-                      .impls = &rr->refs,
-                      .impl_off = rr->ref_off,
-                      .defer_log = 1};
-  char *image = NULL, why[1024];
+  char *image = NULL, *log = NULL, why[1024];
   size_t k;
-  if (mh_image_build(&bs, &image, err, errlen) != 0) {
+  if (rr->o->build(rr->o->ctx, &rr->refs, rr->ref_off, &image, &log, err,
+                   errlen) != 0) {
     /* A reference that does not build on the host: a broken folder. */
-    char *bdir = mh_build_dir(&bs);
-    char *log = bdir ? mh_path_join(bdir, "build.log") : NULL;
     int rc = -1;
     if (log && mh_impl_build_culprit(log, &rr->refs, rr->ref_off, &k, why,
                                      sizeof why) == 0) {
@@ -269,11 +253,10 @@ static int run_once(ref_run *rr, char *err, size_t errlen) {
                "computed: %s (log: %s)",
                why, log);
       rc = give_up(rr, k, w2, err, errlen);
-    } else if (log) {
-      mh_build_log_tail(log);
+    } else if (log && rr->o->show_log) {
+      rr->o->show_log(log);
     }
     free(log);
-    free(bdir);
     return rc;
   }
   /* The records of this very image, kept from an earlier run (a tree's
@@ -548,7 +531,8 @@ int mh_impl_expectations(const char *root, mh_impl_set *set,
                 .refs = {.root = root},
                 .quiet = o->quiet,
                 .stall_s = o->stall_s ? o->stall_s : 600,
-                .timeout_s = o->timeout_s};
+                .timeout_s = o->timeout_s,
+                .o = o};
   size_t n = set->n ? set->n : 1;
   rr.ref_of = calloc(n, sizeof *rr.ref_of);
   rr.cands = calloc(n, sizeof *rr.cands);

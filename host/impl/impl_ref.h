@@ -13,6 +13,15 @@ typedef struct {
   /* The reference image's bounds (merlin run --stall, --timeout; 0: 600 s
    * and none). */
   unsigned stall_s, timeout_s;
+  /* Build the host image of the references refs (off[i]: left out): 0
+   * with *image (malloc'd path), or -1 with err and *log (the malloc'd path
+   * of its build log, or NULL). The run's image build (host/run/plan.c):
+   * the room builds no image itself. */
+  int (*build)(void *ctx, const mh_impl_set *refs, const unsigned char *off,
+               char **image, char **log, char *err, size_t errlen);
+  /* Show the tail of a build log that blames no folder. */
+  void (*show_log)(const char *log);
+  void *ctx;
 } mh_impl_ref_opts;
 
 /* Fill set->expect and set->expect_from of every folder that is not a

@@ -40,13 +40,13 @@ static int empty_element(const char *list) {
   return !n || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,");
 }
 
-int mh_run_impl_usage(const mh_run_opts *o, char *err, size_t errlen) {
+int mh_run_impl_usage(const mh_impl_opts *o, char *err, size_t errlen) {
   const struct {
     const char *opt;
-    const mh_strlist *l;
+    const mh_impl_list *l;
   } lists[] = {{"--impl", &o->impls},
-               {"--impl-common", &o->impl_common},
-               {"--impl-host-common", &o->impl_host_common}};
+               {"--impl-common", &o->common},
+               {"--impl-host-common", &o->host_common}};
   for (size_t k = 0; k < 3; k++)
     for (size_t i = 0; i < lists[k].l->n; i++) {
       const char *v = lists[k].l->v[i];
@@ -59,7 +59,7 @@ int mh_run_impl_usage(const mh_run_opts *o, char *err, size_t errlen) {
         return -1;
       }
     }
-  if (o->impl_hash && strcmp(o->impl_hash, "thumb2-asm") == 0)
+  if (o->hash && strcmp(o->hash, "thumb2-asm") == 0)
     for (size_t i = 0; i < o->n_targets; i++) {
       const mh_target *t = mh_target_find(o->targets[i]);
       if (t && !mh_target_has_thumb2(t)) {
@@ -103,12 +103,12 @@ static const char *folder_reason(const char *err) {
   return r ? r + 2 : err;
 }
 
-static int add_tree(mh_impl_set *out, const mh_run_opts *o, const char *root,
+static int add_tree(mh_impl_set *out, const mh_impl_opts *o, const char *root,
                     const char *common, char *err, size_t errlen) {
   char **dirs = NULL;
   size_t n = 0, skipped = 0;
-  if (mh_impl_discover(root, (char *const *)o->impl_skips.v, o->impl_skips.n,
-                       &dirs, &n, &skipped, err, errlen) != 0)
+  if (mh_impl_discover(root, (char *const *)o->skips.v, o->skips.n, &dirs, &n,
+                       &skipped, err, errlen) != 0)
     return -1;
   int rc = 0;
   size_t unread = 0;
@@ -145,7 +145,7 @@ static int add_tree(mh_impl_set *out, const mh_run_opts *o, const char *root,
 
 /* --impl-common DIR[,DIR] (repeatable), or none, into *dirs (*n) and
  * *none: before any folder. opt names the option in messages. */
-static int take_common(const char *opt, const mh_strlist *l, char ***dirs,
+static int take_common(const char *opt, const mh_impl_list *l, char ***dirs,
                        size_t *n, int *none, char *err, size_t errlen) {
   for (size_t i = 0; i < l->n; i++) {
     char *copy = strdup(l->v[i]), *save = NULL;
@@ -180,7 +180,7 @@ static int take_common(const char *opt, const mh_strlist *l, char ***dirs,
 }
 
 int mh_run_impls(const char *root, const char *profile_path,
-                 const mh_profile *p, const mh_run_opts *o, mh_impl_set *out,
+                 const mh_profile *p, const mh_impl_opts *o, mh_impl_set *out,
                  char *err, size_t errlen) {
   char *common = common_dir(root);
   int rc = common ? 0 : -1;
@@ -188,16 +188,16 @@ int mh_run_impls(const char *root, const char *profile_path,
     snprintf(err, errlen, "out of memory");
   out->root = root;
   if (rc == 0)
-    rc = take_common("--impl-common", &o->impl_common, &out->explicit_common,
+    rc = take_common("--impl-common", &o->common, &out->explicit_common,
                      &out->n_explicit_common, &out->common_none, err, errlen);
   if (rc == 0)
-    rc = take_common("--impl-host-common", &o->impl_host_common,
+    rc = take_common("--impl-host-common", &o->host_common,
                      &out->explicit_common_host, &out->n_explicit_common_host,
                      &out->common_none_host, err, errlen);
   out->hash_thumb2 = p->impl_hash == MH_IMPL_HASH_THUMB2;
-  if (rc == 0 && o->impl_hash) {
+  if (rc == 0 && o->hash) {
     mh_impl_hash h = MH_IMPL_HASH_C;
-    mh_profile_impl_hash(o->impl_hash, strlen(o->impl_hash), &h);
+    mh_profile_impl_hash(o->hash, strlen(o->hash), &h);
     out->hash_thumb2 = h == MH_IMPL_HASH_THUMB2;
   }
   for (size_t i = 0; rc == 0 && i < p->n_impls; i++) {
@@ -218,8 +218,8 @@ int mh_run_impls(const char *root, const char *profile_path,
   }
   for (size_t i = 0; rc == 0 && i < o->impls.n; i++)
     rc = add_list(out, o->impls.v[i], common, err, errlen);
-  for (size_t i = 0; rc == 0 && i < o->impl_trees.n; i++)
-    rc = add_tree(out, o, o->impl_trees.v[i], common, err, errlen);
+  for (size_t i = 0; rc == 0 && i < o->trees.n; i++)
+    rc = add_tree(out, o, o->trees.v[i], common, err, errlen);
   free(common);
   if (rc != 0)
     mh_impl_set_free(out);

@@ -5,6 +5,8 @@
 #ifndef MERLIN_HOST_RUN_OPTS_H
 #define MERLIN_HOST_RUN_OPTS_H
 
+#include "impl/impls.h"
+
 #include <stddef.h>
 
 /* Defaults and limits of `merlin run` (docs/cli.md). */
@@ -73,5 +75,19 @@ typedef struct {
   const char *const *plan_args;
   size_t n_plan_args;
 } mh_run_opts;
+
+/* The folder options as the folder room reads them (impl/impls.h). */
+static inline mh_impl_opts mh_run_impl_opts(const mh_run_opts *o) {
+  mh_impl_opts f = {{o->impls.v, o->impls.n},
+                    {o->impl_trees.v, o->impl_trees.n},
+                    {o->impl_skips.v, o->impl_skips.n},
+                    {o->impl_common.v, o->impl_common.n},
+                    {o->impl_host_common.v, o->impl_host_common.n},
+                    o->impl_hash,
+                    o->targets,
+                    o->n_targets,
+                    o->quiet};
+  return f;
+}
 
 #endif
