@@ -192,6 +192,7 @@ foreach(line IN LISTS mbi_wa_lines)
 endforeach()
 
 # ---- each folder --------------------------------------------------------
+set(MBI_N_USER 0) # a user's folders (OWN_KAT)
 # A folder's own hashing files, by name (their objects: <file>.o): SHA-3,
 # SHAKE and Keccak, FIPS 202, SHA-2.
 set(MBI_HASH_FILES
@@ -222,6 +223,7 @@ foreach(k IN LISTS MERLIN_IMPLS)
   file(CONFIGURE OUTPUT "${bdir}/folder.txt" CONTENT "${DIR}\n")
   if(OWN_KAT)
     set(MBI_USER_FOLDERS 1)
+    math(EXPR MBI_N_USER "${MBI_N_USER} + 1")
   endif()
 
   # The folder's objects and its entry points.

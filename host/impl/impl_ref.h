@@ -45,7 +45,9 @@ int mh_impl_expectations(const char *root, mh_impl_set *set,
 /* The folders that may serve m as its reference, in the order they are
  * tried (host/impl/impl_ref_pick.c): the folders beside it (clean, ref,
  * then the others by name: opt, ...), in a pqm4 checkout mupq's folders of
- * the scheme (ref, clean, the others) and mupq's PQClean's, the pinned
+ * the scheme (ref, clean, the others) and mupq's PQClean's (never a
+ * host-only folder, avx2, ..., nor one of pqm4's M4 folders, m4*), the
+ * pinned
  * PQClean tree's clean folder of its algorithm id (or scheme folder's
  * name); none with assembly, none host-only, none twice; last the folder
  * itself when it has no assembly (*self set). A NULL-terminated list of

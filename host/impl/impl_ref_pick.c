@@ -82,7 +82,7 @@ static int cmp_name(const struct dirent **a, const struct dirent **b) {
 
 /* The implementation folders of scheme folder sdir: the named ones first
  * (first[], in that order), then the others by name, but host-only ones
- * (avx2, aarch64, ...). */
+ * (avx2, aarch64, ...) and pqm4's M4 folders (m4*). */
 static void take_scheme(cands *c, const char *sdir, const char *const *first) {
   char p[4096];
   for (size_t i = 0; first[i]; i++) {
@@ -93,7 +93,10 @@ static void take_scheme(cands *c, const char *sdir, const char *const *first) {
   int n = is_dir(sdir) ? scandir(sdir, &names, NULL, cmp_name) : 0;
   for (int i = 0; i < n; i++) {
     const char *name = names[i]->d_name;
-    if (name[0] != '.' && !mh_impl_host_only(name)) {
+    /* pqm4's folders for the M4 (m4, m4f, m4fspeed, ...) are written for
+     * the target, never a host reference, assembly or not */
+    if (name[0] != '.' && !mh_impl_host_only(name) &&
+        strncmp(name, "m4", 2) != 0) {
       snprintf(p, sizeof p, "%s/%s", sdir, name);
       char *api = mh_path_join(p, "api.h");
       struct stat st;

@@ -9,6 +9,7 @@
 #include "check.h"
 #include "impl/impl.h"
 #include "impl/impl_common.h"
+#include "impl/impl_ref.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,8 +183,62 @@ static void test_common(void) {
   free(t);
 }
 
+/* The reference candidates of a folder (host/impl/impl_ref_pick.c): its
+ * clean and ref siblings, its other siblings but pqm4's m4* ones, mupq's
+ * folders of the scheme (ref first, then the others: opt), mupq's
+ * PQClean's; none with assembly; the folder itself last when it has none. */
+static void test_candidates(void) {
+  char *t = tmp_tree(), p[1024];
+  touch(t, "pqm4/crypto_kem/x/m4f/api.h", "");
+  touch(t, "pqm4/crypto_kem/x/m4f/a.S", "");
+  touch(t, "pqm4/crypto_kem/x/m4fstack/api.h", "");
+  touch(t, "pqm4/crypto_kem/x/m4fstack/a.c", "");
+  touch(t, "pqm4/crypto_kem/x/avx2/api.h", "");
+  touch(t, "pqm4/mupq/crypto_kem/x/opt/api.h", "");
+  touch(t, "pqm4/mupq/crypto_kem/x/ref/api.h", "");
+  touch(t, "pqm4/mupq/crypto_kem/x/armv7m/api.h", "");
+  touch(t, "pqm4/mupq/crypto_kem/x/armv7m/b.s", "");
+  touch(t, "pqm4/mupq/pqclean/crypto_kem/x/clean/api.h", "");
+  snprintf(p, sizeof p, "%s/pqm4/crypto_kem/x/m4f", t);
+  mh_impl m = {0};
+  m.dir = realpath(p, NULL);
+  m.scheme = "x";
+  m.alg = "x";
+  m.kem = 1;
+  int self = -1;
+  char **c = m.dir ? mh_impl_ref_candidates("/nonexistent", &m, &self) : NULL;
+  CHECK(c != NULL && self == 0);
+  const char *want[] = {"/mupq/crypto_kem/x/ref", "/mupq/crypto_kem/x/opt",
+                        "/mupq/pqclean/crypto_kem/x/clean", NULL};
+  for (size_t i = 0; c && want[i]; i++) {
+    CHECK(c[i] != NULL);
+    if (c[i])
+      CHECK_CONTAINS(c[i], want[i]);
+  }
+  CHECK(c && c[0] && c[1] && c[2] && !c[3]);
+  for (size_t i = 0; c && c[i]; i++)
+    free(c[i]);
+  free(c);
+  free(m.dir);
+  /* a folder without assembly, no other candidate: itself, last */
+  snprintf(p, sizeof p, "%s/pqm4/crypto_kem/x/m4fstack", t);
+  m.dir = realpath(p, NULL);
+  m.scheme = "y"; /* no mupq folder of this scheme */
+  c = m.dir ? mh_impl_ref_candidates("/nonexistent", &m, &self) : NULL;
+  CHECK(c && self == 1 && c[0] && !c[1] && strcmp(c[0], m.dir) == 0);
+  for (size_t i = 0; c && c[i]; i++)
+    free(c[i]);
+  free(c);
+  free(m.dir);
+  char cmd[1200];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", t);
+  CHECK(system(cmd) == 0);
+  free(t);
+}
+
 int main(void) {
   test_paths();
   test_common();
+  test_candidates();
   return check_report();
 }
