@@ -11,9 +11,10 @@
 # backends.def), VARIANT, NS (the prefix of its api.h names), DETACHED,
 # SIGN_OPEN, FAMILY, N, PK, SK, CT, SS (api.h's sizes), EXPECT and
 # EXPECT_FROM (the NIST KAT records expected, and their source), COMMON
-# (J of its own common code, or empty) and STACK_FIPS (1: it calls mupq's
-# fips202 API). MERLIN_IMPL_COMMONS lists J, MERLIN_IMPL_COMMON_<J>_DIRS and
-# _PQM4 describe each (src/backends/impl/common.cmake).
+# (J of its own common code, or empty), STACK_FIPS (1: it calls mupq's
+# fips202 API) and FLAGS (its config.mk's -D and -U flags for this side).
+# MERLIN_IMPL_COMMONS lists J, MERLIN_IMPL_COMMON_<J>_DIRS and _PQM4
+# describe each (src/backends/impl/common.cmake).
 # MERLIN_IMPL_HASH is the Keccak behind the user's folders' fips202.h
 # without common code of their own: c (PQClean's common/fips202.c) or
 # thumb2-asm (wolfSSL's Thumb-2 Keccak-f[1600]).
@@ -193,10 +194,11 @@ endforeach()
 
 # ---- each folder --------------------------------------------------------
 set(MBI_N_USER 0) # a user's folders (OWN_KAT)
-# A folder's own hashing files, by name (their objects: <file>.o): SHA-3,
-# SHAKE and Keccak, FIPS 202, SHA-2.
+# A folder's own hashing files, by name (their objects: <file>.o, or
+# <file>.obj with the cross toolchains): SHA-3, SHAKE and Keccak, FIPS 202,
+# SHA-2.
 set(MBI_HASH_FILES
-    "/(sha3|fips202|keccak|sha2|sha256|sha512)[^/]*\\.[csS]\\.o$")
+    "/(sha3|fips202|keccak|sha2|sha256|sha512)[^/]*\\.[csS]\\.o(bj)?$")
 set(MBI_ALGS_DEF "")
 set(MBI_SIZES_DEF "")
 set(MBI_BACKENDS_DEF "")
@@ -213,7 +215,7 @@ endmacro()
 foreach(k IN LISTS MERLIN_IMPLS)
   foreach(field DIR SOURCES ALG ALG_ENUM NEW_ALG CLASS BACKEND BACKEND_ENUM
                 NEW_BACKEND OWN_KAT VARIANT NS DETACHED SIGN_OPEN FAMILY N PK SK CT SS
-                EXPECT EXPECT_FROM COMMON STACK_FIPS)
+                EXPECT EXPECT_FROM COMMON STACK_FIPS FLAGS)
     mbi_get(${field})
   endforeach()
   set(bdir "${CMAKE_BINARY_DIR}/impl/${k}")
@@ -264,6 +266,11 @@ foreach(k IN LISTS MERLIN_IMPLS)
   # built-in pqclean backend's folders, whose rows do not change.
   if(OWN_KAT)
     set_target_properties(merlin_impl${k}_obj PROPERTIES C_EXTENSIONS ON)
+    # its config.mk's -D and -U flags, as pqm4's make adds them (MAYO's
+    # -DMAYO_M4: host/impl/impl_config.c)
+    if(FLAGS)
+      target_compile_options(merlin_impl${k}_obj PRIVATE ${FLAGS})
+    endif()
   endif()
   # What a folder builds against: a user's folder its checkout's common
   # code (--impl-common), or Merlin's heap-free sponge when it calls mupq's

@@ -840,6 +840,21 @@ static int take_names(const char *dir, mh_impl *m, char *err, size_t errlen) {
   return 0;
 }
 
+/* The folder's config.mk (host/impl/impl_config.c); flags it cannot
+ * apply are named, not silently dropped. */
+static int take_config(const char *dir, mh_impl *m, char *err, size_t errlen) {
+  char *ignored = NULL;
+  if (mh_impl_read_config(dir, &m->flags, &m->host_flags, &ignored) != 0)
+    return fail(err, errlen, dir, "its config.mk cannot be read");
+  if (ignored)
+    fprintf(stderr,
+            "merlin: implementation folder %s: config.mk: %s not applied "
+            "(Merlin takes its -D and -U flags)\n",
+            dir, ignored);
+  free(ignored);
+  return 0;
+}
+
 int mh_impl_inspect(const char *dir, const char *alg, const char *cc,
                     const char *const *incs, mh_impl *out, char *err,
                     size_t errlen) {
@@ -847,6 +862,8 @@ int mh_impl_inspect(const char *dir, const char *alg, const char *cc,
   char **files = NULL;
   size_t n_files = 0;
   int rc = take_names(dir, &m, err, errlen);
+  if (rc == 0)
+    rc = take_config(m.dir, &m, err, errlen);
   if (rc == 0)
     rc = read_api(m.dir, cc, incs, &m, err, errlen);
   if (rc == 0)
@@ -884,6 +901,8 @@ void mh_impl_free(mh_impl *m) {
   free(m->meta_level);
   free(m->backend);
   free(m->variant);
+  free(m->flags);
+  free(m->host_flags);
   memset(m, 0, sizeof *m);
 }
 

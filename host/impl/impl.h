@@ -87,6 +87,10 @@ typedef struct {
    * is built against Merlin's heap-free sponge (src/backends/impl/
    * sponge.c) when no common code of its own is given. */
   int stack_fips;
+  /* Its config.mk's preprocessor flags (pqm4's `CPPFLAGS += -DMAYO_M4`:
+   * host/impl/impl_config.c), ';'-separated -D and -U flags, for the
+   * target's builds and for a host build, or NULL. */
+  char *flags, *host_flags;
   int has_asm;   /* *.s or *.S among its sources */
   int from_tree; /* found by --impl-tree: left out, not fatal, when its
                   * known answers cannot be had or do not match */
@@ -105,6 +109,16 @@ int mh_impl_inspect(const char *dir, const char *alg, const char *cc,
                     const char *const *incs, mh_impl *out, char *err,
                     size_t errlen);
 void mh_impl_free(mh_impl *m);
+
+/* The preprocessor flags of folder dir's config.mk, the file pqm4's and
+ * mupq's make include for a folder (mupq/mk/schemes.mk): the -D and -U
+ * flags of its CPPFLAGS and CFLAGS lines, ';'-separated, into *target
+ * (lines for pqm4's elf/ and obj/ targets, or for none) and *host (lines
+ * for its bin-host/ programs), the other flags (not applied) space-
+ * separated into *ignored; each malloc'd or NULL when there is none. 0,
+ * or -1 (config.mk unreadable, memory). */
+int mh_impl_read_config(const char *dir, char **target, char **host,
+                        char **ignored);
 
 /* Implementation folder names that are host-only (x86 or Arm A-profile
  * vector code), skipped by tree discovery as pqm4/mupq's scheme discovery

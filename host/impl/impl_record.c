@@ -155,7 +155,8 @@ int mh_impl_record(const mh_impl_set *s, const char *bdir,
         .compiler_workaround =
             was && applied_workaround(was, m->backend, wa, sizeof wa) ? wa
                                                                       : NULL,
-        .common = common};
+        .common = common,
+        .flags = m->flags};
     if (mh_result_add_impl(res, &r) != 0)
       rc = -1;
     free(common);

@@ -196,7 +196,9 @@ void mh_impl_set_free(mh_impl_set *s) {
  * common code of earlier sets (MERLIN_IMPL_COMMONS counts from 1). */
 static void folder_cmake(const mh_impl *m, const char *expect,
                          const char *expect_from, size_t k, size_t common0,
-                         mh_sb *b) {
+                         int host_side, mh_sb *b) {
+  const char *flags = host_side ? m->host_flags : m->flags;
+  mh_sb_printf(b, "set(MERLIN_IMPL_%zu_FLAGS \"%s\")\n", k, flags ? flags : "");
   mh_sb_printf(b, "set(MERLIN_IMPL_%zu_DIR \"%s\")\n", k, m->dir);
   mh_sb_printf(b, "set(MERLIN_IMPL_%zu_SOURCES \"", k);
   for (size_t i = 0; i < m->n_sources; i++)
@@ -307,7 +309,8 @@ void mh_impl_set_cmake(const mh_impl_set *const *sets,
     for (size_t j = 0; sets[i] && j < sets[i]->n; j++, k++)
       if (!is_off(off, i, j))
         folder_cmake(&sets[i]->v[j], sets[i]->expect[j],
-                     sets[i]->expect_from[j], k, common0, b);
+                     sets[i]->expect_from[j], k, common0, sets[i]->host_side,
+                     b);
     common0 += sets[i] ? sets[i]->n_commons : 0;
   }
 }

@@ -116,7 +116,15 @@ cp -r $kem/ref "$pqm4/crypto_kem/toy-split/m4"
 sed -i 's|^  randombytes(sk, 32);|&\n  toy_split(sk, sk);|; s|^#include "randombytes.h"|&\n#include "toysplit.h"|' \
   "$pqm4/crypto_kem/toy-split/m4/kem.c"
 grep -q 'toy_split(sk, sk)' "$pqm4/crypto_kem/toy-split/m4/kem.c" || fail "toy-split was not made"
+# ... and builds only with the flag its config.mk gives it, the target's
+# line for the m4 folder, the host's (bin-host/) for mupq's ref
+sed -i 's|^#include "toysplit.h"|&\n#ifndef TOY_SPLIT_ON\n#error "config.mk was not applied"\n#endif|' \
+  "$pqm4/crypto_kem/toy-split/m4/kem.c"
 cp -r "$pqm4/crypto_kem/toy-split/m4" "$m/toy-split/ref"
+printf '%s' 'elf/crypto_kem_toy-split_m4_%.elf: CPPFLAGS += -DTOY_SPLIT_ON -O1' \
+  >"$pqm4/crypto_kem/toy-split/m4/config.mk"
+printf '%s\n' 'bin-host/mupq_crypto_kem_toy-split_ref_testvectors: CPPFLAGS += -DTOY_SPLIT_ON' \
+  >"$m/toy-split/ref/config.mk"
 
 # toy-print prints and asserts (true); toy-assert asserts false in enc.
 mkdir -p "$pqm4/crypto_kem/toy-print" "$pqm4/crypto_kem/toy-assert" "$m/toy-print" "$m/toy-assert"
@@ -247,6 +255,8 @@ set +e
 got=$?
 set -e
 [ "$got" = 3 ] || { cat "$out/log"; fail "exit $got, expected 3 (toy-assert left out)"; }
+grep -q "toy-split/m4: config.mk: -O1 not applied" "$out/log" ||
+  { cat "$out/log"; fail "config.mk's other flag is not named"; }
 grep -q "qemu-m4 (gcc -O3): impl:toy-assert/m4 left out: failed on this target: its toy-assert keygen faulted (target fault: kind=assert: kem.c:[0-9]*: crypto_kem_enc: !\"toy-assert fails here\")" "$out/log" ||
   { cat "$out/log"; fail "the terminal does not name the failed assert"; }
 for f in report.md report.html; do
@@ -270,6 +280,7 @@ if (!/mupq\/crypto_kem\/toy-optref\/opt/.test(im('impl:toy-optref/m4f').kat_refe
   fail('toy-optref reference: ' + im('impl:toy-optref/m4f').kat_reference);
 if (!/mupq\/crypto_kem\/toy-split\/ref \(built against the host side of the pqm4 checkout .* \(mupq\/mk\/host-crypto\.mk\)\)/.test(im('impl:toy-split/m4').kat_reference))
   fail('toy-split reference: ' + im('impl:toy-split/m4').kat_reference);
+if (im('impl:toy-split/m4').flags !== '-DTOY_SPLIT_ON') fail('toy-split flags: ' + im('impl:toy-split/m4').flags);
 if (!/common\/toysplit\.c/.test(im('impl:toy-split/m4').common) || /pqclean\/common\/toysplit/.test(im('impl:toy-split/m4').common))
   fail('toy-split target common: ' + im('impl:toy-split/m4').common);
 // the folder's own stack, measured on the target: small
