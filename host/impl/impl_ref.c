@@ -129,8 +129,13 @@ static int add_ref(ref_run *rr, size_t i, const char *common, char *err,
     int gone = 0;
     for (size_t r = 0; !tail && r < rr->refs.n; r++)
       gone |= rr->ref_off[r] && strcmp(rr->refs.v[r].dir, cand) == 0;
-    if (gone) /* given up for another folder already */
+    if (gone) { /* given up for another folder already */
+      if (note_tried(rr, i, cand, "(above)") != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+      }
       continue;
+    }
     if (tail) {
       rr->ref_of[i] = strdup(tail);
       break;

@@ -44,7 +44,8 @@ int mh_impl_expectations(const char *root, mh_impl_set *set,
 
 /* The folders that may serve m as its reference, in the order they are
  * tried (host/impl/impl_ref_pick.c): the folders beside it (clean, ref,
- * then the others by name: opt, ...), in a pqm4 checkout mupq's folders of
+ * then the others by name, opt, ..., unless m is a clean or ref folder
+ * itself), in a pqm4 checkout mupq's folders of
  * the scheme (ref, clean, the others) and mupq's PQClean's (never a
  * host-only folder, avx2, ..., nor one of pqm4's M4 folders, m4*), the
  * pinned

@@ -83,14 +83,15 @@ static int cmp_name(const struct dirent **a, const struct dirent **b) {
 /* The implementation folders of scheme folder sdir: the named ones first
  * (first[], in that order), then the others by name, but host-only ones
  * (avx2, aarch64, ...) and pqm4's M4 folders (m4*). */
-static void take_scheme(cands *c, const char *sdir, const char *const *first) {
+static void take_scheme(cands *c, const char *sdir, const char *const *first,
+                        int others) {
   char p[4096];
   for (size_t i = 0; first[i]; i++) {
     snprintf(p, sizeof p, "%s/%s", sdir, first[i]);
     take(c, p);
   }
   struct dirent **names = NULL;
-  int n = is_dir(sdir) ? scandir(sdir, &names, NULL, cmp_name) : 0;
+  int n = others && is_dir(sdir) ? scandir(sdir, &names, NULL, cmp_name) : 0;
   for (int i = 0; i < n; i++) {
     const char *name = names[i]->d_name;
     /* pqm4's folders for the M4 (m4, m4f, m4fspeed, ...) are written for
@@ -115,13 +116,17 @@ char **mh_impl_ref_candidates(const char *root, const mh_impl *m, int *self) {
   cands c = {.self = m->dir};
   char *scheme_dir = up(m->dir, 1), *tree = up(m->dir, 3), p[4096];
   const char *kind = m->kem ? "crypto_kem" : "crypto_sign";
+  /* a clean or ref folder is its scheme's portable reference: its other
+   * siblings (opt, ...) are not its reference */
+  int portable = strcmp(m->name ? m->name : "", "clean") == 0 ||
+                 strcmp(m->name ? m->name : "", "ref") == 0;
   if (scheme_dir)
-    take_scheme(&c, scheme_dir, clean_ref);
+    take_scheme(&c, scheme_dir, clean_ref, !portable);
   if (tree) { /* a pqm4 checkout: mupq's folders, then mupq's PQClean's */
     snprintf(p, sizeof p, "%s/mupq/%s/%s", tree, kind, m->scheme);
-    take_scheme(&c, p, ref_clean);
+    take_scheme(&c, p, ref_clean, 1);
     snprintf(p, sizeof p, "%s/mupq/pqclean/%s/%s", tree, kind, m->scheme);
-    take_scheme(&c, p, clean_ref);
+    take_scheme(&c, p, clean_ref, 1);
   }
   const char *ids[] = {m->alg, m->scheme};
   for (size_t i = 0; i < 2; i++) {
