@@ -14,6 +14,7 @@
 #                     C on the host side (mupq/mk/host-crypto.mk; MAYO, UOV)
 #   toy-print/m4      prints (printf, puts) and asserts (PERK short)
 #   toy-assert/m4     an assert that fails on the target: left out, named
+#   toy-hang/m4       spins for ever on the target: left out at --stall
 #   toy-optref/m4f    assembly, its only reference mupq's opt (BIKE)
 #   ed25519/supercop  Ed25519 (libsodium's ref10, pinned) with
 #                     crypto_sign/crypto_sign_open only: Merlin's RFC 8032
@@ -139,6 +140,15 @@ sed -i 's|^  randombytes(m, sizeof m);|  assert(!"toy-assert fails here");\n&|; 
 grep -q 'printf' "$pqm4/crypto_kem/toy-print/m4/kem.c" || fail "toy-print was not made"
 grep -q 'toy-assert fails here' "$pqm4/crypto_kem/toy-assert/m4/kem.c" || fail "toy-assert was not made"
 
+# toy-hang: encapsulation spins for ever on the target (its host
+# reference, mupq's ref, does not): left out at --stall, named.
+mkdir -p "$pqm4/crypto_kem/toy-hang" "$m/toy-hang"
+cp -r $kem/ref "$pqm4/crypto_kem/toy-hang/m4"
+cp -r $kem/ref "$m/toy-hang/ref"
+sed -i 's|^  randombytes(m, sizeof m);|  for (volatile int spin = 1; spin;)\n    ;\n&|' \
+  "$pqm4/crypto_kem/toy-hang/m4/kem.c"
+grep -q 'volatile int spin' "$pqm4/crypto_kem/toy-hang/m4/kem.c" || fail "toy-hang was not made"
+
 # toy-optref: assembly; mupq has an opt folder only.
 mkdir -p "$pqm4/crypto_kem/toy-optref" "$m/toy-optref"
 cp -r $kem/thumb2 "$pqm4/crypto_kem/toy-optref/m4f"
@@ -251,10 +261,12 @@ grep -q "building" "$out/shallow.log" && fail "an image was built for a broken c
 # The checkout, and the Ed25519 folder, in one qemu-m4 image.
 set +e
 "$merlin" run --target qemu-m4 --opt O3 --profile "$out/controls.profile" \
-  --impl-tree "$pqm4" --impl "$ed" --runs 2 --warmup 0 --out "$out/r" >"$out/log" 2>&1
+  --impl-tree "$pqm4" --impl "$ed" --runs 2 --warmup 0 --stall 10 --out "$out/r" >"$out/log" 2>&1
 got=$?
 set -e
 [ "$got" = 3 ] || { cat "$out/log"; fail "exit $got, expected 3 (toy-assert left out)"; }
+grep -q "qemu-m4 (gcc -O3): impl:toy-hang/m4 left out: hung on this target: no console line for 10 s (--stall), during its toy-hang keygen" "$out/log" ||
+  { cat "$out/log"; fail "the terminal does not name the hanging folder"; }
 grep -q "toy-split/m4: config.mk: -O1 not applied" "$out/log" ||
   { cat "$out/log"; fail "config.mk's other flag is not named"; }
 grep -q "qemu-m4 (gcc -O3): impl:toy-assert/m4 left out: failed on this target: its toy-assert keygen faulted (target fault: kind=assert: kem.c:[0-9]*: crypto_kem_enc: !\"toy-assert fails here\")" "$out/log" ||
