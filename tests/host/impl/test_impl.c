@@ -236,8 +236,35 @@ static void test_candidates(void) {
   free(t);
 }
 
+/* A folder's config.mk as pqm4's make reads it (host/impl/impl_config.c):
+ * the -D and -U flags of its target lines for the target, of its bin-host/
+ * lines for the host, the rest named. */
+static void test_config(void) {
+  char *t = tmp_tree(), p[1024], *tg, *h, *x;
+  touch(t, "f/config.mk",
+        "elf/crypto_sign_mayo1_m4f_%.elf: CPPFLAGS += -DMAYO_M4 -O1\n"
+        "# a comment: CPPFLAGS += -DNO\n"
+        "bin-host/x_testvectors: CPPFLAGS += -DHOSTONLY -UFOO\n"
+        "CFLAGS += -DA=1 -DB;rm");
+  snprintf(p, sizeof p, "%s/f", t);
+  CHECK(mh_impl_read_config(p, &tg, &h, &x) == 0);
+  CHECK(tg && strcmp(tg, "-DMAYO_M4;-DA=1") == 0);
+  CHECK(h && strcmp(h, "-DHOSTONLY;-UFOO") == 0);
+  CHECK(x && strcmp(x, "-O1 -DB;rm") == 0);
+  free(tg);
+  free(h);
+  free(x);
+  snprintf(p, sizeof p, "%s/none", t);
+  CHECK(mh_impl_read_config(p, &tg, &h, &x) == 0 && !tg && !h && !x);
+  char cmd[1200];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", t);
+  CHECK(system(cmd) == 0);
+  free(t);
+}
+
 int main(void) {
   test_paths();
+  test_config();
   test_common();
   test_candidates();
   return check_report();
