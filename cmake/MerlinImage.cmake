@@ -178,6 +178,14 @@ set_source_files_properties(${CMAKE_SOURCE_DIR}/src/core/stackmeter.c
 target_link_libraries(merlin_core PUBLIC merlin_headers)
 target_compile_options(merlin_core PRIVATE ${MERLIN_WARNINGS})
 target_compile_definitions(merlin_core PRIVATE ${MERLIN_PORT_DEFINES})
+# The wire's longest line (src/wire/wire_out.c): the begin record names
+# every backend and route, so an image with a user's folders (a whole pqm4
+# checkout: 51) gets 256 bytes more per folder than the 4 KB of the rest.
+if(MBI_N_USER GREATER 0)
+  math(EXPR merlin_wire_line "4096 + 256 * ${MBI_N_USER}")
+  target_compile_definitions(merlin_core PRIVATE
+                             MERLIN_WIRE_LINE_MAX=${merlin_wire_line})
+endif()
 set(MERLIN_TEST_FAULT "" CACHE STRING
     "test hook: busfault, usagefault or hang right after the announcements")
 if(MERLIN_TEST_FAULT)
@@ -215,6 +223,18 @@ if(MERLIN_LINKER_SCRIPT)
     COMMAND ${CMAKE_SIZE} $<TARGET_FILE:merlin-image> VERBATIM)
 else()
   target_link_options(merlin-image PRIVATE -Wl,--gc-sections)
+endif()
+# An emulated part's image that holds a user's implementation folders
+# (MerlinImpl.cmake, MBI_USER_FOLDERS) gives its stack half the part's RAM
+# (the linker scripts' STACK_SIZE; 256 KB otherwise), so that whether a
+# folder fits is decided by its own stack measured there: pqm4's MAYO3 and
+# AIMer-256s m4speed use 590 to 620 KB (docs/bring-your-own.md, "Not
+# built, does not fit, left out").
+if(MBI_USER_FOLDERS AND MERLIN_LINKER_SCRIPT AND MERLIN_T_kind STREQUAL "qemu"
+   AND MERLIN_T_ram_bytes)
+  math(EXPR mbi_stack "${MERLIN_T_ram_bytes} / 2")
+  target_link_options(merlin-image PRIVATE
+                      -Wl,--defsym=STACK_SIZE=${mbi_stack})
 endif()
 
 # ---- size images (`merlin sizes`, docs/sizes.md) -------------------------

@@ -3,7 +3,7 @@
 # the NIST/SUPERCOP/PQClean/pqm4 shape (api.h and its *.c, *.s, *.S) built
 # into the image with no change to Merlin's code.
 #
-# The host (host/config/impl.c) reads each folder and impl_set.c writes what
+# The host (host/impl/impl.c) reads each folder and impl_set.c writes what
 # it found into the generated merlin_profile.cmake: MERLIN_IMPLS lists indexes K,
 # and MERLIN_IMPL_<K>_<FIELD> holds DIR, SOURCES (relative to DIR), ALG
 # (algorithm id), ALG_ENUM, NEW_ALG (1: not in src/ops/algs.def), CLASS (KEM
@@ -11,9 +11,10 @@
 # backends.def), VARIANT, NS (the prefix of its api.h names), DETACHED,
 # SIGN_OPEN, FAMILY, N, PK, SK, CT, SS (api.h's sizes), EXPECT and
 # EXPECT_FROM (the NIST KAT records expected, and their source), COMMON
-# (J of its own common code, or empty) and STACK_FIPS (1: it calls mupq's
-# fips202 API). MERLIN_IMPL_COMMONS lists J, MERLIN_IMPL_COMMON_<J>_DIRS and
-# _PQM4 describe each (src/backends/impl/common.cmake).
+# (J of its own common code, or empty), STACK_FIPS (1: it calls mupq's
+# fips202 API) and FLAGS (its config.mk's -D and -U flags for this side).
+# MERLIN_IMPL_COMMONS lists J, MERLIN_IMPL_COMMON_<J>_DIRS and _PQM4
+# describe each (src/backends/impl/common.cmake).
 # MERLIN_IMPL_HASH is the Keccak behind the user's folders' fips202.h
 # without common code of their own: c (PQClean's common/fips202.c) or
 # thumb2-asm (wolfSSL's Thumb-2 Keccak-f[1600]).
@@ -192,6 +193,12 @@ foreach(line IN LISTS mbi_wa_lines)
 endforeach()
 
 # ---- each folder --------------------------------------------------------
+set(MBI_N_USER 0) # a user's folders (OWN_KAT)
+# A folder's own hashing files, by name (their objects: <file>.o, or
+# <file>.obj with the cross toolchains): SHA-3, SHAKE and Keccak, FIPS 202,
+# SHA-2.
+set(MBI_HASH_FILES
+    "/(sha3|fips202|keccak|sha2|sha256|sha512)[^/]*\\.[csS]\\.o(bj)?$")
 set(MBI_ALGS_DEF "")
 set(MBI_SIZES_DEF "")
 set(MBI_BACKENDS_DEF "")
@@ -208,11 +215,18 @@ endmacro()
 foreach(k IN LISTS MERLIN_IMPLS)
   foreach(field DIR SOURCES ALG ALG_ENUM NEW_ALG CLASS BACKEND BACKEND_ENUM
                 NEW_BACKEND OWN_KAT VARIANT NS DETACHED SIGN_OPEN FAMILY N PK SK CT SS
-                EXPECT EXPECT_FROM COMMON STACK_FIPS)
+                EXPECT EXPECT_FROM COMMON STACK_FIPS FLAGS)
     mbi_get(${field})
   endforeach()
   set(bdir "${CMAKE_BINARY_DIR}/impl/${k}")
   file(MAKE_DIRECTORY "${bdir}")
+  # the folder this directory builds, for the culprit of a failed link
+  # (host/impl/impl_culprit.c)
+  file(CONFIGURE OUTPUT "${bdir}/folder.txt" CONTENT "${DIR}\n")
+  if(OWN_KAT)
+    set(MBI_USER_FOLDERS 1)
+    math(EXPR MBI_N_USER "${MBI_N_USER} + 1")
+  endif()
 
   # The folder's objects and its entry points.
   set(srcs "")
@@ -252,6 +266,11 @@ foreach(k IN LISTS MERLIN_IMPLS)
   # built-in pqclean backend's folders, whose rows do not change.
   if(OWN_KAT)
     set_target_properties(merlin_impl${k}_obj PROPERTIES C_EXTENSIONS ON)
+    # its config.mk's -D and -U flags, as pqm4's make adds them (MAYO's
+    # -DMAYO_M4: host/impl/impl_config.c)
+    if(FLAGS)
+      target_compile_options(merlin_impl${k}_obj PRIVATE ${FLAGS})
+    endif()
   endif()
   # What a folder builds against: a user's folder its checkout's common
   # code (--impl-common), or Merlin's heap-free sponge when it calls mupq's
@@ -305,12 +324,29 @@ foreach(k IN LISTS MERLIN_IMPLS)
   foreach(f IN LISTS redefs)
     list(APPEND redef_args "--redefine-syms=${f}")
   endforeach()
+  # A user's folder's own hashing files (its sha3.c, fips202.c, keccak*.S:
+  # pqm4's FN-DSA brings its own SHAKE): their functions are renamed
+  # mbe_hash_<name>, so the cycle profile counts them as hashing, as pqm4's
+  # hashing benchmark times them (host/run/cycles.c). Names only: the code
+  # is the same.
+  set(hash_redef "${bdir}/hash-redefine.txt")
+  set(hash_objs "")
+  set(hash_cmd "")
+  if(OWN_KAT)
+    set(hash_objs "$<JOIN:$<FILTER:$<TARGET_OBJECTS:merlin_impl${k}_obj>,\
+INCLUDE,${MBI_HASH_FILES}>,|>")
+    set(hash_cmd COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM}
+                 "-DIN=${hash_objs}" -DOUT=${hash_redef} -DPREFIX=mbe_hash_
+                 -DTEXT_ONLY=1 -P ${MBI_DIR}/redefine.cmake)
+    list(APPEND redef_args "--redefine-syms=${hash_redef}")
+  endif()
   add_custom_command(OUTPUT "${iso}"
     COMMAND ${CMAKE_LINKER} -r -o "${raw}" $<TARGET_OBJECTS:merlin_impl${k}_obj>
+    ${hash_cmd}
     COMMAND ${CMAKE_OBJCOPY} ${redef_args}
             --keep-global-symbols=${bdir}/keep.txt "${raw}" "${iso}"
     DEPENDS $<TARGET_OBJECTS:merlin_impl${k}_obj> "${bdir}/keep.txt"
-            ${redefs}
+            ${redefs} ${MBI_DIR}/redefine.cmake
     COMMENT "" COMMAND_EXPAND_LISTS VERBATIM)
   add_library(merlin_impl_lib_${k} STATIC "${iso}")
   set_source_files_properties("${iso}" PROPERTIES EXTERNAL_OBJECT TRUE

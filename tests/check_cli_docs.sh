@@ -18,9 +18,9 @@ doc=$root/docs/cli.md
 . "$(dirname "$0")/lib.sh"
 # Options docs/cli.md names that belong to other programs: the image's own
 # (--wf-corrupt, --ct-only, --xcheck: docs/cli.md says they are not merlin
-# options), CMake's (--preset, --build), clang's (--sysroot) and `merlin
-# help`'s own --all.
-foreign="--wf-corrupt --ct-only --xcheck --preset --build --sysroot --all"
+# options), CMake's (--preset, --build), clang's (--sysroot), git's (--init,
+# --recursive: `git submodule update`) and `merlin help`'s own --all.
+foreign="--wf-corrupt --ct-only --xcheck --preset --build --sysroot --init --recursive --all"
 
 # Options of one command, from its table in host/cli/cli_<command>.c.
 options=$("$merlin" help --options)

@@ -4,8 +4,8 @@
 #ifndef MERLIN_HOST_CLI_H
 #define MERLIN_HOST_CLI_H
 
-#include "config/impl.h"
 #include "config/profile.h"
+#include "impl/impl.h"
 #include "report/html_page.h"
 #include "run/run_opts.h"
 

@@ -110,6 +110,50 @@ out:
   return rc;
 }
 
+/* `merlin report DIR DIR... --format pqm4`: one set of pqm4 tables of
+ * several results directories (docs/bring-your-own.md, "pqm4's tables"),
+ * printed (and written to none of them). */
+static int report_pqm4_many(const char *const *dirs, size_t n) {
+  char err[2048];
+  mh_results *sets = calloc(n, sizeof *sets);
+  const mh_results **ptrs = calloc(n, sizeof *ptrs);
+  int rc = sets && ptrs ? 0 : 1;
+  if (rc)
+    fprintf(stderr, "merlin: out of memory\n");
+  for (size_t i = 0; rc == 0 && i < n; i++) {
+    char *json = mh_path_join(dirs[i], "results.json");
+    struct stat st;
+    if (stat(dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+      fprintf(stderr, "merlin: report: %s is not a results directory\n",
+              dirs[i]);
+      rc = 1;
+    } else if (!json || mh_results_load(json, &sets[i], err, sizeof err)) {
+      fprintf(stderr, "merlin: report: %s\n", json ? err : "out of memory");
+      rc = 1;
+    }
+    ptrs[i] = &sets[i];
+    free(json);
+  }
+  char *text = rc == 0 ? mh_report_pqm4_sets(ptrs, dirs, n) : NULL;
+  if (rc == 0 && !text) {
+    fprintf(stderr, "merlin: out of memory\n");
+    rc = 1;
+  }
+  if (text) {
+    fputs(text, stdout);
+    fprintf(stderr,
+            "merlin: the pqm4 tables of %zu results directories, printed "
+            "(not written into any of them)\n",
+            n);
+  }
+  free(text);
+  for (size_t i = 0; sets && i < n; i++)
+    mh_results_free(&sets[i]);
+  free(sets);
+  free(ptrs);
+  return rc;
+}
+
 /* ---- `merlin report`: its command line (cli_parse.h) ---- */
 
 typedef struct {
@@ -139,11 +183,18 @@ static int cmd_report(const mh_cmd_def *cmd, int argc, char **argv) {
   report_args a = {0};
   mh_parse_state s = {.cmd = cmd, .args = &a};
   int rc = mh_cli_parse_cmd(&s, argc, argv, 1, NULL, NULL, NULL);
-  if (rc == 0 && s.n_pos != 1)
-    rc = mh_cli_usage_error(&s, "expects one results directory, for example "
-                                "results/latest");
   const char *format = a.format ? a.format : "md";
-  if (rc == 0)
+  int pqm4 = strcmp(format, "pqm4") == 0;
+  if (rc == 0 && (s.n_pos == 0 || (s.n_pos > 1 && !pqm4)))
+    rc = mh_cli_usage_error(
+        &s, s.n_pos ? "takes several results directories with --format "
+                      "pqm4 only (merlin merge joins runs of one plan for "
+                      "the other formats)"
+                    : "expects one results directory, for example "
+                      "results/latest");
+  if (rc == 0 && s.n_pos > 1)
+    rc = mh_cli_parse_only ? 0 : report_pqm4_many(s.pos, s.n_pos);
+  else if (rc == 0)
     rc = mh_cli_parse_only ? 0 : mh_cli_report(s.pos[0], format);
   mh_cli_state_free(&s);
   return rc < 0 ? 0 : rc;
@@ -151,11 +202,12 @@ static int cmd_report(const mh_cmd_def *cmd, int argc, char **argv) {
 
 const mh_cmd_def mh_cmd_report = {
     "report",
-    "usage: merlin report DIR [--format F]\n"
+    "usage: merlin report DIR [DIR...] [--format F]\n"
     "\n"
     "Read DIR/results.json and write a report of it again (for example "
     "after\n"
-    "upgrading merlin): merlin report results/latest\n",
+    "upgrading merlin): merlin report results/latest. With --format pqm4,\n"
+    "several directories make one set of tables (printed)\n",
     MH_OPTS(REPORT_OPTS),
     NULL,
     0,

@@ -4,10 +4,10 @@
 #include "cli/cli_parse.h"
 #include "config/hooks.h"
 #include "config/targets.h"
+#include "impl/impls.h"
 #include "run/adhoc.h"
 #include "run/board_model.h"
 #include "run/cycles.h"
-#include "run/impls.h"
 #include "run/matrix.h"
 #include "run/pipeline.h"
 #include "run/serial.h"
@@ -63,6 +63,11 @@ static const mh_opt_def RUN_OPTS[] = {
      "the pinned PQClean\ncommon code (default: a pqm4 or mupq checkout's "
      "own\ncommon/ and mupq/common/; repeatable)",
      RA(o.impl_common), MH_OPT_LIST, 0, 0, 0, NULL},
+    {"--impl-host-common", NULL, "DIR[,DIR...]",
+     "the common code of the host builds that compute the\nfolders' known "
+     "answers (default: a pqm4 or mupq\ncheckout's portable C, mupq/mk/"
+     "host-crypto.mk; none:\nthe pinned PQClean common code; repeatable)",
+     RA(o.impl_host_common), MH_OPT_LIST, 0, 0, 0, NULL},
     {"--impl-hash", NULL, "H",
      "the Keccak behind the folders' fips202.h: c (PQClean's\ncommon C) or "
      "thumb2-asm (wolfSSL's Thumb-2 assembly;\nnot on M0+ or the host) "
@@ -217,17 +222,17 @@ static const mh_conflict RUN_CONFLICTS[] = {
      "--accel projects from the cycle plugin's profile: not with --from, "
      "--port or --kat-only"},
     {"--from",
-     {"--impl", "--impl-tree", "--impl-skip", "--impl-common", "--impl-hash",
-      NULL},
+     {"--impl", "--impl-tree", "--impl-skip", "--impl-common",
+      "--impl-host-common", "--impl-hash", NULL},
      "--from reads a captured stream: --impl, --impl-tree, --impl-skip, "
-     "--impl-common and --impl-hash build folders into an image, which "
-     "--from does not"},
+     "--impl-common, --impl-host-common and --impl-hash build folders into "
+     "an image, which --from does not"},
     {"--port",
-     {"--impl", "--impl-tree", "--impl-skip", "--impl-common", "--impl-hash",
-      NULL},
+     {"--impl", "--impl-tree", "--impl-skip", "--impl-common",
+      "--impl-host-common", "--impl-hash", NULL},
      "--port reads a board running its flashed image: --impl, --impl-tree, "
-     "--impl-skip, --impl-common and --impl-hash do not apply (give them "
-     "when building its image)"},
+     "--impl-skip, --impl-common, --impl-host-common and --impl-hash do not "
+     "apply (give them when building its image)"},
     {"--cc",
      {"--from", "--port", NULL},
      "--cc/--opt build images: not with --from or --port (the stream names "
@@ -300,7 +305,8 @@ static int check_run_args(const mh_parse_state *s, run_args *a) {
                                 "%s is a real board: read it on its own, with "
                                 "--port DEV (or --from FILE)",
                                 o->targets[i]);
-  if (mh_run_impl_usage(o, err, sizeof err) != 0)
+  mh_impl_opts fo = mh_run_impl_opts(o);
+  if (mh_run_impl_usage(&fo, err, sizeof err) != 0)
     return mh_cli_usage_error(s, "%s", err);
   double costs[MH_ACC_GROUPS];
   if (a->accel && mh_accel_parse(a->accel, costs, err, sizeof err) != 0)

@@ -42,7 +42,7 @@ enum {
 extern const mh_option_def mh_profile_options[MH_N_OPTIONS];
 
 /* One "impl:PATH" item of a route line: the folder is read later
- * (config/impl.h), when the image is set up. */
+ * (impl/impl.h), when the image is set up. */
 typedef struct {
   char *alg;  /* the line's key */
   char *path; /* as written */

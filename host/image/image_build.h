@@ -4,9 +4,9 @@
 #ifndef MERLIN_HOST_IMAGE_BUILD_H
 #define MERLIN_HOST_IMAGE_BUILD_H
 
-#include "config/impl.h"
 #include "config/profile.h"
 #include "config/targets.h"
+#include "impl/impl.h"
 #include "util/fsutil.h"
 
 typedef struct {
@@ -34,7 +34,7 @@ typedef struct {
    * directory stays the same. */
   const unsigned char *impl_off;
   /* On a failed build, leave the log's tail to the caller (which may
-   * blame an implementation folder instead: run/impl_culprit.h). */
+   * blame an implementation folder instead: impl/impl_culprit.h). */
   int defer_log;
 } mh_build_spec;
 

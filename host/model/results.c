@@ -84,6 +84,7 @@ static void impl_rec_free(mh_impl_rec *r) {
   free(r->left_out);
   free(r->compiler_workaround);
   free(r->common);
+  free(r->flags);
 }
 
 int mh_result_add_impl(mh_result *x, const mh_impl_rec *r) {
@@ -95,11 +96,11 @@ int mh_result_add_impl(mh_result *x, const mh_impl_rec *r) {
   const char *const src[] = {
       r->backend, r->alg,           r->path,     r->sha256,
       r->hash,    r->kat_reference, r->left_out, r->compiler_workaround,
-      r->common};
+      r->common,  r->flags};
   char **const dst[] = {
       &c.backend, &c.alg,           &c.path,     &c.sha256,
       &c.hash,    &c.kat_reference, &c.left_out, &c.compiler_workaround,
-      &c.common};
+      &c.common,  &c.flags};
   for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
     if (src[i] && !(*dst[i] = strdup(src[i]))) {
       impl_rec_free(&c);

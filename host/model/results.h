@@ -51,6 +51,9 @@ typedef struct {
    * tree's: where it came from and its files ("the pqm4 checkout X:
    * X/common/keccakf1600.S, ..."), or NULL. */
   char *common;
+  /* The preprocessor flags its config.mk gave its build ("-DMAYO_M4"), or
+   * NULL. */
+  char *flags;
 } mh_impl_rec;
 
 typedef struct {

@@ -18,7 +18,8 @@
   X(kat_reference, 0)                                                          \
   X(left_out, 0)                                                               \
   X(compiler_workaround, 0)                                                    \
-  X(common, 0)
+  X(common, 0)                                                                 \
+  X(flags, 0)
 
 #include "model/results.h"
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The check stage (see stages.h): the stream read, parsed and checked
  * into a result, its units and cycle estimates attached. */
+#include "impl/impl_record.h"
 #include "model/build.h"
 #include "model/workflow.h"
 #include "run/board_model.h"
 #include "run/cycles.h"
-#include "run/impl_record.h"
 #include "run/matrix.h"
 #include "run/run_port.h"
 #include "run/stages.h"
@@ -73,7 +73,7 @@ static int cycles_extras(mh_run_ctx *c, mh_job *tr) {
 }
 
 /* The run's implementation folders into the result (results.json
- * "implementations", host/run/impl_record.c). 0, or -1 (memory). */
+ * "implementations", host/impl/impl_record.c). 0, or -1 (memory). */
 static int record_impls(const mh_run_ctx *c, mh_job *tr) {
   mh_build_spec bs = mh_job_build_spec(c, tr, 1);
   char *bdir = mh_build_dir(&bs);

@@ -38,6 +38,10 @@ int mh_cycles_attach(mh_run *run, const char *side, const char *why_absent,
 /* Whether a function name is a hash or XOF core (SHA-2 compression,
  * Keccak-f[1600]); the list is in docs/cycle-model.md. */
 int mh_cycles_is_hash_fn(const char *name);
+/* The same for an implementation folder's operation (backend impl:...):
+ * every function inside the common code's hashing calls, as pqm4 counts
+ * them (docs/cycle-model.md "Hashing share"). */
+int mh_cycles_is_folder_hash_fn(const char *name);
 /* The accelerator group of a function name (MH_ACC_*), or -1. *inverse:
  * an inverse NTT (counted apart: its calls add to the forward ones). */
 int mh_cycles_acc_group(const char *name, int *inverse);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The execute stage (see stages.h): QEMU or the host image, with the
  * cycle plugin, hang and size bounds, and the folders to blame. */
+#include "impl/impl_culprit.h"
 #include "run/board_model.h"
 #include "run/cycles.h"
-#include "run/impl_culprit.h"
 #include "run/progress.h"
 #include "run/stages.h"
 #include "util/exec.h"
@@ -122,8 +122,7 @@ static void announce_run(const mh_run_opts *o, const mh_job *tr) {
 
 /* Build and execute the image once; fills tr->console. Returns 0 when the
  * image ran and exited 0, 2 when it exited non-zero (its stream may say
- * why), 3 when implementation folders would not fit its stack (left out,
- * not run: build again), 1 when it failed otherwise (reported; *built 0:
+ * why), 1 when it failed otherwise (reported; *built 0:
  * the build), 130 when interrupted. */
 static int execute_once(mh_run_ctx *c, mh_job *tr, int *built) {
   const mh_run_opts *o = c->o;
@@ -141,23 +140,6 @@ static int execute_once(mh_run_ctx *c, mh_job *tr, int *built) {
     return mh_exec_signal_received() ? 130 : 1;
   }
   *built = 1;
-  /* Every folder that cannot fit the image's stack, at once: one rebuild. */
-  int too_big = 0;
-  size_t k;
-  char why[512];
-  while (mh_impl_stack_culprit(image, &c->impls, tr->impl_off, &k, why,
-                               sizeof why) == 0) {
-    if (mh_stage_leave_out(c, tr, k, why) != 0) {
-      free(image);
-      fprintf(stderr, "merlin: out of memory\n");
-      return 1;
-    }
-    too_big = 1;
-  }
-  if (too_big) {
-    free(image);
-    return 3; /* built again without them by mh_stage_execute() */
-  }
   char *bdir = mh_build_dir(&bs), key[96];
   char *own = mh_job_own_image(tr, bdir, image, err, sizeof err);
   free(image);
@@ -230,6 +212,15 @@ static int execute_once(mh_run_ctx *c, mh_job *tr, int *built) {
     clog = NULL;
   }
   rc = exec_outcome(o, tr, &res);
+  tr->exec_why[0] = '\0';
+  if (res.stalled)
+    snprintf(tr->exec_why, sizeof tr->exec_why,
+             "hung on this target: no console line for %u s (--stall)",
+             o->stall_s);
+  else if (res.timed_out)
+    snprintf(tr->exec_why, sizeof tr->exec_why,
+             "did not finish on this target within %u s (--timeout)",
+             o->timeout_s);
   free(bdir);
   free(clog);
   mh_exec_result_free(&res);
@@ -304,11 +295,19 @@ int mh_stage_execute(mh_run_ctx *c, mh_job *tr) {
                                            why, sizeof why)
                    : -1;
       free(log);
-    } else if (rc == 3) {
-      continue; /* folders left out already (execute_once) */
     } else if (rc == 2 && tries < c->impls.n) {
       blamed = mh_impl_run_culprit(tr->console, tr->console_len, &c->impls,
                                    tr->impl_off, &k, why, sizeof why);
+    } else if (rc == 1 && built && tr->exec_why[0] && tr->console &&
+               tries < c->impls.n) {
+      /* a folder of a tree run whose operation hung: left out, named */
+      char op[160];
+      blamed = mh_impl_running(tr->console, tr->console_len, &c->impls,
+                               tr->impl_off, &k, op, sizeof op);
+      if (blamed == 0 && !c->impls.v[k].from_tree)
+        blamed = -1;
+      if (blamed == 0)
+        snprintf(why, sizeof why, "%s, during its %s", tr->exec_why, op);
     }
     if (blamed != 0 && rc == 1 && !built && tr->build_err[0]) {
       /* No folder to blame: the build's own failure, as without any. */

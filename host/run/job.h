@@ -7,10 +7,10 @@
 #define MERLIN_HOST_RUN_JOB_H
 
 #include "config/boards.h"
-#include "config/impl.h"
 #include "config/profile.h"
 #include "config/targets.h"
 #include "image/image_build.h"
+#include "impl/impl.h"
 #include "model/results.h"
 #include "report/html_page.h"
 #include "run/ct.h"
@@ -60,6 +60,7 @@ typedef struct {
   unsigned char *impl_off;
   char **impl_why;
   char build_err[2048]; /* a failed build's message, when deferred */
+  char exec_why[160];   /* how the image's run ended, when it hung */
   mh_board board;       /* --board: the part modelled (board_model.h) */
   int has_board;
   mh_rundir rd; /* this run's own files (run/rundir.h) */

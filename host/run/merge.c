@@ -142,7 +142,7 @@ static int check_pair(const shard *s, size_t si, const mh_result *x, size_t sk,
   for (size_t i = 0; !differs && i < x->run.n_prov; i++) {
     const char *k = x->run.prov[i].key, *v = mh_run_prov(&y->run, k);
     /* An implementation folder's library is named by its place in its
-     * image (impl-0, impl-1: host/config/impl_set.c), so two images of
+     * image (impl-0, impl-1: host/impl/impl_set.c), so two images of
      * different folders (a plan's parts) both have an impl-0 that differ;
      * the folders' contents are the jobs' hashes, checked with the plan. */
     if (strncmp(k, "lib.impl-", 9) == 0)

@@ -3,10 +3,10 @@
  * stages of stages.h, on one thread or many. */
 #include "run/pipeline.h"
 #include "model/results_dir.h"
+#include "impl/impl_record.h"
 #include "report/format.h"
 #include "report/html_page.h"
 #include "report/summary.h"
-#include "run/impl_record.h"
 #include "run/jobs.h"
 #include "run/plan.h"
 #include "run/stages.h"

@@ -2,9 +2,9 @@
 /* See plan.h. */
 #include "run/plan.h"
 #include "config/hooks.h"
-#include "run/impl_record.h"
-#include "run/impl_ref.h"
-#include "run/impls.h"
+#include "impl/impl_record.h"
+#include "impl/impl_ref.h"
+#include "impl/impls.h"
 #include "run/jobs.h"
 #include "run/matrix.h"
 #include "util/fsutil.h"
@@ -45,7 +45,8 @@ static int load_profile(mh_run_ctx *c) {
     return 2;
   }
   c->profile_loaded = 1;
-  if (mh_run_impls(c->root, c->profile_path, &c->profile, o, &c->impls, err,
+  mh_impl_opts fo = mh_run_impl_opts(o);
+  if (mh_run_impls(c->root, c->profile_path, &c->profile, &fo, &c->impls, err,
                    sizeof err) != 0) {
     fprintf(stderr, "merlin: %s\n", err);
     return 2;
@@ -310,6 +311,35 @@ static int mark_elsewhere(mh_job *tr) {
   return 0;
 }
 
+/* The host image of the references of the folders (host/impl/impl_ref.h,
+ * mh_impl_ref_opts.build). */
+static int build_refs(void *ctx, const mh_impl_set *refs,
+                      const unsigned char *off, char **image, char **log,
+                      char *err, size_t errlen) {
+  const mh_run_ctx *c = ctx;
+  const mh_target *host = mh_target_find("host");
+  mh_profile none = {0};
+  *log = NULL;
+  if (!host) {
+    snprintf(err, errlen, "no host target (boards/host.board)");
+    return -1;
+  }
+  mh_build_spec bs = {.root = c->root,
+                      .target = host,
+                      .profile_name = "nistkat-ref",
+                      .profile = &none,
+                      .quiet = c->o->quiet,
+                      .impls = refs,
+                      .impl_off = off,
+                      .defer_log = 1};
+  if (mh_image_build(&bs, image, err, errlen) == 0)
+    return 0;
+  char *bdir = mh_build_dir(&bs);
+  *log = bdir ? mh_path_join(bdir, "build.log") : NULL;
+  free(bdir);
+  return -1;
+}
+
 int mh_plan_prepare(mh_plan *pl) {
   char err[2048];
   for (size_t p = 0; p < pl->n_prof; p++) {
@@ -318,8 +348,13 @@ int mh_plan_prepare(mh_plan *pl) {
     for (size_t i = 0; i < pl->done; i++)
       used |= (pl->trs[i].ctx == c || pl->trs[i].ctx->parent == c) &&
               mh_plan_mine(pl, i);
-    mh_impl_ref_opts ro = {c->o->quiet, c->o->no_ref_cache, c->o->stall_s,
-                           c->o->timeout_s};
+    mh_impl_ref_opts ro = {.quiet = c->o->quiet,
+                           .no_cache = c->o->no_ref_cache,
+                           .stall_s = c->o->stall_s,
+                           .timeout_s = c->o->timeout_s,
+                           .build = build_refs,
+                           .show_log = mh_build_log_tail,
+                           .ctx = c};
     if (used && c->impls.n &&
         mh_impl_expectations(c->root, &c->impls, &ro, err, sizeof err)) {
       fprintf(stderr, "merlin: %s\n", err);

@@ -53,7 +53,7 @@ int mh_plan_jobs(mh_plan *pl);
 
 /* What the jobs of this process's slice need before they run: the known
  * answers of their profiles' implementation folders, computed on the host
- * (run/impl_ref.h). 0, or 1 (reported). */
+ * (impl/impl_ref.h). 0, or 1 (reported). */
 int mh_plan_prepare(mh_plan *pl);
 
 void mh_plan_free(mh_plan *pl);

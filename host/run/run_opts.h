@@ -5,6 +5,8 @@
 #ifndef MERLIN_HOST_RUN_OPTS_H
 #define MERLIN_HOST_RUN_OPTS_H
 
+#include "impl/impls.h"
+
 #include <stddef.h>
 
 /* Defaults and limits of `merlin run` (docs/cli.md). */
@@ -39,7 +41,7 @@ typedef struct {
   unsigned baud;           /* of port */
   const char *kat_corrupt; /* "alg/op" test hook, or NULL */
   int quiet;
-  int no_ref_cache;         /* --no-ref-cache (run/impl_ref_cache.h) */
+  int no_ref_cache;         /* --no-ref-cache (impl/impl_ref_cache.h) */
   const char *inject_fault; /* test hook: fault kind, or NULL */
   int kat_only;    /* runs = warmup = 0: KATs only, no results written */
   int ct;          /* --ct: also the memcheck constant-time pass (host) */
@@ -56,9 +58,10 @@ typedef struct {
   const char *cc, *opt;
   unsigned jobs; /* -j N: parallel builds and QEMU runs; 0: online CPUs */
   /* Implementation folders (docs/bring-your-own.md): --impl values (comma
-   * lists), --impl-tree roots, --impl-skip patterns, --impl-hash (NULL:
-   * the profile's impl.hash). */
-  mh_strlist impls, impl_trees, impl_skips, impl_common;
+   * lists), --impl-tree roots, --impl-skip patterns, --impl-common and
+   * --impl-host-common (the target's and the host reference build's common
+   * code), --impl-hash (NULL: the profile's impl.hash). */
+  mh_strlist impls, impl_trees, impl_skips, impl_common, impl_host_common;
   const char *impl_hash;
   /* --shard K/N: run only the K-th of N slices of the plan (shards 0: the
    * whole plan); --plan FILE: the plan `merlin plan` wrote (its costs
@@ -73,5 +76,19 @@ typedef struct {
   const char *const *plan_args;
   size_t n_plan_args;
 } mh_run_opts;
+
+/* The folder options as the folder room reads them (impl/impls.h). */
+static inline mh_impl_opts mh_run_impl_opts(const mh_run_opts *o) {
+  mh_impl_opts f = {{o->impls.v, o->impls.n},
+                    {o->impl_trees.v, o->impl_trees.n},
+                    {o->impl_skips.v, o->impl_skips.n},
+                    {o->impl_common.v, o->impl_common.n},
+                    {o->impl_host_common.v, o->impl_host_common.n},
+                    o->impl_hash,
+                    o->targets,
+                    o->n_targets,
+                    o->quiet};
+  return f;
+}
 
 #endif

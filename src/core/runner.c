@@ -416,7 +416,7 @@ static int own_kat(run_state *st, const instance *in, uint32_t id) {
     /* On a painted stack: the peak goes with the records, which is what the
      * host reads from its reference build to tell whether an
      * implementation folder fits a target's stack before running it there
-     * (host/run/impl_ref.c). */
+     * (host/impl/impl_ref.c). */
     own_call k = {in->impl, record, st->own_detail, sizeof record,
                   sizeof st->own_detail};
     mcore_stack_result sr = mcore_stack_measure(own_call_run, &k);

@@ -5,7 +5,13 @@
 #include "port.h"
 
 #define WIRE_MAGIC "@M1 "
+/* The longest line: 4 KB, more in an image with implementation folders,
+ * whose begin record names each (cmake/MerlinImage.cmake). */
+#ifdef MERLIN_WIRE_LINE_MAX
+#define WIRE_LINE_MAX MERLIN_WIRE_LINE_MAX
+#else
 #define WIRE_LINE_MAX 4096
+#endif
 
 static char line[WIRE_LINE_MAX];
 static size_t used;

@@ -15,7 +15,9 @@
 # code on an ARMv6-M core or the host) takes its directory out for every
 # name a later directory has too (mupq's C Keccak and AES then), and is
 # dropped. What was taken is written to impl-common.txt for the run's
-# provenance ("<J><TAB><file>;<file>...").
+# provenance ("<J><TAB><file>;<file>..."). MERLIN_IMPL_COMMON_<J>_FILES, when
+# set, names the files instead (the host reference build's side of a pqm4
+# or mupq checkout: the portable C of mupq's mk/host-crypto.mk).
 set(MBI_COMMON_FILE "${CMAKE_BINARY_DIR}/impl-common.txt")
 file(WRITE "${MBI_COMMON_FILE}" "")
 
@@ -106,7 +108,13 @@ function(mbi_common_files j)
 endfunction()
 
 function(mbi_user_common j)
-  mbi_common_files(${j})
+  if(MERLIN_IMPL_COMMON_${j}_FILES)
+    # the files named (the host side of a pqm4/mupq checkout: mupq's
+    # mk/host-crypto.mk, host/impl/impl_common.c)
+    set(MBI_UC_${j}_FILES ${MERLIN_IMPL_COMMON_${j}_FILES})
+  else()
+    mbi_common_files(${j})
+  endif()
   set(files ${MBI_UC_${j}_FILES})
   set(dirs ${MERLIN_IMPL_COMMON_${j}_DIRS})
   file(APPEND "${MBI_COMMON_FILE}" "${j}\t${files}\n")

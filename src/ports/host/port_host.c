@@ -19,6 +19,7 @@
 #include "wire_out.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
@@ -197,9 +198,23 @@ static void probe_tsc(void) {}
 static const char *host_notes[] = {
     "host_cpu", pin_note, "host_priority", prio_note, "tsc", tsc_note, NULL};
 
+static void wire_apart(void);
+
+/* The runner's stack size (below, mport_stack_bounds). */
+#define RUNNER_STACK_BYTES ((size_t)8 << 20)
+static size_t runner_stack = RUNNER_STACK_BYTES;
+
 void mport_init(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
+  static const char opt[] = "--host-stack-mb=";
+  if (*argc > 1 && strncmp((*argv)[1], opt, sizeof opt - 1) == 0) {
+    unsigned long mb = strtoul((*argv)[1] + sizeof opt - 1, NULL, 10);
+    if (mb >= 1 && mb <= 4096)
+      runner_stack = (size_t)mb << 20;
+    (*argv)[1] = (*argv)[0];
+    (*argv)++;
+    (*argc)--;
+  }
+  wire_apart();
   read_cpu_model();
   probe_cycle_counter();
   probe_tsc();
@@ -246,8 +261,10 @@ uint64_t mport_counter_read(void) {
 }
 
 /* The runner's stack: 8 MB (glibc's default thread stack), the guard page
- * below it. */
-#define RUNNER_STACK_BYTES ((size_t)8 << 20)
+ * below it; --host-stack-mb=N (the first argument, taken by the port) asks
+ * for N MB: the host builds that compute implementation folders' known
+ * answers run with 64 (host/impl/impl_ref.c), a reference is no fitness
+ * test. */
 static uintptr_t stack_lo, stack_hi, guard_lo;
 
 void mport_stack_bounds(uintptr_t *lo, uintptr_t *hi) {
@@ -293,12 +310,37 @@ long mport_ct_errors(void) {
 
 static volatile sig_atomic_t in_fault;
 
+/* The wire's own descriptor: a copy of stdout made at start-up, stdout
+ * itself then going to /dev/null, so that what an implementation folder
+ * prints (printf, puts) never garbles the records (Cortex-M images drop it
+ * the same way: src/ports/cortexm/syscalls.c). */
+static int wire_fd = STDOUT_FILENO;
+static FILE *wire_out;
+
+static void wire_apart(void) {
+  int fd = dup(STDOUT_FILENO);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  int nul = f ? open("/dev/null", O_WRONLY) : -1;
+  if (nul < 0 || dup2(nul, STDOUT_FILENO) < 0) {
+    if (f)
+      fclose(f);
+    else if (fd >= 0)
+      close(fd);
+    if (nul >= 0)
+      close(nul);
+    return; /* the records stay on stdout */
+  }
+  close(nul);
+  wire_fd = fd;
+  wire_out = f;
+}
+
 void mport_console_write(const char *s, size_t n) {
   if (in_fault) {
     /* From a signal handler: write(2) only; stdout's buffer is empty, as
      * every line is flushed whole. */
     while (n) {
-      ssize_t w = write(STDOUT_FILENO, s, n);
+      ssize_t w = write(wire_fd, s, n);
       if (w <= 0)
         return;
       s += w;
@@ -306,9 +348,10 @@ void mport_console_write(const char *s, size_t n) {
     }
     return;
   }
-  fwrite(s, 1, n, stdout);
+  FILE *f = wire_out ? wire_out : stdout;
+  fwrite(s, 1, n, f);
   if (n && s[n - 1] == '\n')
-    fflush(stdout);
+    fflush(f);
 }
 
 /* A crash is reported on the wire like a Cortex-M fault, so the host
@@ -356,6 +399,8 @@ void mport_test_fault(const char *kind) {
 }
 
 _Noreturn void mport_exit(int code) {
+  if (wire_out)
+    fflush(wire_out);
   fflush(stdout);
   exit(code);
 }
@@ -392,21 +437,20 @@ int main(int argc, char **argv) {
   mport_init(&argc, &argv);
   runner_parse_args(argc, argv, &job.cfg);
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  unsigned char *map =
-      mmap(NULL, RUNNER_STACK_BYTES + page, PROT_READ | PROT_WRITE,
-           MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  unsigned char *map = mmap(NULL, runner_stack + page, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   if (map == MAP_FAILED)
     die("mmap (runner stack)");
   if (mprotect(map, page, PROT_NONE) != 0)
     die("mprotect (stack guard)");
   guard_lo = (uintptr_t)map;
   stack_lo = (uintptr_t)map + page;
-  stack_hi = stack_lo + RUNNER_STACK_BYTES;
+  stack_hi = stack_lo + runner_stack;
   pthread_attr_t attr;
   pthread_t th;
   int e = pthread_attr_init(&attr);
   if (!e)
-    e = pthread_attr_setstack(&attr, map + page, RUNNER_STACK_BYTES);
+    e = pthread_attr_setstack(&attr, map + page, runner_stack);
   if (!e)
     e = pthread_attr_setguardsize(&attr, 0); /* ours is below the stack */
   if (!e)

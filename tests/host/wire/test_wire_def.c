@@ -357,6 +357,7 @@ static void test_fault(void) {
   U64(fault, heap_failures, 0);
   U64(fault, signal, 11);
   HEX(fault, addr, 0);
+  STR(fault, detail, "kem.c:41: crypto_kem_enc: 0");
   END(fault);
   mh_wire_error e;
   CHECK(parse(&e) != 0);

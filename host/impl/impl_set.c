@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/* realpath (X/Open) */
+#define _XOPEN_SOURCE 700
+
 /* The folders of an image (mh_impl_set): each added once with its common
  * code, and the CMake variables the image build reads for them
  * (cmake/MerlinImpl.cmake). One folder's inspection is impl.c. */
-#include "config/impl.h"
-#include "config/impl_common.h"
 #include "digest.h"
+#include "impl/impl.h"
+#include "impl/impl_common.h"
 #include "util/strbuf.h"
 
 #include <limits.h>
@@ -33,13 +36,27 @@ static void folder_incs(const mh_impl_set *s, size_t ci, int stack_fips,
   incs[n] = NULL;
 }
 
+/* Room for one more folder in s's per-folder lists. 0, or -1 (memory). */
+static int grow_lists(mh_impl_set *s) {
+  char **e = realloc(s->expect, (s->n + 1) * sizeof *e);
+  if (e)
+    s->expect = e;
+  char **f = e ? realloc(s->expect_from, (s->n + 1) * sizeof *f) : NULL;
+  if (f)
+    s->expect_from = f;
+  char **x = f ? realloc(s->excluded, (s->n + 1) * sizeof *x) : NULL;
+  if (x)
+    s->excluded = x;
+  return e && f && x ? 0 : -1;
+}
+
 static int set_add(mh_impl_set *s, const char *dir, const char *alg,
                    const char *cc, const char *common, const char *backend,
                    const char *variant, char *err, size_t errlen) {
   mh_impl m;
   size_t ci = 0;
   if (!backend && mh_impl_common_for(s, dir, &ci, err, errlen) != 0)
-    return -1;
+    return -2; /* not the folder's fault: the run's common code, memory */
   int stack_fips = !backend && !ci && mh_impl_stack_fips(dir);
   const char *incs[MH_IMPL_MAX_INCS + 1];
   char hal[PATH_MAX], sponge[PATH_MAX];
@@ -64,10 +81,11 @@ static int set_add(mh_impl_set *s, const char *dir, const char *alg,
     m.library = 1;
   }
   for (size_t i = 0; i < s->n; i++) {
-    const char *why = strcmp(s->v[i].dir, m.dir) == 0 ? "given twice"
-                      : !m.library && strcmp(s->v[i].backend, m.backend) == 0
-                          ? "has the same backend name as another folder"
-                          : NULL;
+    const char *why =
+        strcmp(s->v[i].dir, m.dir) == 0 ? "given twice"
+        : !m.library && !s->refs && strcmp(s->v[i].backend, m.backend) == 0
+            ? "has the same backend name as another folder"
+            : NULL;
     if (why) {
       snprintf(err, errlen, "implementation folder %s %s (%s: %s)", dir, why,
                m.backend, s->v[i].dir);
@@ -76,18 +94,9 @@ static int set_add(mh_impl_set *s, const char *dir, const char *alg,
     }
   }
   mh_impl *v = realloc(s->v, (s->n + 1) * sizeof *v);
-  char **e = realloc(s->expect, (s->n + 1) * sizeof *e);
-  if (e)
-    s->expect = e;
-  char **f = e ? realloc(s->expect_from, (s->n + 1) * sizeof *f) : NULL;
-  if (f)
-    s->expect_from = f;
-  char **x = f ? realloc(s->excluded, (s->n + 1) * sizeof *x) : NULL;
-  if (x)
-    s->excluded = x;
   if (v)
     s->v = v;
-  if (!v || !e || !f || !x) {
+  if (!v || grow_lists(s) != 0) {
     mh_impl_free(&m);
     snprintf(err, errlen, "out of memory");
     return -1;
@@ -112,6 +121,58 @@ int mh_impl_set_add_library(mh_impl_set *s, const char *dir, const char *alg,
   return set_add(s, dir, alg, NULL, common, backend, variant, err, errlen);
 }
 
+/* The last element of path, or its element `up` levels higher
+ * (malloc'd). */
+static char *element(const char *path, int up) {
+  size_t end = strlen(path);
+  while (end > 1 && path[end - 1] == '/')
+    end--;
+  for (int i = 0; i < up; i++) {
+    while (end > 0 && path[end - 1] != '/')
+      end--;
+    while (end > 1 && path[end - 1] == '/')
+      end--;
+  }
+  size_t start = end;
+  while (start > 0 && path[start - 1] != '/')
+    start--;
+  return strndup(path + start, end - start);
+}
+
+int mh_impl_set_add_unread(mh_impl_set *s, const char *dir, const char *why) {
+  mh_impl m = {0};
+  m.dir = realpath(dir, NULL);
+  if (!m.dir)
+    m.dir = strdup(dir);
+  m.name = element(dir, 0);
+  m.scheme = element(dir, 1);
+  mh_sb b = {0};
+  if (m.scheme && m.name)
+    mh_sb_printf(&b, "impl:%s/%s", m.scheme, m.name);
+  m.backend = b.s;
+  m.alg = m.scheme ? strdup(m.scheme) : NULL;
+  m.variant = m.name ? strdup(m.name) : NULL;
+  m.ns = strdup("");
+  m.from_tree = 1;
+  mh_impl *v = realloc(s->v, (s->n + 1) * sizeof *v);
+  if (v)
+    s->v = v;
+  if (!v || !m.dir || !m.backend || !m.alg || !m.variant || !m.ns ||
+      grow_lists(s) != 0) {
+    mh_impl_free(&m);
+    return -1;
+  }
+  s->v[s->n] = m;
+  s->expect[s->n] = strdup("");
+  s->expect_from[s->n] = strdup("");
+  s->excluded[s->n] = strdup(why);
+  s->n++;
+  return s->expect[s->n - 1] && s->expect_from[s->n - 1] &&
+                 s->excluded[s->n - 1]
+             ? 0
+             : -1;
+}
+
 void mh_impl_set_free(mh_impl_set *s) {
   for (size_t i = 0; i < s->n; i++) {
     mh_impl_free(&s->v[i]);
@@ -124,6 +185,7 @@ void mh_impl_set_free(mh_impl_set *s) {
     mh_impl_common_free(&s->commons[i]);
   free(s->commons);
   mh_impl_dirs_free(s->explicit_common, s->n_explicit_common);
+  mh_impl_dirs_free(s->explicit_common_host, s->n_explicit_common_host);
   free(s->v);
   free(s->expect);
   free(s->expect_from);
@@ -134,7 +196,9 @@ void mh_impl_set_free(mh_impl_set *s) {
  * common code of earlier sets (MERLIN_IMPL_COMMONS counts from 1). */
 static void folder_cmake(const mh_impl *m, const char *expect,
                          const char *expect_from, size_t k, size_t common0,
-                         mh_sb *b) {
+                         int host_side, mh_sb *b) {
+  const char *flags = host_side ? m->host_flags : m->flags;
+  mh_sb_printf(b, "set(MERLIN_IMPL_%zu_FLAGS \"%s\")\n", k, flags ? flags : "");
   mh_sb_printf(b, "set(MERLIN_IMPL_%zu_DIR \"%s\")\n", k, m->dir);
   mh_sb_printf(b, "set(MERLIN_IMPL_%zu_SOURCES \"", k);
   for (size_t i = 0; i < m->n_sources; i++)
@@ -199,10 +263,15 @@ void mh_impl_set_cmake(const mh_impl_set *const *sets,
       total += !is_off(off, i, j);
   if (!total)
     return;
+  /* K is a folder's place among all the sets' folders, whether or not it
+   * is left out: leaving one out keeps the others' build directories
+   * (impl/<K>) and objects, so the image is relinked, not rebuilt. */
   mh_sb_printf(b, "set(MERLIN_IMPL_HASH \"%s\")\nset(MERLIN_IMPLS",
                hash_thumb2 ? "thumb2-asm" : "c");
-  for (size_t i = 0; i < total; i++)
-    mh_sb_printf(b, " %zu", i);
+  for (size_t i = 0, at = 0; i < n; i++)
+    for (size_t j = 0; sets[i] && j < sets[i]->n; j++, at++)
+      if (!is_off(off, i, j))
+        mh_sb_printf(b, " %zu", at);
   mh_sb_puts(b, ")\nset(MERLIN_FOLDER_BACKENDS");
   for (size_t i = 0; i < n; i++)
     for (size_t j = 0; sets[i] && j < sets[i]->n; j++) {
@@ -229,15 +298,19 @@ void mh_impl_set_cmake(const mh_impl_set *const *sets,
       mh_sb_printf(b, "set(MERLIN_IMPL_COMMON_%zu_DIRS \"", ++common0);
       for (size_t d = 0; d < cm->n; d++)
         mh_sb_printf(b, "%s%s", d ? ";" : "", cm->dirs[d]);
+      mh_sb_printf(b, "\")\nset(MERLIN_IMPL_COMMON_%zu_FILES \"", common0);
+      for (size_t f = 0; f < cm->n_files; f++)
+        mh_sb_printf(b, "%s%s", f ? ";" : "", cm->files[f]);
       mh_sb_printf(b, "\")\nset(MERLIN_IMPL_COMMON_%zu_PQM4 %d)\n", common0,
                    cm->pqm4);
     }
   common0 = 0;
   for (size_t i = 0; i < n; i++) {
-    for (size_t j = 0; sets[i] && j < sets[i]->n; j++)
+    for (size_t j = 0; sets[i] && j < sets[i]->n; j++, k++)
       if (!is_off(off, i, j))
         folder_cmake(&sets[i]->v[j], sets[i]->expect[j],
-                     sets[i]->expect_from[j], k++, common0, b);
+                     sets[i]->expect_from[j], k, common0, sets[i]->host_side,
+                     b);
     common0 += sets[i] ? sets[i]->n_commons : 0;
   }
 }
@@ -251,10 +324,14 @@ void mh_impl_set_tag(const mh_impl_set *s, char *buf, size_t len) {
                         strlen(s->v[k].dir) + 1);
   mcore_sha256_update(&c, (const uint8_t *)(s->hash_thumb2 ? "t" : "c"), 1);
   /* the common code chosen (--impl-common, none, or the checkouts') */
-  for (size_t k = 0; k < s->n_commons; k++)
+  for (size_t k = 0; k < s->n_commons; k++) {
     for (size_t j = 0; j < s->commons[k].n; j++)
       mcore_sha256_update(&c, (const uint8_t *)s->commons[k].dirs[j],
                           strlen(s->commons[k].dirs[j]) + 1);
+    for (size_t j = 0; j < s->commons[k].n_files; j++)
+      mcore_sha256_update(&c, (const uint8_t *)s->commons[k].files[j],
+                          strlen(s->commons[k].files[j]) + 1);
+  }
   if (s->common_none)
     mcore_sha256_update(&c, (const uint8_t *)"n", 1);
   mcore_sha256_final(&c, d);

@@ -2,9 +2,8 @@
 /* memmem */
 #define _GNU_SOURCE
 
-#include "run/impl_culprit.h"
+#include "impl/impl_culprit.h"
 
-#include "image/elffile.h"
 #include "util/fsutil.h"
 #include "wire/wire.h"
 
@@ -44,6 +43,40 @@ static int largest(const mh_impl_set *s, const unsigned char *off, size_t *k) {
   return found;
 }
 
+/* The folder of s (not off) whose build directory (<build>/impl/<K>/, its
+ * folder.txt naming the folder: cmake/MerlinImpl.cmake) holds the object
+ * a linker line names: 0 with *k, or -1. */
+static int folder_of_object(const char *l, size_t ll, const mh_impl_set *s,
+                            const unsigned char *off, size_t *k) {
+  const char *p = memmem(l, ll, "/impl/", 6);
+  while (p) {
+    const char *d = p + 6, *e = d;
+    while (e < l + ll && *e >= '0' && *e <= '9')
+      e++;
+    if (e > d && e < l + ll && *e == '/') {
+      const char *b = p;
+      while (b > l && b[-1] != ' ')
+        b--;
+      char path[4096], *text = NULL, err[128];
+      size_t len;
+      snprintf(path, sizeof path, "%.*s/folder.txt", (int)(e - b), b);
+      int rc = -1;
+      if (mh_read_file(path, 1 << 16, &text, &len, err, sizeof err) == 0) {
+        text[strcspn(text, "\n")] = '\0';
+        for (size_t i = 0; rc != 0 && i < s->n; i++)
+          if (!(off && off[i]) && strcmp(s->v[i].dir, text) == 0) {
+            *k = i;
+            rc = 0;
+          }
+      }
+      free(text);
+      return rc;
+    }
+    p = memmem(p + 1, (size_t)(l + ll - p - 1), "/impl/", 6);
+  }
+  return -1;
+}
+
 int mh_impl_build_culprit(const char *log, const mh_impl_set *s,
                           const unsigned char *off, size_t *k, char *why,
                           size_t wlen) {
@@ -52,9 +85,13 @@ int mh_impl_build_culprit(const char *log, const mh_impl_set *s,
   if (!s || !s->n || mh_read_file(log, LOG_MAX, &buf, &len, err, sizeof err))
     return -1;
   int rc = -1;
+  long linked = -1; /* the folder whose object a linker line names */
   for (char *l = buf; rc != 0 && l && *l;) {
     char *nl = strchr(l, '\n');
     size_t ll = nl ? (size_t)(nl - l) : strlen(l);
+    size_t ok;
+    if (memmem(l, ll, ": in function", 13))
+      linked = folder_of_object(l, ll, s, off, &ok) == 0 ? (long)ok : -1;
     /* "<path>:<line>:<col>: error: ..." (compilers), "<path>:<line>: Error:
      * ..." (the assembler), "<path>:<line>: undefined reference ..." */
     int is_err = (memmem(l, ll, "error", 5) || memmem(l, ll, "Error", 5) ||
@@ -66,6 +103,15 @@ int mh_impl_build_culprit(const char *log, const mh_impl_set *s,
       const char *rel = l + strlen(s->v[*k].dir) + 1;
       snprintf(why, wlen, "not built: %.*s", (int)(ll - (size_t)(rel - l)),
                rel);
+      rc = 0;
+    } else if (linked >= 0 && (memmem(l, ll, "undefined reference", 19) ||
+                               memmem(l, ll, "multiple definition", 19))) {
+      /* a link error in the folder's own objects */
+      const char *what = memmem(l, ll, "undefined reference", 19);
+      what = what ? what : memmem(l, ll, "multiple definition", 19);
+      *k = (size_t)linked;
+      snprintf(why, wlen, "not built: its objects do not link: %.*s",
+               (int)(ll - (size_t)(what - l)), what);
       rc = 0;
     } else if (memmem(l, ll, "overflowed by", 13) ||
                memmem(l, ll, "will not fit in region", 22)) {
@@ -119,7 +165,7 @@ typedef struct {
   char **id, **backend, **alg, **op; /* per announced operation */
   unsigned char *done;
   size_t n;
-  char *kind, *heap_failures, *code, *stack, *heap_id, *heap_msg;
+  char *kind, *heap_failures, *code, *stack, *heap_id, *heap_msg, *detail;
   /* per announced operation: why it failed (a failed kat's detail, or
    * another error's message), and which (1 the kat, 2 an error), or 0 */
   char **fail_why;
@@ -142,8 +188,8 @@ static void facts_free(stream_facts *f) {
   free(f->alg);
   free(f->op);
   free(f->done);
-  char *one[] = {f->kind,  f->heap_failures, f->code,
-                 f->stack, f->heap_id,       f->heap_msg};
+  char *one[] = {f->kind,    f->heap_failures, f->code,  f->stack,
+                 f->heap_id, f->heap_msg,      f->detail};
   for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
     free(one[i]);
 }
@@ -211,6 +257,7 @@ static int read_facts(const char *console, size_t len, stream_facts *f) {
       keep(&f->kind, field(l, ll, "kind"));
       keep(&f->heap_failures, field(l, ll, "heap_failures"));
       keep(&f->code, field(l, ll, "code"));
+      keep(&f->detail, field(l, ll, "detail"));
     } else if (strcmp(type, "opend") == 0 || strcmp(type, "kat") == 0 ||
                strcmp(type, "error") == 0) {
       id = field(l, ll, "id");
@@ -291,6 +338,16 @@ int mh_impl_run_culprit(const char *console, size_t len, const mh_impl_set *s,
       snprintf(why, wlen, "does not fit: its %s %s exhausted the heap (%s)",
                alg, o, f.heap_msg);
     rc = 0;
+  } else if (f.kind && folder_of_op(&f, op, s, off, k) == 0 &&
+             s->v[*k].from_tree) {
+    /* Any other fault (an assert, a hard fault, ...) while a folder of a
+     * tree run ran: that folder is left out, the rest goes on. */
+    snprintf(why, wlen,
+             "failed on this target: its %s %s faulted (target fault: "
+             "kind=%s%s%s)",
+             f.alg[op] ? f.alg[op] : "?", f.op[op] ? f.op[op] : "?", f.kind,
+             f.detail ? ": " : "", f.detail ? f.detail : "");
+    rc = 0;
   } else if (!f.kind) {
     /* No fault: a folder found by --impl-tree whose known-answer test, or
      * the check of a timed sample, failed on this target is left out, not
@@ -326,36 +383,5 @@ int mh_impl_running(const char *console, size_t len, const mh_impl_set *s,
         break;
       }
   facts_free(&f);
-  return rc;
-}
-
-int mh_impl_stack_culprit(const char *image, const mh_impl_set *s,
-                          const unsigned char *off, size_t *k, char *why,
-                          size_t wlen) {
-  mh_elf e;
-  char err[256];
-  uint64_t top, limit, sz;
-  if (!s || !s->n || mh_elf_open(image, &e, err, sizeof err) != 0)
-    return -1;
-  int have = mh_elf_symbol(&e, "__stack_top", &top, &sz) == 0 &&
-             mh_elf_symbol(&e, "__stack_limit", &limit, &sz) == 0 &&
-             top > limit;
-  mh_elf_free(&e);
-  if (!have)
-    return -1;
-  unsigned long long cap = top - limit, worst = 0;
-  int rc = -1;
-  for (size_t i = 0; i < s->n; i++)
-    if (!(off && off[i]) && s->v[i].ref_stack > cap &&
-        s->v[i].ref_stack > worst) {
-      worst = s->v[i].ref_stack;
-      *k = i;
-      rc = 0;
-    }
-  if (rc == 0)
-    snprintf(why, wlen,
-             "does not fit: its known-answer run used %llu bytes of stack in "
-             "the host reference build (x86-64), the image has %llu",
-             worst, cap);
   return rc;
 }

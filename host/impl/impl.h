@@ -1,9 +1,26 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Implementation folders (docs/bring-your-own.md): a folder in the
- * NIST/SUPERCOP/PQClean/pqm4 shape (api.h and its *.c, *.s, *.S) read on
- * the host, before anything is built, into what the image build needs
- * (cmake/MerlinImpl.cmake): its algorithm, the names its api.h gives the
- * entry points, the sizes it declares, its sources and their hash. */
+/* Implementation folders (docs/bring-your-own.md): the room host/impl/,
+ * the pipeline that reads, builds, references and records folders in the
+ * NIST/SUPERCOP/PQClean/pqm4 shape, and its contract. In order:
+ *   read      one folder into mh_impl (mh_impl_inspect, here: api.h as the
+ *             compiler sees it, sources, sizes, META.yml, the algorithm),
+ *             a tree walked (mh_impl_discover), the folders of a run from
+ *             its options (impls.h)
+ *   common    the common code each side builds against: a pqm4/mupq
+ *             checkout's own, for the target and for the host reference
+ *             (impl_common.h)
+ *   build     an image's folders as CMake variables (mh_impl_set_cmake,
+ *             here; cmake/MerlinImpl.cmake builds them)
+ *   reference the NIST KAT records each folder must reproduce, from host
+ *             builds of its reference candidates (impl_ref.h; the image is
+ *             built by the caller's function: the room builds none) and
+ *             their cache (impl_ref_cache.h)
+ *   blame     the folder a failed build or run is due to, so the run goes
+ *             on without it (impl_culprit.h)
+ *   record    each folder's provenance and why it was left out
+ *             (impl_record.h)
+ * The room uses wire/, model/, config/ and util/ (docs/host.md, layers);
+ * image/ uses it to build folders, run/ to run them. */
 #ifndef MERLIN_HOST_IMPL_H
 #define MERLIN_HOST_IMPL_H
 
@@ -25,9 +42,14 @@ typedef enum {
  * the directories of --impl-common, or of the pqm4 or mupq checkout the
  * folder is in (its common/ and mupq/common/), in that order. */
 typedef struct {
-  char **dirs; /* absolute */
+  char **dirs; /* absolute: the include path, and where files come from */
   size_t n;
+  /* Exactly these files (absolute), when set (the host side of a pqm4 or
+   * mupq checkout: mupq's mk/host-crypto.mk); else every file of dirs. */
+  char **files;
+  size_t n_files;
   int pqm4;     /* a pqm4 checkout: folders compiled with -DPQM4, as pqm4 */
+  int host;     /* the host reference build's side */
   char *origin; /* "--impl-common", or "the pqm4 checkout <root>" */
 } mh_impl_common;
 
@@ -57,10 +79,6 @@ typedef struct {
    * its manifest, pqclean): measured under that backend's name, gated by
    * the catalogue's vectors only (no NIST KAT of its own). */
   int library;
-  /* Peak stack of its known-answer run in the host reference build (0:
-   * unknown), to leave it out of a target whose stack is smaller
-   * (host/run/impl_culprit.h). */
-  unsigned long long ref_stack;
   /* 1 + the index of its common code in the set's commons; 0: the pinned
    * PQClean common code (docs/bring-your-own.md). */
   size_t common;
@@ -69,6 +87,10 @@ typedef struct {
    * is built against Merlin's heap-free sponge (src/backends/impl/
    * sponge.c) when no common code of its own is given. */
   int stack_fips;
+  /* Its config.mk's preprocessor flags (pqm4's `CPPFLAGS += -DMAYO_M4`:
+   * host/impl/impl_config.c), ';'-separated -D and -U flags, for the
+   * target's builds and for a host build, or NULL. */
+  char *flags, *host_flags;
   int has_asm;   /* *.s or *.S among its sources */
   int from_tree; /* found by --impl-tree: left out, not fatal, when its
                   * known answers cannot be had or do not match */
@@ -87,6 +109,16 @@ int mh_impl_inspect(const char *dir, const char *alg, const char *cc,
                     const char *const *incs, mh_impl *out, char *err,
                     size_t errlen);
 void mh_impl_free(mh_impl *m);
+
+/* The preprocessor flags of folder dir's config.mk, the file pqm4's and
+ * mupq's make include for a folder (mupq/mk/schemes.mk): the -D and -U
+ * flags of its CPPFLAGS and CFLAGS lines, ';'-separated, into *target
+ * (lines for pqm4's elf/ and obj/ targets, or for none) and *host (lines
+ * for its bin-host/ programs), the other flags (not applied) space-
+ * separated into *ignored; each malloc'd or NULL when there is none. 0,
+ * or -1 (config.mk unreadable, memory). */
+int mh_impl_read_config(const char *dir, char **target, char **host,
+                        char **ignored);
 
 /* Implementation folder names that are host-only (x86 or Arm A-profile
  * vector code), skipped by tree discovery as pqm4/mupq's scheme discovery
@@ -114,7 +146,7 @@ typedef struct {
   char **expect;      /* per folder: "seed=...,sha256=...", or "" */
   char **expect_from; /* and where it comes from */
   /* Per folder: why it is left out of every image (a folder found by
-   * --impl-tree whose known answers cannot be had: host/run/impl_ref.c),
+   * --impl-tree whose known answers cannot be had: host/impl/impl_ref.c),
    * or NULL. */
   char **excluded;
   /* The common code of the folders that have their own (mh_impl.common). */
@@ -126,12 +158,25 @@ typedef struct {
   char **explicit_common;
   size_t n_explicit_common;
   int common_none;
+  /* The same for the host reference build (--impl-host-common DIR, or
+   * none), and whether this set is that build's (its commons are then the
+   * host side's: portable C, host/impl/impl_common.h). */
+  char **explicit_common_host;
+  size_t n_explicit_common_host;
+  int common_none_host;
+  int host_side;
+  /* A set of reference folders (host/impl/impl_ref.c): two may have the
+   * same backend name, the image holds one of them at a time. */
+  int refs;
   /* The source root (Merlin's hal.h and sponge headers), or NULL. */
   const char *root;
 } mh_impl_set;
 
 /* Read dir into s (see mh_impl_inspect); two folders with the same
- * backend name or the same folder twice are an error. */
+ * backend name or the same folder twice are an error. 0; -1 with err
+ * naming the folder; -2 with err when what failed is not the folder's
+ * (its common code: a broken checkout, an --impl-common that is no
+ * directory; memory). */
 int mh_impl_set_add(mh_impl_set *s, const char *dir, const char *alg,
                     const char *cc, const char *common, char *err,
                     size_t errlen);
@@ -140,6 +185,11 @@ int mh_impl_set_add(mh_impl_set *s, const char *dir, const char *alg,
 int mh_impl_set_add_library(mh_impl_set *s, const char *dir, const char *alg,
                             const char *backend, const char *variant,
                             const char *common, char *err, size_t errlen);
+/* A folder found by --impl-tree that cannot be read or added (why: what
+ * mh_impl_set_add said): kept in s, named by its path (backend
+ * impl:<scheme>/<name>), and left out of every image (s->excluded), so
+ * that the run goes on and reports it. 0, or -1 (memory). */
+int mh_impl_set_add_unread(mh_impl_set *s, const char *dir, const char *why);
 void mh_impl_set_free(mh_impl_set *s);
 /* The folders of n sets (a library backend's, then the run's), numbered
  * in that order, but those whose off[set][i] is set (left out of this

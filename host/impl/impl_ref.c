@@ -6,13 +6,11 @@
 /* realpath (X/Open), strsignal */
 #define _GNU_SOURCE
 
-#include "run/impl_ref.h"
-#include "run/impl_ref_cache.h"
+#include "impl/impl_ref.h"
+#include "impl/impl_ref_cache.h"
 
-#include "run/impl_culprit.h"
+#include "impl/impl_culprit.h"
 
-#include "config/targets.h"
-#include "image/image_build.h"
 #include "util/exec.h"
 #include "util/fsutil.h"
 #include "wire/wire.h"
@@ -27,100 +25,9 @@
 /* Largest console stream of the reference image. */
 #define REF_MAX_BYTES ((size_t)16 << 20)
 
-static int is_dir(const char *p) {
-  struct stat st;
-  return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* A folder with assembly (*.s, *.S) is for its target alone: it is no
- * reference on the host. */
-static int has_asm(const char *dir) {
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  int found = 0;
-  while (d && !found && (e = readdir(d)) != NULL) {
-    size_t n = strlen(e->d_name);
-    found = n > 2 && e->d_name[n - 2] == '.' &&
-            (e->d_name[n - 1] == 's' || e->d_name[n - 1] == 'S');
-  }
-  if (d)
-    closedir(d);
-  return found;
-}
-
-/* p without its last `levels` elements (malloc'd), or NULL. */
-static char *up(const char *p, int levels) {
-  char *r = strdup(p);
-  for (int i = 0; r && i < levels; i++) {
-    char *s = strrchr(r, '/');
-    if (!s || s == r) {
-      free(r);
-      return NULL;
-    }
-    *s = '\0';
-  }
-  return r;
-}
-
-/* The reference folder of m (malloc'd absolute path), the first of: the
- * clean, then the ref folder beside it; in a pqm4 checkout, mupq's ref or
- * clean folder of the scheme and mupq's PQClean's clean folder; the pinned
- * PQClean tree's clean folder of its algorithm id (or of its scheme
- * folder's name); none of them with assembly. Else the folder itself when
- * it has none (*self set), else NULL. */
-static char *reference_of(const char *root, const mh_impl *m, int *self) {
-  char *scheme_dir = up(m->dir, 1), *kind_dir = up(m->dir, 2);
-  char *tree = up(m->dir, 3);
-  const char *kind = m->kem ? "crypto_kem" : "crypto_sign";
-  const char *cand[8];
-  char buf[8][4096];
-  size_t n = 0;
-  if (scheme_dir) {
-    snprintf(buf[n], sizeof buf[n], "%s/clean", scheme_dir);
-    cand[n] = buf[n], n++;
-    snprintf(buf[n], sizeof buf[n], "%s/ref", scheme_dir);
-    cand[n] = buf[n], n++;
-  }
-  if (tree && kind_dir) {
-    static const char *const mupq[] = {"mupq/%s/%s/ref", "mupq/%s/%s/clean",
-                                       "mupq/pqclean/%s/%s/clean"};
-    for (size_t i = 0; i < 3; i++) {
-      int w = snprintf(buf[n], sizeof buf[n], "%s/", tree);
-      snprintf(buf[n] + w, sizeof buf[n] - (size_t)w, mupq[i], kind, m->scheme);
-      cand[n] = buf[n], n++;
-    }
-  }
-  snprintf(buf[n], sizeof buf[n],
-           "%s/third_party/pqclean/deps/PQClean/%s/%s/clean", root, kind,
-           m->alg);
-  cand[n] = buf[n], n++;
-  snprintf(buf[n], sizeof buf[n],
-           "%s/third_party/pqclean/deps/PQClean/%s/%s/clean", root, kind,
-           m->scheme);
-  cand[n] = buf[n], n++;
-  free(scheme_dir);
-  free(kind_dir);
-  free(tree);
-  *self = 0;
-  for (size_t i = 0; i < n; i++) {
-    char *r = is_dir(cand[i]) ? realpath(cand[i], NULL) : NULL;
-    if (r && strcmp(r, m->dir) != 0 && !has_asm(r))
-      return r;
-    free(r);
-  }
-  if (has_asm(m->dir))
-    return NULL;
-  *self = 1;
-  return strdup(m->dir);
-}
-
-/* The ",stack=N" the runner appends to a record string (0 when absent),
- * cut off: the rest is what a target must reproduce. */
-static unsigned long long stack_of(const char *rec) {
-  const char *p = strstr(rec, ",stack=");
-  return p ? strtoull(p + 7, NULL, 10) : 0;
-}
-
+/* The ",stack=N" the runner appends to a record string (the stack of the
+ * host run, kept in provenance, never a fitness test), cut off: the rest
+ * is what a target must reproduce. */
 static void cut_stack(char *rec) {
   char *p = strstr(rec, ",stack=");
   if (p)
@@ -138,43 +45,176 @@ typedef struct {
   const char *root;
   mh_impl_set *set;
   mh_impl_set refs;
-  unsigned char *ref_off; /* references given up (tree runs) */
-  char **ref_of;          /* per folder of set: its reference, or NULL */
-  int *self;              /* per folder: it is its own reference */
+  unsigned char *ref_off; /* references given up */
   char **recs;            /* per reference: its records */
+  size_t cap;             /* of ref_off and recs */
+  char **ref_of;          /* per folder of set: its reference, or NULL */
+  char ***cands;          /* per folder: the references it may have */
+  size_t *pos;            /* per folder: the one it has now */
+  int *self_last;         /* per folder: its last candidate is itself */
+  char **tried;           /* per folder: the references given up, why */
   int quiet, no_cache;
   unsigned stall_s, timeout_s;
+  const mh_impl_ref_opts *o;
 } ref_run;
 
-/* Reference r failed on the host for reason why: when every folder that
- * uses it was found by --impl-tree, they are left out of every image and
- * the reference is given up (1); else err says why (-1). */
-static int give_up(ref_run *rr, size_t r, const char *why, char *err,
+/* Folder i has itself as its reference now. */
+static int is_self(const ref_run *rr, size_t i) {
+  return rr->self_last[i] && rr->cands[i] && rr->cands[i][rr->pos[i]] &&
+         !rr->cands[i][rr->pos[i] + 1];
+}
+
+/* The reference of refs (not given up) whose last two path elements
+ * (<scheme>/<impl>: its backend name) are dir's, or NULL. */
+static const char *same_tail(const ref_run *rr, const char *dir) {
+  char *a = strdup(dir);
+  char *s1 = a ? strrchr(a, '/') : NULL;
+  if (s1)
+    *s1 = '\0';
+  char *s2 = a ? strrchr(a, '/') : NULL;
+  const char *t = s2 ? dir + (s2 - a) : NULL;
+  const char *found = NULL;
+  for (size_t r = 0; t && !found && r < rr->refs.n; r++) {
+    const char *d = rr->refs.v[r].dir;
+    size_t dl = strlen(d), tl = strlen(t);
+    if (!rr->ref_off[r] && dl >= tl && strcmp(d + dl - tl, t) == 0)
+      found = d;
+  }
+  free(a);
+  return found;
+}
+
+/* Note that folder i's candidate dir was given up for why. 0, or -1. */
+static int note_tried(ref_run *rr, size_t i, const char *dir, const char *why) {
+  mh_sb t = {0};
+  mh_sb_printf(&t, "%s%s%s %s", rr->tried[i] ? rr->tried[i] : "",
+               rr->tried[i] ? "; then " : "", dir, why);
+  if (t.failed)
+    return -1;
+  free(rr->tried[i]);
+  rr->tried[i] = t.s;
+  return 0;
+}
+
+/* Room for one more reference. 0, or -1 (memory). */
+static int grow(ref_run *rr) {
+  if (rr->refs.n < rr->cap)
+    return 0;
+  size_t cap = rr->cap ? 2 * rr->cap : 16;
+  unsigned char *o = realloc(rr->ref_off, cap);
+  if (o)
+    rr->ref_off = o;
+  char **rc = o ? realloc(rr->recs, cap * sizeof *rc) : NULL;
+  if (rc)
+    rr->recs = rc;
+  if (!o || !rc)
+    return -1;
+  memset(rr->ref_off + rr->cap, 0, cap - rr->cap);
+  memset(rr->recs + rr->cap, 0, (cap - rr->cap) * sizeof *rr->recs);
+  rr->cap = cap;
+  return 0;
+}
+
+/* Folder i's current candidate, or the first after it that can be read,
+ * into the references (each once: a second folder <scheme>/clean, mupq's
+ * PQClean beside the pinned tree's, is the same scheme's reference
+ * already there), ref_of[i] its directory (NULL when none is left). 0, or
+ * -1 with err. */
+static int add_ref(ref_run *rr, size_t i, const char *common, char *err,
                    size_t errlen) {
-  const char *dir = rr->refs.v[r].dir;
-  int fatal = 0, users = 0;
-  for (size_t i = 0; i < rr->set->n; i++)
-    if (rr->ref_of[i] && strcmp(rr->ref_of[i], dir) == 0) {
-      users++;
-      fatal |= !rr->set->v[i].from_tree;
+  free(rr->ref_of[i]);
+  rr->ref_of[i] = NULL;
+  for (; rr->cands[i][rr->pos[i]]; rr->pos[i]++) {
+    const char *cand = rr->cands[i][rr->pos[i]];
+    const char *tail = same_tail(rr, cand);
+    int gone = 0;
+    for (size_t r = 0; !tail && r < rr->refs.n; r++)
+      gone |= rr->ref_off[r] && strcmp(rr->refs.v[r].dir, cand) == 0;
+    if (gone) { /* given up for another folder already */
+      if (note_tried(rr, i, cand, "(above)") != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+      }
+      continue;
     }
-  if (fatal || !users) {
-    snprintf(err, errlen, "implementation folder %s %s", dir, why);
+    if (tail) {
+      rr->ref_of[i] = strdup(tail);
+      break;
+    }
+    char why[2048];
+    if (grow(rr) != 0) {
+      snprintf(err, errlen, "out of memory");
+      return -1;
+    }
+    int rc = mh_impl_set_add(&rr->refs, cand, rr->set->v[i].alg, NULL, common,
+                             why, sizeof why);
+    if (rc == 0) {
+      rr->ref_of[i] = strdup(cand);
+      break;
+    }
+    if (rc == -2 || note_tried(rr, i, cand, "cannot be read") != 0) {
+      snprintf(err, errlen, "%s", rc == -2 ? why : "out of memory");
+      return -1;
+    }
+  }
+  if (rr->cands[i][rr->pos[i]] && !rr->ref_of[i]) {
+    snprintf(err, errlen, "out of memory");
     return -1;
   }
-  for (size_t i = 0; i < rr->set->n; i++)
-    if (rr->ref_of[i] && strcmp(rr->ref_of[i], dir) == 0 &&
-        !rr->set->excluded[i]) {
-      size_t l = strlen(dir) + strlen(why) + 64;
-      char *w = malloc(l);
-      if (!w)
-        return -1;
-      snprintf(w, l, "no known answers: its reference %s %s", dir, why);
-      fprintf(stderr, "merlin: %s left out: %s\n", rr->set->v[i].backend, w);
-      rr->set->excluded[i] = w;
-    }
+  return 0;
+}
+
+/* Reference r failed on the host for reason why: every folder that uses
+ * it goes on to its next candidate (1: run again); a folder with none left
+ * is left out of every image when it was found by --impl-tree, else err
+ * says why (-1). */
+static int give_up(ref_run *rr, size_t r, const char *why, char *err,
+                   size_t errlen) {
+  char *dir = strdup(rr->refs.v[r].dir);
+  char *pc = mh_path_join(rr->root, "third_party/pqclean/deps/PQClean/common");
+  int rc = dir && pc ? 1 : -1;
   rr->ref_off[r] = 1;
-  return 1;
+  for (size_t i = 0; rc == 1 && i < rr->set->n; i++) {
+    if (!rr->ref_of[i] || strcmp(rr->ref_of[i], dir) != 0 ||
+        rr->set->excluded[i])
+      continue;
+    if (note_tried(rr, i, dir, why) != 0) {
+      rc = -1;
+      break;
+    }
+    if (rr->cands[i][rr->pos[i]] && rr->cands[i][rr->pos[i] + 1]) {
+      rr->pos[i]++;
+      if (add_ref(rr, i, pc, err, errlen) != 0) {
+        rc = -1;
+        break;
+      }
+      if (rr->ref_of[i]) {
+        if (!rr->quiet)
+          fprintf(stderr,
+                  "merlin: %s: its reference %s %s; trying %s instead\n",
+                  rr->set->v[i].backend, dir, why, rr->ref_of[i]);
+        continue;
+      }
+    }
+    free(rr->ref_of[i]);
+    rr->ref_of[i] = NULL;
+    if (!rr->set->v[i].from_tree) {
+      snprintf(err, errlen, "implementation folder %s %s", dir, why);
+      rc = -1;
+      break;
+    }
+    mh_sb w = {0};
+    mh_sb_printf(&w, "no known answers: its reference %s", rr->tried[i]);
+    if (w.failed) {
+      rc = -1;
+      break;
+    }
+    fprintf(stderr, "merlin: %s left out: %s\n", rr->set->v[i].backend, w.s);
+    rr->set->excluded[i] = w.s;
+  }
+  free(dir);
+  free(pc);
+  return rc;
 }
 
 /* What went wrong with the reference image's run (not an exit status: the
@@ -201,7 +241,7 @@ static void exec_why(const mh_exec_result *res, size_t len, const ref_run *rr,
 
 static int run_refs(ref_run *rr, const char *image, char *err, size_t errlen);
 
-/* The reference cache for image (run/impl_ref_cache.h): 1 with its id and
+/* The reference cache for image (impl/impl_ref_cache.h): 1 with its id and
  * this user's key, or 0: not used (--no-ref-cache; no key, said once). */
 static int cache_open(const ref_run *rr, const char *image, int ok,
                       mh_ref_cache_id *id, unsigned char secret[32]) {
@@ -224,26 +264,11 @@ static int cache_open(const ref_run *rr, const char *image, int ok,
  * KATs. 0 with recs filled, 1 when a reference was given up (run again),
  * -1 with err. */
 static int run_once(ref_run *rr, char *err, size_t errlen) {
-  const mh_target *host = mh_target_find("host");
-  mh_profile none = {0};
-  if (!host) {
-    snprintf(err, errlen, "no host target (boards/host.board)");
-    return -1;
-  }
-  mh_build_spec bs = {.root = rr->root,
-                      .target = host,
-                      .profile_name = "nistkat-ref",
-                      .profile = &none,
-                      .quiet = rr->quiet,
-                      .impls = &rr->refs,
-                      .impl_off = rr->ref_off,
-                      .defer_log = 1};
-  char *image = NULL, why[1024];
+  char *image = NULL, *log = NULL, why[1024];
   size_t k;
-  if (mh_image_build(&bs, &image, err, errlen) != 0) {
+  if (rr->o->build(rr->o->ctx, &rr->refs, rr->ref_off, &image, &log, err,
+                   errlen) != 0) {
     /* A reference that does not build on the host: a broken folder. */
-    char *bdir = mh_build_dir(&bs);
-    char *log = bdir ? mh_path_join(bdir, "build.log") : NULL;
     int rc = -1;
     if (log && mh_impl_build_culprit(log, &rr->refs, rr->ref_off, &k, why,
                                      sizeof why) == 0) {
@@ -253,11 +278,10 @@ static int run_once(ref_run *rr, char *err, size_t errlen) {
                "computed: %s (log: %s)",
                why, log);
       rc = give_up(rr, k, w2, err, errlen);
-    } else if (log) {
-      mh_build_log_tail(log);
+    } else if (log && rr->o->show_log) {
+      rr->o->show_log(log);
     }
     free(log);
-    free(bdir);
     return rc;
   }
   /* The records of this very image, kept from an earlier run (a tree's
@@ -364,7 +388,10 @@ static int judge_refs(ref_run *rr, const mh_run *run, char *err,
 /* Run the reference image's KATs: 0 with recs filled, 1 when a reference
  * was given up, -1 with err. */
 static int run_refs(ref_run *rr, const char *image, char *err, size_t errlen) {
-  char *argv[] = {(char *)image, "--kat-only", NULL};
+  /* A reference is a reference, not a fitness test: its runner thread
+   * gets 64 MB of stack (AIMer's and PERK's host builds use up to 4 MB;
+   * whether a folder fits a target is measured there). */
+  char *argv[] = {(char *)image, "--host-stack-mb=64", "--kat-only", NULL};
   mh_exec_spec es = {.argv = argv,
                      .stdout_fd = -1,
                      .stderr_fd = -1,
@@ -375,7 +402,8 @@ static int run_refs(ref_run *rr, const char *image, char *err, size_t errlen) {
   mh_run run = {0};
   mh_wire_error werr = {0};
   int rc = -1;
-  if (mh_exec(&es, &res, err, errlen) != 0)
+  int xrc = mh_exec(&es, &res, err, errlen);
+  if (xrc != 0)
     return -1;
   if (res.cancelled) {
     snprintf(err, errlen, "interrupted");
@@ -439,10 +467,16 @@ static int assign(ref_run *rr, char *err, size_t errlen) {
     const mh_impl *m = &set->v[i];
     if (m->library || set->excluded[i])
       continue;
-    const char *rec = NULL;
+    const char *rec = NULL, *rc_origin = NULL;
     for (size_t r = 0; rr->ref_of[i] && r < rr->refs.n; r++)
-      if (!rr->ref_off[r] && strcmp(rr->refs.v[r].dir, rr->ref_of[i]) == 0)
+      if (!rr->ref_off[r] && strcmp(rr->refs.v[r].dir, rr->ref_of[i]) == 0) {
         rec = rr->recs[r];
+        size_t ci = rr->refs.v[r].common;
+        rc_origin = ci ? rr->refs.commons[ci - 1].origin : NULL;
+      }
+    char built[700] = "";
+    if (rc_origin) /* the reference's own side of the common code */
+      snprintf(built, sizeof built, " (built against %s)", rc_origin);
     const char *meta = m->meta_kat;
     char from[1536], why[1536];
     const char *ref =
@@ -455,20 +489,19 @@ static int assign(ref_run *rr, char *err, size_t errlen) {
       if (no_answers(rr, i, why, err, errlen) != 0)
         return -1;
     } else if (rec) {
-      set->v[i].ref_stack = stack_of(rec);
       char expect[512];
       snprintf(expect, sizeof expect, "%s", rec);
       cut_stack(expect);
-      if (rr->self[i])
+      if (is_self(rr, i))
         snprintf(from, sizeof from,
                  "the host build of %s itself%s: no other reference (no "
-                 "clean or ref folder beside it, none in its checkout or the "
-                 "pinned PQClean tree), so the target's build is checked "
-                 "against the folder's own C, not against another "
-                 "implementation",
-                 ref, meta ? " (and its META.yml)" : "");
+                 "other folder of its scheme without assembly beside it, in "
+                 "its checkout or the pinned PQClean tree), so the target's "
+                 "build is checked against the folder's own C, not against "
+                 "another implementation%s",
+                 ref, meta ? " (and its META.yml)" : "", built);
       else
-        snprintf(from, sizeof from, "the host build of %s%s", ref,
+        snprintf(from, sizeof from, "the host build of %s%s%s", ref, built,
                  meta ? " (and its META.yml)" : "");
       if (set_expect(set, i, expect, from) != 0)
         return -1;
@@ -487,10 +520,10 @@ static int assign(ref_run *rr, char *err, size_t errlen) {
                                "reference without (clean, "
                                "ref, the pinned PQClean "
                                "tree's)",
-               rr->ref_of[i] ? (rr->self[i] ? "(itself) gave no NIST KAT "
-                                              "records on the host"
-                                            : "gave no NIST KAT records on "
-                                              "the host")
+               rr->ref_of[i] ? (is_self(rr, i) ? "(itself) gave no NIST KAT "
+                                                 "records on the host"
+                                               : "gave no NIST KAT records on "
+                                                 "the host")
                              : "");
       if (no_answers(rr, i, why, err, errlen) != 0)
         return -1;
@@ -502,57 +535,60 @@ static int assign(ref_run *rr, char *err, size_t errlen) {
 static void ref_run_free(ref_run *rr) {
   for (size_t i = 0; rr->recs && i < rr->refs.n; i++)
     free(rr->recs[i]);
-  for (size_t i = 0; rr->ref_of && i < rr->set->n; i++)
+  for (size_t i = 0; rr->ref_of && i < rr->set->n; i++) {
     free(rr->ref_of[i]);
+    free(rr->tried[i]);
+    char **c = rr->cands[i];
+    for (size_t k = 0; c && c[k]; k++)
+      free(c[k]);
+    free(c);
+  }
   free(rr->recs);
   free(rr->ref_of);
-  free(rr->self);
+  free(rr->cands);
+  free(rr->pos);
+  free(rr->self_last);
+  free(rr->tried);
   free(rr->ref_off);
   mh_impl_set_free(&rr->refs);
-}
-
-/* The reference of refs whose last two path elements (<scheme>/<impl>:
- * its backend name) are dir's, or NULL. */
-static const char *same_tail(const mh_impl_set *refs, const char *dir) {
-  char *a = up(dir, 2);
-  const char *t = a ? dir + strlen(a) : NULL;
-  const char *found = NULL;
-  for (size_t r = 0; t && !found && r < refs->n; r++) {
-    const char *d = refs->v[r].dir;
-    size_t dl = strlen(d), tl = strlen(t);
-    if (dl >= tl && strcmp(d + dl - tl, t) == 0)
-      found = d;
-  }
-  free(a);
-  return found;
 }
 
 /* The references of every folder, each once (rr->refs). */
 static int collect(ref_run *rr, const char *common, char *err, size_t errlen) {
   mh_impl_set *set = rr->set;
   for (size_t i = 0; i < set->n; i++) {
-    if (set->v[i].library)
+    if (set->v[i].library || set->excluded[i])
       continue;
-    rr->ref_of[i] = reference_of(rr->root, &set->v[i], &rr->self[i]);
-    if (!rr->ref_of[i])
-      continue;
-    /* one reference per backend name in the host image: a second folder
-     * <scheme>/clean (mupq's PQClean beside the pinned tree's) is the
-     * same scheme's reference, already there */
-    const char *tail = same_tail(&rr->refs, rr->ref_of[i]);
-    if (tail) {
-      char *d = strdup(tail);
-      if (!d)
-        return -1;
-      free(rr->ref_of[i]);
-      rr->ref_of[i] = d;
-      continue;
+    rr->cands[i] =
+        mh_impl_ref_candidates(rr->root, &set->v[i], &rr->self_last[i]);
+    if (!rr->cands[i]) {
+      snprintf(err, errlen, "out of memory");
+      return -1;
     }
-    if (mh_impl_set_add(&rr->refs, rr->ref_of[i], set->v[i].alg, NULL, common,
-                        err, errlen) != 0)
+    if (rr->cands[i][0] && add_ref(rr, i, common, err, errlen) != 0)
       return -1;
   }
   return 0;
+}
+
+/* The host-side choices of the run's set (--impl-host-common) into the
+ * references' set. 0, or -1 (memory). */
+static int host_side(ref_run *rr) {
+  mh_impl_set *r = &rr->refs;
+  r->host_side = 1;
+  r->refs = 1;
+  r->common_none_host = rr->set->common_none_host;
+  size_t n = rr->set->n_explicit_common_host;
+  if (!n)
+    return 0;
+  r->explicit_common_host = calloc(n, sizeof *r->explicit_common_host);
+  for (size_t k = 0; r->explicit_common_host && k < n; k++) {
+    r->explicit_common_host[k] = strdup(rr->set->explicit_common_host[k]);
+    if (!r->explicit_common_host[k])
+      break;
+    r->n_explicit_common_host++;
+  }
+  return r->n_explicit_common_host == n ? 0 : -1;
 }
 
 int mh_impl_expectations(const char *root, mh_impl_set *set,
@@ -563,26 +599,32 @@ int mh_impl_expectations(const char *root, mh_impl_set *set,
                 .quiet = o->quiet,
                 .no_cache = o->no_cache,
                 .stall_s = o->stall_s ? o->stall_s : 600,
-                .timeout_s = o->timeout_s};
+                .timeout_s = o->timeout_s,
+                .o = o};
   size_t n = set->n ? set->n : 1;
   rr.ref_of = calloc(n, sizeof *rr.ref_of);
-  rr.self = calloc(n, sizeof *rr.self);
+  rr.cands = calloc(n, sizeof *rr.cands);
+  rr.pos = calloc(n, sizeof *rr.pos);
+  rr.self_last = calloc(n, sizeof *rr.self_last);
+  rr.tried = calloc(n, sizeof *rr.tried);
   char *common = mh_path_join(root, "third_party/pqclean/deps/PQClean/common");
-  int rc = rr.ref_of && rr.self && common ? 0 : -1;
+  int rc = rr.ref_of && rr.cands && rr.pos && rr.self_last && rr.tried &&
+                   common && host_side(&rr) == 0
+               ? 0
+               : -1;
   if (rc != 0)
     snprintf(err, errlen, "out of memory");
   if (rc == 0)
     rc = collect(&rr, common, err, errlen);
   if (rc == 0 && rr.refs.n) {
-    rr.recs = calloc(rr.refs.n, sizeof *rr.recs);
-    rr.ref_off = calloc(rr.refs.n, 1);
-    rc = rr.recs && rr.ref_off ? 1 : -1;
+    rc = 1;
     if (!o->quiet)
       fprintf(stderr,
               "merlin: NIST KAT records of %zu reference implementation(s), "
               "on the host\n",
               rr.refs.n);
-    /* again without each reference given up, until none is */
+    /* again without each reference given up (its folders on their next
+     * candidates), until none is */
     for (size_t tries = 0; rc == 1 && tries <= rr.refs.n; tries++)
       rc = run_once(&rr, err, errlen);
     if (rc == 1)

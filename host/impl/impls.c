@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The implementation folders of a `merlin run` (docs/bring-your-own.md):
  * from the profile, --impl and --impl-tree. */
-#include "run/impls.h"
+#include "impl/impls.h"
 
 #include "config/targets.h"
 #include "util/fsutil.h"
@@ -40,12 +40,14 @@ static int empty_element(const char *list) {
   return !n || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,");
 }
 
-int mh_run_impl_usage(const mh_run_opts *o, char *err, size_t errlen) {
+int mh_run_impl_usage(const mh_impl_opts *o, char *err, size_t errlen) {
   const struct {
     const char *opt;
-    const mh_strlist *l;
-  } lists[] = {{"--impl", &o->impls}, {"--impl-common", &o->impl_common}};
-  for (size_t k = 0; k < 2; k++)
+    const mh_impl_list *l;
+  } lists[] = {{"--impl", &o->impls},
+               {"--impl-common", &o->common},
+               {"--impl-host-common", &o->host_common}};
+  for (size_t k = 0; k < 3; k++)
     for (size_t i = 0; i < lists[k].l->n; i++) {
       const char *v = lists[k].l->v[i];
       if (empty_element(v) && !is_dir(v)) {
@@ -57,7 +59,7 @@ int mh_run_impl_usage(const mh_run_opts *o, char *err, size_t errlen) {
         return -1;
       }
     }
-  if (o->impl_hash && strcmp(o->impl_hash, "thumb2-asm") == 0)
+  if (o->hash && strcmp(o->hash, "thumb2-asm") == 0)
     for (size_t i = 0; i < o->n_targets; i++) {
       const mh_target *t = mh_target_find(o->targets[i]);
       if (t && !mh_target_has_thumb2(t)) {
@@ -92,31 +94,59 @@ static int add_list(mh_impl_set *out, const char *list, const char *common,
   return rc;
 }
 
-static int add_tree(mh_impl_set *out, const mh_run_opts *o, const char *root,
+/* The reason of an error of mh_impl_set_add, without its leading
+ * "implementation folder <path>: " (the report names the folder). */
+static const char *folder_reason(const char *err) {
+  static const char lead[] = "implementation folder ";
+  const char *r =
+      strncmp(err, lead, sizeof lead - 1) == 0 ? strstr(err, ": ") : NULL;
+  return r ? r + 2 : err;
+}
+
+static int add_tree(mh_impl_set *out, const mh_impl_opts *o, const char *root,
                     const char *common, char *err, size_t errlen) {
   char **dirs = NULL;
   size_t n = 0, skipped = 0;
-  if (mh_impl_discover(root, (char *const *)o->impl_skips.v, o->impl_skips.n,
-                       &dirs, &n, &skipped, err, errlen) != 0)
+  if (mh_impl_discover(root, (char *const *)o->skips.v, o->skips.n, &dirs, &n,
+                       &skipped, err, errlen) != 0)
     return -1;
   int rc = 0;
+  size_t unread = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
-    rc = mh_impl_set_add(out, dirs[i], NULL, NULL, common, err, errlen);
-    if (rc == 0)
+    char why[2048];
+    rc = mh_impl_set_add(out, dirs[i], NULL, NULL, common, why, sizeof why);
+    if (rc == 0) {
       out->v[out->n - 1].from_tree = 1;
+      continue;
+    }
+    if (rc == -2) { /* not the folder's: the run stops */
+      snprintf(err, errlen, "%s", why);
+      break;
+    }
+    /* One folder never ends a tree run: left out of every image, named. */
+    char w[2100];
+    snprintf(w, sizeof w, "not read: %s", folder_reason(why));
+    rc = mh_impl_set_add_unread(out, dirs[i], w);
+    if (rc != 0) {
+      snprintf(err, errlen, "out of memory");
+      break;
+    }
+    unread++;
+    fprintf(stderr, "merlin: %s left out: %s\n", out->v[out->n - 1].backend, w);
   }
   if (rc == 0 && !o->quiet)
     fprintf(stderr,
             "merlin: --impl-tree %s: %zu implementation folder(s), %zu "
-            "skipped (host-only or --impl-skip)\n",
-            root, n, skipped);
+            "skipped (host-only or --impl-skip)%s\n",
+            root, n, skipped, unread ? ", some left out (above)" : "");
   mh_impl_dirs_free(dirs, n);
   return rc;
 }
 
-/* --impl-common DIR[,DIR] (repeatable), or none: before any folder. */
-static int take_common(mh_impl_set *out, const mh_strlist *l, char *err,
-                       size_t errlen) {
+/* --impl-common DIR[,DIR] (repeatable), or none, into *dirs (*n) and
+ * *none: before any folder. opt names the option in messages. */
+static int take_common(const char *opt, const mh_impl_list *l, char ***dirs,
+                       size_t *n, int *none, char *err, size_t errlen) {
   for (size_t i = 0; i < l->n; i++) {
     char *copy = strdup(l->v[i]), *save = NULL;
     if (!copy)
@@ -125,34 +155,32 @@ static int take_common(mh_impl_set *out, const mh_strlist *l, char *err,
     for (char *d = whole ? copy : strtok_r(copy, ",", &save); d;
          d = whole ? NULL : strtok_r(NULL, ",", &save)) {
       if (strcmp(d, "none") == 0) {
-        out->common_none = 1;
+        *none = 1;
         continue;
       }
-      char **nv = realloc(out->explicit_common,
-                          (out->n_explicit_common + 1) * sizeof *nv);
-      if (!nv || !(nv[out->n_explicit_common] = strdup(d))) {
+      char **nv = realloc(*dirs, (*n + 1) * sizeof *nv);
+      if (!nv || !(nv[*n] = strdup(d))) {
         if (nv)
-          out->explicit_common = nv;
+          *dirs = nv;
         free(copy);
         snprintf(err, errlen, "out of memory");
         return -1;
       }
-      out->explicit_common = nv;
-      out->n_explicit_common++;
+      *dirs = nv;
+      (*n)++;
     }
     free(copy);
   }
-  if (out->common_none && out->n_explicit_common) {
-    snprintf(err, errlen,
-             "--impl-common: none and a directory (%s) cannot go together",
-             out->explicit_common[0]);
+  if (*none && *n) {
+    snprintf(err, errlen, "%s: none and a directory (%s) cannot go together",
+             opt, (*dirs)[0]);
     return -1;
   }
   return 0;
 }
 
 int mh_run_impls(const char *root, const char *profile_path,
-                 const mh_profile *p, const mh_run_opts *o, mh_impl_set *out,
+                 const mh_profile *p, const mh_impl_opts *o, mh_impl_set *out,
                  char *err, size_t errlen) {
   char *common = common_dir(root);
   int rc = common ? 0 : -1;
@@ -160,11 +188,16 @@ int mh_run_impls(const char *root, const char *profile_path,
     snprintf(err, errlen, "out of memory");
   out->root = root;
   if (rc == 0)
-    rc = take_common(out, &o->impl_common, err, errlen);
+    rc = take_common("--impl-common", &o->common, &out->explicit_common,
+                     &out->n_explicit_common, &out->common_none, err, errlen);
+  if (rc == 0)
+    rc = take_common("--impl-host-common", &o->host_common,
+                     &out->explicit_common_host, &out->n_explicit_common_host,
+                     &out->common_none_host, err, errlen);
   out->hash_thumb2 = p->impl_hash == MH_IMPL_HASH_THUMB2;
-  if (rc == 0 && o->impl_hash) {
+  if (rc == 0 && o->hash) {
     mh_impl_hash h = MH_IMPL_HASH_C;
-    mh_profile_impl_hash(o->impl_hash, strlen(o->impl_hash), &h);
+    mh_profile_impl_hash(o->hash, strlen(o->hash), &h);
     out->hash_thumb2 = h == MH_IMPL_HASH_THUMB2;
   }
   for (size_t i = 0; rc == 0 && i < p->n_impls; i++) {
@@ -185,8 +218,8 @@ int mh_run_impls(const char *root, const char *profile_path,
   }
   for (size_t i = 0; rc == 0 && i < o->impls.n; i++)
     rc = add_list(out, o->impls.v[i], common, err, errlen);
-  for (size_t i = 0; rc == 0 && i < o->impl_trees.n; i++)
-    rc = add_tree(out, o, o->impl_trees.v[i], common, err, errlen);
+  for (size_t i = 0; rc == 0 && i < o->trees.n; i++)
+    rc = add_tree(out, o, o->trees.v[i], common, err, errlen);
   free(common);
   if (rc != 0)
     mh_impl_set_free(out);

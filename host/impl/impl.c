@@ -2,11 +2,11 @@
 /* realpath (X/Open) */
 #define _XOPEN_SOURCE 700
 
-#include "config/impl.h"
+#include "impl/impl.h"
 
 #include "config/catalog.h"
-#include "config/impl_common.h"
 #include "digest.h"
+#include "impl/impl_common.h"
 #include "util/errmsg.h"
 #include "util/exec.h"
 #include "util/fsutil.h"
@@ -143,6 +143,14 @@ static char *prefix_of(const char *text, const char *suffix) {
   return NULL;
 }
 
+/* Whether text holds an identifier that ends in suffix. */
+static int has_suffixed(const char *text, const char *suffix) {
+  char *p = prefix_of(text, suffix);
+  int found = p != NULL;
+  free(p);
+  return found;
+}
+
 static int has_api(const char *text, const char *ns, const char *name) {
   char word[256];
   snprintf(word, sizeof word, "%s%s", ns, name);
@@ -183,7 +191,11 @@ static int scheme_subfolders(const char *dir, char *out, size_t outlen) {
   return found;
 }
 
-static int read_api(const char *dir, mh_impl *m, char *err, size_t errlen) {
+static char *expand_api(const char *dir, const char *cc,
+                        const char *const *incs, char *err, size_t errlen);
+
+static int read_api(const char *dir, const char *cc, const char *const *incs,
+                    mh_impl *m, char *err, size_t errlen) {
   char *path = mh_path_join(dir, "api.h"), *text;
   size_t len;
   struct stat st;
@@ -207,13 +219,26 @@ static int read_api(const char *dir, mh_impl *m, char *err, size_t errlen) {
   if (rc != 0)
     return fail(err, errlen, dir, "%s", rerr);
   strip_comments(text);
+  /* api.h may leave the declarations to a header it includes (pqm4's BIKE
+   * and HAETAE: crypto_kem.h, sign.h): then the text the compiler sees,
+   * through the folder's include path (docs/bring-your-own.md). */
+  if (!has_suffixed(text, "crypto_kem_keypair") &&
+      !has_suffixed(text, "crypto_sign_keypair")) {
+    char *seen = expand_api(dir, cc, incs, err, errlen);
+    if (!seen) {
+      free(text);
+      return -1;
+    }
+    free(text);
+    text = seen;
+  }
   char *kem = prefix_of(text, "crypto_kem_keypair");
   char *sig = kem ? NULL : prefix_of(text, "crypto_sign_keypair");
   rc = 0;
   if (!kem && !sig) {
     rc = fail(err, errlen, dir,
               "api.h declares neither crypto_kem_keypair nor "
-              "crypto_sign_keypair");
+              "crypto_sign_keypair, nor does a header it includes");
   } else if (kem) {
     m->kem = 1;
     m->ns = kem;
@@ -251,14 +276,16 @@ static void discard_line(void *ctx, const char *line, size_t len) {
   (void)len;
 }
 
-/* Compile the probe src into bin with the host compiler: cc -w -I<dir>
- * -I<each of incs> [-DMBI_NO_ALGNAME] -o bin src, its messages discarded.
- * 0 compiled, 1 did not compile, -1 could not run it (xerr). */
+/* Run the host compiler on src with the folder's include path: cc -w
+ * -I<dir> -I<each of incs>, then for PROBE_BUILD -o out src, for
+ * PROBE_NO_ALGNAME the same with -DMBI_NO_ALGNAME, for PROBE_EXPAND
+ * -E -dD -o out src (the text the compiler sees, macros kept); its
+ * messages discarded. 0 done, 1 failed, -1 could not run it (xerr). */
+enum { PROBE_BUILD, PROBE_NO_ALGNAME, PROBE_EXPAND };
 static int probe_compile(const char *cc, const char *dir,
                          const char *const *incs, const char *src,
-                         const char *bin, int no_algname, char *xerr,
-                         size_t xl) {
-  char *cargv[MH_IMPL_MAX_INCS + 9], *inc[MH_IMPL_MAX_INCS + 1] = {0};
+                         const char *out, int mode, char *xerr, size_t xl) {
+  char *cargv[MH_IMPL_MAX_INCS + 10], *inc[MH_IMPL_MAX_INCS + 1] = {0};
   size_t na = 0, ni = 0;
   cargv[na++] = (char *)(cc ? cc : "cc");
   cargv[na++] = "-w";
@@ -272,10 +299,14 @@ static int probe_compile(const char *cc, const char *dir,
     snprintf(inc[ni], l, "-I%s", d);
     cargv[na++] = inc[ni++];
   }
-  if (no_algname)
+  if (mode == PROBE_NO_ALGNAME)
     cargv[na++] = "-DMBI_NO_ALGNAME";
+  if (mode == PROBE_EXPAND) {
+    cargv[na++] = "-E";
+    cargv[na++] = "-dD";
+  }
   cargv[na++] = "-o";
-  cargv[na++] = (char *)bin;
+  cargv[na++] = (char *)out;
   cargv[na++] = (char *)src;
   cargv[na] = NULL;
   mh_exec_spec cs = {.argv = cargv,
@@ -347,11 +378,12 @@ static int probe_sizes(const char *dir, const char *cc, const char *const *incs,
     fail(err, errlen, dir, "out of memory");
   } else if (mh_write_atomic(src, b.s, strlen(b.s), werr, sizeof werr) != 0) {
     fail(err, errlen, dir, "%s", werr);
-  } else if ((cc_rc = probe_compile(cc, dir, incs, src, bin, 0, xerr,
+  } else if ((cc_rc = probe_compile(cc, dir, incs, src, bin, PROBE_BUILD, xerr,
                                     sizeof xerr)) < 0) {
     fail(err, errlen, dir, "cannot run the host compiler: %s", xerr);
-  } else if (cc_rc == 1 && probe_compile(cc, dir, incs, src, bin, 1, xerr,
-                                         sizeof xerr) == 0) {
+  } else if (cc_rc == 1 &&
+             probe_compile(cc, dir, incs, src, bin, PROBE_NO_ALGNAME, xerr,
+                           sizeof xerr) == 0) {
     fail(err, errlen, dir,
          "api.h: %sCRYPTO_ALGNAME is not a string (write it as a string "
          "literal, \"ML-KEM-768\", or leave it out: the scheme's name is "
@@ -406,6 +438,66 @@ static int probe_sizes(const char *dir, const char *cc, const char *const *incs,
                   m->ct > (64u << 20) || m->ss > 4096))
     rc = fail(err, errlen, dir, "api.h declares sizes beyond any target");
   return rc;
+}
+
+/* The lines of the preprocessor's output (cc -E -dD) that come from the
+ * folder's own headers and its common code: no line markers, nothing of
+ * the system headers or the compiler's predefined macros. */
+static void keep_own_lines(char *text) {
+  char *w = text;
+  int system = 1; /* the output starts with <built-in> */
+  for (char *l = text; *l;) {
+    char *nl = strchr(l, '\n');
+    size_t n = nl ? (size_t)(nl - l) + 1 : strlen(l);
+    if (l[0] == '#' && l[1] == ' ' && l[2] >= '0' && l[2] <= '9') {
+      /* # <line> "<file>" <flags>: flag 3, a system header */
+      const char *q = strchr(l, '"');
+      const char *e = q ? strchr(q + 1, '"') : NULL;
+      system = !q || !e || q[1] == '<' ||
+               (e < l + n && memchr(e, '3', (size_t)(l + n - e)));
+    } else if (!system) {
+      memmove(w, l, n);
+      w += n;
+    }
+    l += n;
+  }
+  *w = '\0';
+}
+
+/* api.h as the compiler sees it with the folder's include path: what the
+ * preprocessor makes of `#include "api.h"` (malloc'd), or NULL with err. */
+static char *expand_api(const char *dir, const char *cc,
+                        const char *const *incs, char *err, size_t errlen) {
+  char tmpl[] = "/tmp/merlin-api-XXXXXX";
+  if (!mkdtemp(tmpl)) {
+    fail(err, errlen, dir, "cannot create a temporary folder: %s",
+         strerror(errno));
+    return NULL;
+  }
+  char src[PATH_MAX], out[PATH_MAX], werr[256], xerr[256];
+  snprintf(src, sizeof src, "%s/api.c", tmpl);
+  snprintf(out, sizeof out, "%s/api.i", tmpl);
+  static const char probe[] = "#include \"api.h\"\n";
+  char *text = NULL;
+  size_t len;
+  int rc = -1;
+  if (mh_write_atomic(src, probe, sizeof probe - 1, werr, sizeof werr) != 0)
+    fail(err, errlen, dir, "%s", werr);
+  else if ((rc = probe_compile(cc, dir, incs, src, out, PROBE_EXPAND, xerr,
+                               sizeof xerr)) < 0)
+    fail(err, errlen, dir, "cannot run the host compiler: %s", xerr);
+  else if (rc == 1)
+    fail(err, errlen, dir,
+         "api.h does not preprocess on the host with the folder's include "
+         "path (a header it includes is missing?)");
+  else if (mh_read_file(out, TEXT_MAX * 16, &text, &len, werr, sizeof werr))
+    fail(err, errlen, dir, "%s", werr);
+  if (text)
+    keep_own_lines(text);
+  unlink(src);
+  unlink(out);
+  rmdir(tmpl);
+  return text;
 }
 
 /* ---- sources and the content hash -------------------------------------- */
@@ -708,12 +800,20 @@ static int take_alg(const char *dir, const char *alg, mh_impl *m, char *err,
             strncmp(m->alg, "sphincs-", 8) == 0))
     m->family = MH_IMPL_FAMILY_SLHDSA;
   m->n = m->family == MH_IMPL_FAMILY_SLHDSA ? (unsigned)(m->pk / 2) : 0;
-  /* The catalogue's signature vectors are of detached signatures. */
-  if (m->known && !m->kem && !m->detached)
+  /* The catalogue's signature vectors are of detached signatures: a
+   * folder with signed messages only is checked through its scheme's
+   * signed-message layout, signature || message (SUPERCOP's Ed25519,
+   * PQClean's and pqm4's crypto_sign), known for these schemes. */
+  if (m->known && !m->kem && !m->detached && strcmp(m->alg, "ed25519") != 0 &&
+      strncmp(m->alg, "ml-dsa-", 7) != 0 &&
+      strncmp(m->alg, "slh-dsa-", 8) != 0 &&
+      strncmp(m->alg, "sphincs-", 8) != 0)
     return fail(err, errlen, dir,
                 "'%s' is checked against Merlin's signature vectors, which "
-                "need crypto_sign_signature and crypto_sign_verify (detached "
-                "signatures); api.h has only crypto_sign/crypto_sign_open",
+                "are detached signatures; api.h has only crypto_sign/"
+                "crypto_sign_open, and Merlin knows the signed-message "
+                "layout (signature || message) of Ed25519, ML-DSA, SLH-DSA "
+                "and SPHINCS+ only",
                 m->alg);
   return 0;
 }
@@ -758,6 +858,21 @@ static int take_names(const char *dir, mh_impl *m, char *err, size_t errlen) {
   return 0;
 }
 
+/* The folder's config.mk (host/impl/impl_config.c); flags it cannot
+ * apply are named, not silently dropped. */
+static int take_config(const char *dir, mh_impl *m, char *err, size_t errlen) {
+  char *ignored = NULL;
+  if (mh_impl_read_config(dir, &m->flags, &m->host_flags, &ignored) != 0)
+    return fail(err, errlen, dir, "its config.mk cannot be read");
+  if (ignored)
+    fprintf(stderr,
+            "merlin: implementation folder %s: config.mk: %s not applied "
+            "(Merlin takes its -D and -U flags)\n",
+            dir, ignored);
+  free(ignored);
+  return 0;
+}
+
 int mh_impl_inspect(const char *dir, const char *alg, const char *cc,
                     const char *const *incs, mh_impl *out, char *err,
                     size_t errlen) {
@@ -766,7 +881,9 @@ int mh_impl_inspect(const char *dir, const char *alg, const char *cc,
   size_t n_files = 0;
   int rc = take_names(dir, &m, err, errlen);
   if (rc == 0)
-    rc = read_api(m.dir, &m, err, errlen);
+    rc = take_config(m.dir, &m, err, errlen);
+  if (rc == 0)
+    rc = read_api(m.dir, cc, incs, &m, err, errlen);
   if (rc == 0)
     rc = list_files(m.dir, &files, &n_files, err, errlen);
   if (rc == 0)
@@ -802,6 +919,8 @@ void mh_impl_free(mh_impl *m) {
   free(m->meta_level);
   free(m->backend);
   free(m->variant);
+  free(m->flags);
+  free(m->host_flags);
   memset(m, 0, sizeof *m);
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "run/impl_record.h"
+#include "impl/impl_record.h"
 
 #include "util/fsutil.h"
 #include "util/strbuf.h"
@@ -86,6 +86,31 @@ static void folder_hash(const mh_impl_set *s, const mh_impl *m,
   }
 }
 
+/* A folder's own hashing files (cmake/MerlinImpl.cmake, MBI_HASH_FILES: a
+ * name that starts with sha3, fips202, keccak, sha2, sha256 or sha512),
+ * as ", "-separated names into out; 0 when it has none. */
+static int own_hash_files(const mh_impl *m, char *out, size_t outlen) {
+  static const char *const stems[] = {"sha3", "fips202", "keccak",
+                                      "sha2", "sha256",  "sha512"};
+  size_t used = 0;
+  int n = 0;
+  out[0] = '\0';
+  for (size_t i = 0; i < m->n_sources; i++) {
+    const char *b = strrchr(m->sources[i], '/');
+    b = b ? b + 1 : m->sources[i];
+    int hit = 0;
+    for (size_t k = 0; !hit && k < sizeof stems / sizeof stems[0]; k++)
+      hit = strncmp(b, stems[k], strlen(stems[k])) == 0;
+    if (!hit)
+      continue;
+    int w = snprintf(out + used, outlen - used, "%s%s", n ? ", " : "", b);
+    if (w > 0 && (size_t)w < outlen - used)
+      used += (size_t)w;
+    n++;
+  }
+  return n;
+}
+
 int mh_impl_record(const mh_impl_set *s, const char *bdir,
                    const unsigned char *off, char *const *why, mh_result *res) {
   char *was = NULL, *ctext = NULL, err[256];
@@ -107,6 +132,18 @@ int mh_impl_record(const mh_impl_set *s, const char *bdir,
       continue;
     char wa[512], hash[1024], *common = NULL;
     folder_hash(s, m, ctext, 0, hash, sizeof hash, &common);
+    char own[512];
+    if (own_hash_files(m, own, sizeof own)) {
+      /* its own Keccak first; what its fips202.h calls go to after it */
+      char behind[sizeof hash];
+      memcpy(behind, hash, sizeof behind);
+      mh_sb h = {0};
+      mh_sb_printf(&h, "the folder's own %s (and behind its fips202.h: %s)",
+                   own, behind);
+      if (!h.failed)
+        snprintf(hash, sizeof hash, "%.*s", (int)(sizeof hash - 1), h.s);
+      mh_sb_free(&h);
+    }
     mh_impl_rec r = {
         .backend = m->backend,
         .alg = m->alg,
@@ -118,7 +155,8 @@ int mh_impl_record(const mh_impl_set *s, const char *bdir,
         .compiler_workaround =
             was && applied_workaround(was, m->backend, wa, sizeof wa) ? wa
                                                                       : NULL,
-        .common = common};
+        .common = common,
+        .flags = m->flags};
     if (mh_result_add_impl(res, &r) != 0)
       rc = -1;
     free(common);

@@ -5,7 +5,7 @@
  * is HMAC-SHA-256 (OpenSSL's libcrypto) under the user's key of
  * "merlin-nistkat 2\nkey <key>\nimage <image sha256>\n" and the reference
  * lines. */
-#include "run/impl_ref_cache.h"
+#include "impl/impl_ref_cache.h"
 
 #include "digest.h"
 #include "util/fsutil.h"

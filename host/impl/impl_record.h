@@ -4,7 +4,7 @@
 #ifndef MERLIN_HOST_IMPL_RECORD_H
 #define MERLIN_HOST_IMPL_RECORD_H
 
-#include "config/impl.h"
+#include "impl/impl.h"
 #include "model/results.h"
 
 #include <stdio.h>

@@ -6,7 +6,7 @@
 /* realpath (X/Open) */
 #define _XOPEN_SOURCE 700
 
-#include "config/impl_common.h"
+#include "impl/impl_common.h"
 
 #include "util/fsutil.h"
 #include "util/strbuf.h"
@@ -49,23 +49,107 @@ static const char *base_of(const char *path) {
 
 void mh_impl_common_free(mh_impl_common *c) {
   mh_impl_dirs_free(c->dirs, c->n);
+  mh_impl_dirs_free(c->files, c->n_files);
   free(c->origin);
   memset(c, 0, sizeof *c);
 }
 
-static int add_dir(mh_impl_common *c, const char *dir) {
-  char *r = realpath(dir, NULL);
-  char **nv = r ? realloc(c->dirs, (c->n + 1) * sizeof *nv) : NULL;
+static int push_path(char ***v, size_t *n, const char *path) {
+  char *r = realpath(path, NULL);
+  char **nv = r ? realloc(*v, (*n + 1) * sizeof *nv) : NULL;
   if (!nv) {
     free(r);
     return -1;
   }
-  c->dirs = nv;
-  c->dirs[c->n++] = r;
+  *v = nv;
+  nv[(*n)++] = r;
   return 0;
 }
 
-int mh_impl_common_find(const char *dir, mh_impl_common *out) {
+static int add_dir(mh_impl_common *c, const char *dir) {
+  return push_path(&c->dirs, &c->n, dir);
+}
+
+/* Whether directory p holds nothing but hidden entries (a submodule that
+ * was never checked out), or is missing. */
+static int empty_dir(const char *p) {
+  DIR *d = p ? opendir(p) : NULL;
+  struct dirent *e;
+  int empty = 1;
+  while (d && empty && (e = readdir(d)) != NULL)
+    empty = e->d_name[0] == '.';
+  if (d)
+    closedir(d);
+  return empty;
+}
+
+/* A checkout whose submodules were not fetched (a clone made without
+ * --recursive): root/mupq/ (pqm4's) or mupq's pqclean/ left empty. 1 with
+ * err naming the empty folder and the command that fills it, else 0. */
+static int broken_checkout(const char *root, const char *mupq, char *err,
+                           size_t errlen) {
+  char *pq = mupq ? mh_path_join(mupq, "pqclean") : NULL;
+  const char *empty = mupq && is_dir(mupq) && empty_dir(mupq) ? mupq
+                      : pq && is_dir(pq) && empty_dir(pq)     ? pq
+                                                              : NULL;
+  if (empty)
+    snprintf(err, errlen,
+             "the checkout %s is incomplete: %s is empty (a clone made "
+             "without --recursive leaves its submodules empty); run `git "
+             "submodule update --init --recursive` in %s, then again. Merlin "
+             "does not build its folders on other common code instead",
+             root, empty, root);
+  free(pq);
+  return empty != NULL;
+}
+
+/* The host side's files of a pqm4/mupq checkout: HOST_SYMCRYPTO_SRC of
+ * mupq's mk/host-crypto.mk (what pqm4 builds its host test vectors
+ * with: mupq's portable fips202, Keccak, sp800-185 and seed expander,
+ * PQClean's aes.c and sha2.c), paths relative to the directory above
+ * mupq/. 1 when found (files into c), 0 when the file is not there. */
+static int host_crypto_files(const char *mupq, mh_impl_common *c) {
+  char *mk = mh_path_join(mupq, "mk/host-crypto.mk"), *text = NULL;
+  char *above = parent_of(mupq), rerr[64];
+  size_t len = 0;
+  int rc = 0;
+  if (mk && above &&
+      mh_read_file(mk, SCAN_MAX, &text, &len, rerr, sizeof rerr) == 0) {
+    const char *v = strstr(text, "HOST_SYMCRYPTO_SRC");
+    v = v ? strchr(v, '=') : NULL;
+    rc = v != NULL;
+    /* the words after '=', over backslash-continued lines */
+    for (const char *p = v ? v + 1 : NULL; p && *p && rc == 1;) {
+      p += strspn(p, " \t\\\r");
+      if (*p == '\n') {
+        const char *q = p;
+        while (q > v && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r'))
+          q--;
+        if (q[-1] != '\\')
+          break;
+        p++;
+        continue;
+      }
+      size_t w = strcspn(p, " \t\\\r\n");
+      if (w == 0)
+        break;
+      char *rel = strndup(p, w);
+      char *path = rel ? mh_path_join(above, rel) : NULL;
+      if (!path || push_path(&c->files, &c->n_files, path) != 0)
+        rc = -1;
+      free(rel);
+      free(path);
+      p += w;
+    }
+  }
+  free(mk);
+  free(above);
+  free(text);
+  return rc;
+}
+
+int mh_impl_common_find(const char *dir, int host, mh_impl_common *out,
+                        char *err, size_t errlen) {
   memset(out, 0, sizeof *out);
   /* <root>/crypto_kem/<scheme>/<impl> */
   char *scheme = parent_of(dir);
@@ -81,22 +165,33 @@ int mh_impl_common_find(const char *dir, mh_impl_common *out) {
   char *own = mh_path_join(root, "common");
   char *sub = mh_path_join(root, "mupq/common");
   char *upc = up ? mh_path_join(up, "common") : NULL;
-  const char *pqm4_root = NULL, *mupq_common = NULL;
+  char *mupq_dir = mh_path_join(root, "mupq");
+  const char *pqm4_root = NULL, *mupq_common = NULL, *mupq = NULL;
   if (sub && is_dir(sub) && is_file(sub, "hal.h")) {
     pqm4_root = root; /* pqm4: common/ and mupq/common/ */
     mupq_common = sub;
+    mupq = mupq_dir;
   } else if (own && is_file(own, "hal.h")) {
     mupq_common = own; /* mupq itself, or pqm4's mupq/ */
+    mupq = root;
     char *k1 = up ? mh_path_join(up, "crypto_kem") : NULL;
     char *k2 = up ? mh_path_join(up, "crypto_sign") : NULL;
     if (upc && is_dir(upc) && (is_dir(k1) || is_dir(k2)))
       pqm4_root = up;
     free(k1);
     free(k2);
+  } else if (own && is_dir(own) && mupq_dir && is_dir(mupq_dir)) {
+    /* pqm4's layout, its mupq/ not there: said, never built on other
+     * common code */
+    if (broken_checkout(root, mupq_dir, err, errlen))
+      rc = -2;
   }
-  if (mupq_common) {
+  if (mupq_common &&
+      broken_checkout(pqm4_root ? pqm4_root : root, mupq, err, errlen))
+    rc = -2;
+  if (mupq_common && rc == 0) {
     mh_sb o = {0};
-    if (pqm4_root) {
+    if (pqm4_root && !host) {
       char *pc = mh_path_join(pqm4_root, "common");
       rc = pc && is_dir(pc) ? add_dir(out, pc) : 0;
       free(pc);
@@ -104,8 +199,12 @@ int mh_impl_common_find(const char *dir, mh_impl_common *out) {
     }
     if (rc == 0)
       rc = add_dir(out, mupq_common);
-    mh_sb_printf(&o, "the %s checkout %s", pqm4_root ? "pqm4" : "mupq",
-                 pqm4_root ? pqm4_root : root);
+    int listed = host && rc == 0 ? host_crypto_files(mupq, out) : 0;
+    rc = listed < 0 ? -1 : rc;
+    out->host = host;
+    mh_sb_printf(&o, "%sthe %s checkout %s%s", host ? "the host side of " : "",
+                 pqm4_root ? "pqm4" : "mupq", pqm4_root ? pqm4_root : root,
+                 listed ? " (mupq/mk/host-crypto.mk)" : "");
     out->origin = o.s;
     if (rc == 0 && !out->origin)
       rc = -1;
@@ -116,20 +215,26 @@ int mh_impl_common_find(const char *dir, mh_impl_common *out) {
   free(sub);
   free(upc);
   free(up);
+  free(mupq_dir);
 out:
   free(scheme);
   free(kind);
   free(root);
   if (rc < 0)
     mh_impl_common_free(out);
+  if (rc == -1)
+    snprintf(err, errlen, "out of memory");
   return rc;
 }
 
 static int same_dirs(const mh_impl_common *a, const mh_impl_common *b) {
-  if (a->n != b->n)
+  if (a->n != b->n || a->n_files != b->n_files || a->host != b->host)
     return 0;
   for (size_t i = 0; i < a->n; i++)
     if (strcmp(a->dirs[i], b->dirs[i]) != 0)
+      return 0;
+  for (size_t i = 0; i < a->n_files; i++)
+    if (strcmp(a->files[i], b->files[i]) != 0)
       return 0;
   return 1;
 }
@@ -158,31 +263,30 @@ int mh_impl_common_for(mh_impl_set *s, const char *dir, size_t *ci, char *err,
                        size_t errlen) {
   mh_impl_common c = {0};
   *ci = 0;
-  if (s->common_none)
+  char **ex = s->host_side ? s->explicit_common_host : s->explicit_common;
+  size_t n_ex = s->host_side ? s->n_explicit_common_host : s->n_explicit_common;
+  const char *opt = s->host_side ? "--impl-host-common" : "--impl-common";
+  if (s->host_side ? s->common_none_host : s->common_none)
     return 0;
-  if (s->n_explicit_common) {
-    for (size_t i = 0; i < s->n_explicit_common; i++) {
-      if (!is_dir(s->explicit_common[i])) {
-        snprintf(err, errlen, "--impl-common %s: not a directory",
-                 s->explicit_common[i]);
+  if (n_ex) {
+    for (size_t i = 0; i < n_ex; i++) {
+      if (!is_dir(ex[i])) {
+        snprintf(err, errlen, "%s %s: not a directory", opt, ex[i]);
         mh_impl_common_free(&c);
         return -1;
       }
-      if (add_dir(&c, s->explicit_common[i]) != 0) {
+      if (add_dir(&c, ex[i]) != 0) {
         mh_impl_common_free(&c);
         snprintf(err, errlen, "out of memory");
         return -1;
       }
     }
-    c.origin = strdup("--impl-common");
-    c.pqm4 = 0;
+    c.origin = strdup(opt);
+    c.host = s->host_side;
   } else {
-    int found = mh_impl_common_find(dir, &c);
-    if (found <= 0) {
-      if (found < 0)
-        snprintf(err, errlen, "out of memory");
+    int found = mh_impl_common_find(dir, s->host_side, &c, err, errlen);
+    if (found <= 0)
       return found < 0 ? -1 : 0;
-    }
   }
   if (!c.origin || intern(s, &c, ci) != 0) {
     mh_impl_common_free(&c);

@@ -7,7 +7,7 @@
 #ifndef MERLIN_HOST_IMPL_CULPRIT_H
 #define MERLIN_HOST_IMPL_CULPRIT_H
 
-#include "config/impl.h"
+#include "impl/impl.h"
 
 #include <stddef.h>
 
@@ -36,15 +36,5 @@ int mh_impl_run_culprit(const char *console, size_t len, const mh_impl_set *s,
 int mh_impl_running(const char *console, size_t len, const mh_impl_set *s,
                     const unsigned char *off, size_t *k, char *op,
                     size_t oplen);
-
-/* Before running image: a folder whose known-answer run needed more stack
- * in the host reference build (mh_impl.ref_stack) than the image has
- * (__stack_top - __stack_limit of its linker script): it would overflow
- * into the memory below, which a stack guard does not catch when one frame
- * is larger than the guard. Returns 0 with the largest such *k and why, or
- * -1 (none, or an image without those symbols: the host). */
-int mh_impl_stack_culprit(const char *image, const mh_impl_set *s,
-                          const unsigned char *off, size_t *k, char *why,
-                          size_t wlen);
 
 #endif

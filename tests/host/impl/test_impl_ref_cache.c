@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The host reference run's kept records (host/run/impl_ref_cache.c): the
+/* The host reference run's kept records (host/impl/impl_ref_cache.c): the
  * key follows the image's bytes and which references it ran; an entry
  * reads back only for the same references, in order, and only with this
  * user's tag over it: a planted, damaged, moved, linked or other user's
@@ -7,7 +7,7 @@
  * when open to others, a link or malformed. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
-#include "run/impl_ref_cache.h"
+#include "impl/impl_ref_cache.h"
 #include "util/fsutil.h"
 
 #include <stdlib.h>
