@@ -35,7 +35,7 @@ try {
 } catch (e) {
   die(`playwright-core is not in third_party/node_modules (scripts/fetch-deps fetches it): ${e.message}`);
 }
-if (!fs.existsSync("/usr/bin/chromium")) die("chromium is not installed (scripts/setup installs it)");
+if (!fs.existsSync("/usr/bin/chromium")) die("chromium is not installed (scripts/setup test installs it)");
 
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",

@@ -16,7 +16,7 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; echo "0 passed, 1 failed"; exit 1; }
-command -v qemu-x86_64 >/dev/null || fail "qemu-x86_64 missing (Debian qemu-user; scripts/setup)"
+command -v qemu-x86_64 >/dev/null || fail "qemu-x86_64 missing (Debian qemu-user; scripts/setup test)"
 
 cat >"$work/small.profile" <<'P'
 # SPDX-License-Identifier: Apache-2.0

@@ -48,7 +48,7 @@ data=$art/report-data
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin-html.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-[ -x /usr/bin/chromium ] || fail "chromium is not installed (scripts/setup installs it)"
+[ -x /usr/bin/chromium ] || fail "chromium is not installed (scripts/setup test installs it)"
 
 case $mode in
 data)
@@ -272,7 +272,7 @@ ci)
     if (!timed.some(([, , w]) => w.startsWith("workflow "))) bad("the run has no workflow to check");
     console.log("benchmark-action: " + b.length + " entries, one per timed operation and checked workflow");
   ' "$data"
-  command -v xmllint >/dev/null || fail "xmllint is not installed (scripts/setup installs libxml2-utils)"
+  command -v xmllint >/dev/null || fail "xmllint is not installed (scripts/setup test installs libxml2-utils)"
   xmllint --noout "$data/junit.xml" || fail "junit.xml is not well-formed XML"
   read -r kats wfs <"$data/junit.want"
   got=$(xmllint --xpath 'count(//testsuite/testcase[substring(@classname, string-length(@classname) - 3) = ".kat"])' "$data/junit.xml")
