@@ -70,7 +70,8 @@ static int run_target(mh_run_ctx *c, mh_job *tr) {
     rc = mh_stage_qemu_ct(c, tr);
   if (rc == 0 && !c->o->kat_only && mh_run_ctx_root(c) == 0)
     rc = mh_stage_judge_ct(c, tr);
-  if (rc == 0 && !c->o->from && !c->o->port && !c->o->kat_only) {
+  if (rc == 0 && !c->o->from && !c->o->port && !c->o->kat_only &&
+      !c->o->no_sizes) {
     mh_jobboard_note(tr->jobs_board, tr->jobs_i,
                      "code sizes, an image per algorithm");
     rc = mh_stage_costs(c, tr);
