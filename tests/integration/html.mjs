@@ -274,7 +274,25 @@ function measureLayout() {
       wide.push(`${t.tagName.toLowerCase()} in ${where}: ${Math.round(tb.width)} px in a card of ${Math.round(r - l)} px`);
     }
   }
-  return { boxes: boxes.length, overlaps: [...new Set(overlaps)], wide, doc: document.documentElement.scrollWidth };
+  // Names cut short: Vega ends a label it cuts with an ellipsis.
+  const cut = [...document.querySelectorAll(".chart svg text")].filter((t) => shown(t) && /…$/.test(t.textContent)).map((t) => t.textContent);
+  // The ratio tables: the answer (ratio of medians) within the screen.
+  const hidden = [];
+  for (const t of document.querySelectorAll("table[data-table=ratios]")) {
+    if (!shown(t)) continue;
+    const th = [...t.querySelectorAll("th")].find((h) => /^ratio of medians/.test(h.textContent));
+    const box = t.getBoundingClientRect();
+    if (!th || th.getBoundingClientRect().right > Math.min(box.right, window.innerWidth) + 1 || t.scrollWidth > t.clientWidth + 1)
+      hidden.push(`${t.previousElementSibling ? t.previousElementSibling.textContent : "a table"}: ${t.scrollWidth} px in ${t.clientWidth}`);
+  }
+  // The first screen: the device's headline, in estimated cycles and
+  // milliseconds, its sentences within the screen's width.
+  const run = document.querySelector("#headline .run");
+  const job = run && run.querySelector("li.job");
+  const first = job
+    ? { text: job.textContent, top: job.getBoundingClientRect().top + scrollY, right: run.getBoundingClientRect().right, over: [...run.querySelectorAll("li, p, h3")].filter((e) => e.scrollWidth > e.clientWidth + 1).length }
+    : null;
+  return { boxes: boxes.length, overlaps: [...new Set(overlaps)], wide, doc: document.documentElement.scrollWidth, cut, hidden, first };
 }
 
 // The page at 1280, 1920 and 390 px (a phone): measureLayout at each, and
@@ -288,7 +306,14 @@ async function layout(page, prefix) {
     check(r.boxes > 0 && r.overlaps.length === 0, `${prefix} at ${w} px: no text over other text among ${r.boxes} boxes (${r.overlaps.slice(0, 4).join("; ")})`);
     check(r.wide.length === 0, `${prefix} at ${w} px: no table or chart wider than its card (${r.wide.slice(0, 4).join("; ")})`);
     check(r.doc <= w, `${prefix} at ${w} px: the page is ${r.doc} px wide`);
-    if (w !== 1920) await page.screenshot({ path: join(art, `layout-${prefix}-${w}.png`) });
+    check(r.cut.length === 0, `${prefix} at ${w} px: no chart label cut short (${r.cut.length}: ${r.cut.slice(0, 4).join(" | ")})`);
+    check(r.hidden.length === 0, `${prefix} at ${w} px: the ratio tables' ratios are on screen (${r.hidden.slice(0, 2).join("; ")})`);
+    if (prefix === "report")
+      check(
+        r.first && /est\. cycles \([0-9.,]+ ms/.test(r.first.text) && r.first.top < 900 && r.first.right <= w && r.first.over === 0,
+        `${prefix} at ${w} px: the first screen gives the device's headline in estimated cycles and ms, nothing cut (${r.first ? r.first.text.slice(0, 100) + ", top " + Math.round(r.first.top) + ", right " + Math.round(r.first.right) + ", " + r.first.over + " overflowing" : "none"})`,
+      );
+    await page.screenshot({ path: join(art, `layout-${prefix}-${w}.png`) });
   }
   await page.setViewportSize({ width: 1280, height: 1000 });
   await page.waitForFunction(() => document.body.getAttribute("data-width") === "1280", null, { timeout: 30000 });
