@@ -512,7 +512,12 @@ static void unit_line(hl *h, const mh_result *x, int jobs) {
     }
     if (h->html)
       mh_sb_puts(h->b, "</span>");
-    mh_sb_puts(h->b, " with zero-wait memory (the target's clock)");
+    mh_sb_puts(h->b, " with zero-wait memory (the target's clock; for a "
+                     "named part's flash, caches and clock: ");
+    mh_sb_puts(h->b, h->html ? "<code>merlin run --board PART</code>, "
+                               "<code>merlin list boards</code>)"
+                             : "`merlin run --board PART`, `merlin list "
+                               "boards`)");
   }
   if (h->est) {
     mh_sb_puts(h->b, " by the cycle model ");

@@ -41,7 +41,7 @@ grep -q 'expected about 0.00 s (the recorded run' <<<"$fourth" || fail "fourth r
 fifth=$(run --runs 4 --ct)
 echo "$fifth"
 [ "$(grep -c 'operations;' <<<"$fifth")" = 2 ] || fail "fifth run: $fifth"
-tail -n 1 <<<"$fifth" | grep -q 'the constant-time pass: 2 operations; no recorded run of this image' ||
+tail -n 1 <<<"$fifth" | grep -qE 'the constant-time pass: [0-9]+ operations; no recorded run of this image' ||
   fail "fifth run: the pass does not say it is the pass: $fifth"
 [ -s "$root/build/img/qemu-m4-progress-it/ct-durations.txt" ] ||
   fail "the constant-time pass wrote no ct-durations.txt"
