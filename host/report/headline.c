@@ -404,6 +404,11 @@ static void provisioning(hl *h) {
   mh_sb_puts(h->b, ": ");
   wf_pair(h, "device time", "time", w->stats.median, ref->stats.median,
           h->unit);
+  if (h->est) /* the plugin brackets operations' samples, not workflows' */
+    mh_sb_puts(h->b, h->html ? " <span class='sub'>(the cycle model estimates "
+                               "operations, not workflows)</span>"
+                             : " (the cycle model estimates operations, not "
+                               "workflows)");
   wf_pair(h, ", bytes on the wire", "wire", (double)mh_wf_wire_bytes(w),
           (double)mh_wf_wire_bytes(ref), "bytes");
   if (variants > 1)

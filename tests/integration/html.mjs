@@ -360,8 +360,10 @@ async function tooltip(page, res) {
   const backend = kind === "ops" ? tip.backend.split(" ")[0] : name.replace(/^.*\(/, "").split(/[ )]/)[0];
   const bytes = kind === "ops" ? null : Number(tip["payload (bytes)"]);
   const runs = res.runs.filter((r) => r.target === target);
-  const unit = runs[0].provenance.unit;
-  const want = runs.flatMap((r) => r.ops.filter((o) => o.alg === alg && o.op === op && o.backend === backend && o.bytes === bytes).map((o) => fmt(o.median)));
+  // a device's chart in estimated cycles gives the model's medians
+  const est = (await box.getAttribute("data-measure")) === "estimated cycles";
+  const unit = est ? "est. cycles" : runs[0].provenance.unit;
+  const want = runs.flatMap((r) => r.ops.filter((o) => o.alg === alg && o.op === op && o.backend === backend && o.bytes === bytes).map((o) => fmt(est ? o.est_cycles.median : o.median)));
   const got = tip[`median (${unit})`];
   check(want.includes(got), `the tooltip of ${name} shows median ${got}; results.json has ${want.join(" or ")}`);
   await page.mouse.move(0, 0);
@@ -398,6 +400,25 @@ async function report(browser, dir) {
     await page.waitForTimeout(300);
     check((await marks(page, ops)) === before, `${ops} after the scale switch has its marks`);
     await sw.click();
+  }
+  // A device's charts: estimated cycles, instructions a click away.
+  const dev = await page.$$eval(".chart[data-measure]", (cs) => cs.map((c) => c.dataset.chart));
+  const cyc = res.runs.some((r) => /^cortex-/.test(r.provenance.core || "") && r.ops.some((o) => o.est_cycles));
+  check(!cyc || dev.length >= 3, `a device with the cycle model has its charts in estimated cycles (${dev.join(", ")})`);
+  if (dev.length) {
+    const id = dev.find((d) => d.startsWith("ops-")) || dev[0];
+    const sel = `.chart[data-chart="${id}"]`;
+    const title = () => page.$$eval(`${sel} svg g.role-axis-title text`, (t) => t.map((x) => x.textContent).join(" | "));
+    const t0 = await title();
+    const m0 = await marks(page, id);
+    check(/est\. cycles/.test(t0) && (await page.getAttribute(sel, "data-measure")) === "estimated cycles", `${id} is in estimated cycles (${t0})`);
+    await page.click(`${sel} button.measure`);
+    await page.waitForFunction((s) => document.querySelector(s).dataset.measure !== "estimated cycles", sel);
+    await page.waitForFunction(([s, t]) => [...document.querySelectorAll(`${s} svg g.role-axis-title text`)].map((x) => x.textContent).join(" | ") !== t, [sel, t0]);
+    const t1 = await title();
+    check(/instructions/.test(t1) && (await marks(page, id)) === m0, `${id} switches to instructions with its marks (${t1})`);
+    await page.click(`${sel} button.measure`);
+    await page.waitForFunction(([s, t]) => [...document.querySelectorAll(`${s} svg g.role-axis-title text`)].map((x) => x.textContent).join(" | ") === t, [sel, t0]);
   }
   if (variant === "matrix") {
     for (const [dim, vals] of [["cc", ["clang", "gcc"]], ["opt", ["-O2", "-Os"]]]) {

@@ -352,15 +352,33 @@
       if (!box) continue;
       const target = box.querySelector(".vis");
       const v = { chart, el: target, view: null, log: chart.log ? !!chart.log.on : false };
+      let scaleLabel = null;
       if (chart.log) {
         const b = el("button", { type: "button", class: "scale" });
-        const label = () => (b.textContent = v.log ? "log scale: switch to linear" : "linear scale: switch to log");
-        label();
+        scaleLabel = () => (b.textContent = v.log ? "log scale: switch to linear" : "linear scale: switch to log");
+        scaleLabel();
         b.addEventListener("click", () => {
           v.log = !v.log;
-          label();
+          scaleLabel();
           embed(v);
         });
+        box.querySelector(".tools").appendChild(b);
+      }
+      // A device's chart in estimated cycles, and the same in QEMU's
+      // instructions a click away (the C side gives both).
+      if (chart.alt) {
+        const b = el("button", { type: "button", class: "measure" });
+        const label = () => (b.textContent = `${chart.label}: switch to ${chart.alt.label}`);
+        label();
+        b.addEventListener("click", () => {
+          for (const k of ["spec", "log", "label"]) [chart[k], chart.alt[k]] = [chart.alt[k], chart[k]];
+          v.log = chart.log ? !!chart.log.on : false;
+          label();
+          if (scaleLabel) scaleLabel();
+          box.dataset.measure = chart.label;
+          embed(v).then(applyFilters);
+        });
+        box.dataset.measure = chart.label;
         box.querySelector(".tools").appendChild(b);
       }
       views.push(v);
