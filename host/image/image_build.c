@@ -138,6 +138,18 @@ static int cache_has(const char *bdir, const char *line) {
   return has;
 }
 
+static const char STAMP[] = ".merlin-configured";
+
+/* bdir is to be configured (again): new, its profile changed, a test
+ * hook, or its size images missing from its configuration. */
+static int needs_configure(const mh_build_spec *spec, const char *bdir,
+                           int changed) {
+  return changed || spec->kat_corrupt || spec->inject_fault ||
+         !mh_file_in(bdir, "CMakeCache.txt") || !mh_file_in(bdir, STAMP) ||
+         (mh_build_has_sizes(spec) &&
+          !cache_has(bdir, "\nMERLIN_SIZES:BOOL=ON\n"));
+}
+
 char *mh_build_dir(const mh_build_spec *spec) {
   mh_sb b = {0};
   mh_sb_printf(&b, "%s/build/img/%s-%s%s%s%s%s", spec->root, spec->target->id,
@@ -316,8 +328,6 @@ static int write_profile_files(const mh_build_spec *spec, const char *pdir,
   return rc;
 }
 
-static const char STAMP[] = ".merlin-configured";
-
 int mh_image_build(const mh_build_spec *spec, char **image, char *err,
                    size_t errlen) {
   *image = NULL;
@@ -346,10 +356,7 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
   if (write_profile_files(spec, pdir, &changed, err, errlen) != 0)
     goto out;
   int sizes = mh_build_has_sizes(spec);
-  int configure = changed || spec->kat_corrupt || spec->inject_fault ||
-                  !mh_file_in(bdir, "CMakeCache.txt") ||
-                  !mh_file_in(bdir, STAMP) ||
-                  (sizes && !cache_has(bdir, "\nMERLIN_SIZES:BOOL=ON\n"));
+  int configure = needs_configure(spec, bdir, changed);
   logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (logfd < 0) {
     snprintf(err, errlen, "cannot create %s: %s", log, strerror(errno));
