@@ -39,6 +39,7 @@ struct mh_progress {
   char phase[64];
   char *rec_path, *rec_key; /* the recorded durations of this image */
   mh_jobboard *board;       /* under the job board (mh_progress_under_board) */
+  char said[512];           /* the last status line printed (not a tty) */
   size_t board_i;
   int have_total; /* the recorded run is of these options: */
   double total;   /* its duration */
@@ -178,8 +179,11 @@ static void draw(mh_progress *p) {
     fputs(fit, stderr);
     p->drawn = 1;
   } else {
-    if (p->last_line && now - p->last_line < LOG_EVERY_S)
+    /* a line when something changed, every LOG_EVERY_S at most */
+    if ((p->last_line && now - p->last_line < LOG_EVERY_S) ||
+        strcmp(line, p->said) == 0)
       return;
+    snprintf(p->said, sizeof p->said, "%s", line);
     fprintf(stderr, "merlin: %s: %s\n", p->target, line);
   }
   p->last_line = now;
