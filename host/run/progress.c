@@ -156,8 +156,7 @@ void mh_progress_status(const mh_progress *p, char *buf, size_t len) {
 }
 
 /* Show the status: the updating line on a terminal (the board's under
- * it), else a line at most every LOG_EVERY_S seconds (force: now, when
- * something happened and the last line is that old). */
+ * it), else a line when it changed, at most every LOG_EVERY_S seconds. */
 static void draw(mh_progress *p) {
   if (p->quiet)
     return;
