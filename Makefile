@@ -8,43 +8,71 @@ TARGETS ?= host,qemu-m4
 PROFILE ?= default
 OUT ?= results
 
-.PHONY: all bench bench-profiles test test-cores test-sanitize fuzz setup deps tools boards clean distclean help
+.PHONY: all bench bench-profiles test test-cores test-sanitize fuzz setup deps cli tools boards clean distclean help
 
 all: tools
 
 help:
-	@echo "make bench   build and run every benchmark on $(TARGETS) -> $(OUT)/latest/"
+	@echo "make bench   build merlin and run every benchmark on $(TARGETS) -> $(OUT)/latest/"
 	@echo "make test    build and run the test suite (unit, KATs on host and QEMU, end to end)"
 	@echo "make bench-profiles  every shipped profile on every QEMU target (hours)"
 	@echo "make test-cores  the default profile end to end on qemu-m3, qemu-m7, qemu-m33"
 	@echo "make test-sanitize  the host tests with ASan and UBSan (CLI, tests and host images)"
 	@echo "make fuzz    the parsers under libFuzzer, FUZZ_SECONDS (default 300) each"
-	@echo "make tools   build the merlin CLI only (build/host/merlin)"
+	@echo "make cli     build the merlin CLI and its QEMU plugins only (build/host/merlin)"
+	@echo "make tools   the merlin CLI, its plugins and the test programs"
 	@echo "make boards  build the four real-board images (docs/targets.md: Real boards), sizes"
 	@echo "make deps    install system packages and fetch pinned library sources"
 	@echo "make clean   remove build/ (results/ and third_party/ are kept)"
 
+# What scripts/setup installs: the Debian packages the goals on the command
+# line need (scripts/setup --help), bench's when none says; SETUP=... picks.
+SETUP_all := test
+SETUP_tools := test
+SETUP_test := test
+SETUP_test-cores := test
+SETUP_test-sanitize := test
+SETUP_bench := bench
+SETUP_bench-profiles := bench
+SETUP_cli := bench
+SETUP_deps := bench
+SETUP_setup := bench
+SETUP_boards := boards
+SETUP_fuzz := fuzz
+SETUP ?= $(sort $(foreach g,$(or $(MAKECMDGOALS),all),$(SETUP_$(g))))
+LOGS := build/logs
+
 setup:
-	@scripts/setup
+	@scripts/setup $(SETUP)
 
 deps: setup
 	@scripts/fetch-deps
 
+# The CLI and plugins alone (what make bench needs): configured without the
+# test programs when build/host is new; otherwise as it is.
+cli: deps
+	@[ -f $(HOST_BUILD)/CMakeCache.txt ] || scripts/quietly $(LOGS)/configure.log \
+	  "make: configuring $(HOST_BUILD)" cmake --preset host -DMERLIN_TESTS=OFF
+	@scripts/quietly $(LOGS)/build-cli.log "make: building the merlin CLI and its QEMU plugins" \
+	  cmake --build --preset host --target merlin merlin_cycles merlin_insn
+
 tools: deps
-	@cmake --preset host >/dev/null
-	@cmake --build --preset host
+	@scripts/quietly $(LOGS)/configure.log "make: configuring $(HOST_BUILD)" \
+	  cmake --preset host -DMERLIN_TESTS=ON
+	@scripts/quietly $(LOGS)/build.log "make: building the merlin CLI, its plugins and the test programs" \
+	  cmake --build --preset host
 
 # The real-board images (docs/targets.md), warning-free, with their sizes.
-boards: tools
+boards: cli
 	scripts/build-boards $(MERLIN) $(PROFILE)
 
-bench: tools
+bench: cli
 	$(MERLIN) run --target $(TARGETS) --profile $(PROFILE) --ct --out $(OUT)
 
 # Every shipped profile on every QEMU target (or PROFILE_TARGETS), default
 # options: hours on 2 cores; prints the "Long runs" table of docs/measurements.md.
 PROFILE_TARGETS ?=
-bench-profiles: tools
+bench-profiles: cli
 	TARGETS="$(PROFILE_TARGETS)" scripts/bench-profiles $(MERLIN) $(OUT)/bench-profiles
 
 test: tools

@@ -293,7 +293,8 @@ if(MERLIN_SIZES)
       set_property(TARGET merlin_sz_core PROPERTY ${prop} "${value}")
     endif()
   endforeach()
-  add_dependencies(merlin_sz_core merlin_source_rev)
+  # no source revision (merlin_build_info.h.in): a commit relinks nothing
+  target_compile_definitions(merlin_sz_core PRIVATE MERLIN_SIZE_IMAGE=1)
   set_property(TARGET merlin_sz_core PROPERTY EXCLUDE_FROM_ALL TRUE)
   # merlin-image's link options, with the map written next to each image.
   get_target_property(sz_link_options merlin-image LINK_OPTIONS)

@@ -42,7 +42,7 @@ endif()
 find_program(MERLIN_CLANG ${MERLIN_CLANG_NAME})
 if(NOT MERLIN_CLANG)
   message(FATAL_ERROR "MERLIN_CC=clang but ${MERLIN_CLANG_NAME} is not "
-    "installed: run scripts/setup (Debian package ${MERLIN_CLANG_NAME})")
+    "installed: run scripts/setup test (Debian package ${MERLIN_CLANG_NAME})")
 endif()
 set(CMAKE_C_COMPILER "${MERLIN_CLANG}")
 set(CMAKE_ASM_COMPILER "${MERLIN_CLANG}")

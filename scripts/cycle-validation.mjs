@@ -255,7 +255,8 @@ if (mode === 'render') {
     console.log('ok: docs/cycle-model.md holds the validation and per-function tables');
   }
 } else {
-  console.error('usage: cycle-validation.mjs extract RESULTS_JSON COMMAND | extract-pqm4 ' +
+  const help = mode === '--help' || mode === '-h';
+  (help ? console.log : console.error)('usage: cycle-validation.mjs extract RESULTS_JSON COMMAND | extract-pqm4 ' +
     'RESULTS_JSON CYCLES_SIDE COMMAND | render | render-perfunction | write | check');
-  process.exit(2);
+  process.exit(help ? 0 : 2);
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "analysis/pairs.h"
 
+#include "model/cycles.h"
+
 #include <stdlib.h>
 
 const mh_an_cmp_op mh_an_cmp_ops[] = {
@@ -198,4 +200,65 @@ int mh_an_best_pair(const mh_run *run, mh_an_contest_id c, mh_an_cost_fn cost,
          cheapest(run, ct->ref, ct->n_ref, cost, &out->ref, &out->ref_backend,
                   &out->ref_cost) &&
          out->ref_cost > 0;
+}
+
+double mh_an_cost_median(const mh_run *run, const mh_an_job *j,
+                         const char *backend) {
+  double m, p;
+  return mh_an_job_cost(run, j, backend, &m, &p) ? m : -1;
+}
+
+/* The sum over job j's operations on backend of field(op), a value the
+ * cycle model gives (< 0: none); < 0 when an operation has none. */
+static double job_sum(const mh_run *run, const mh_an_job *j,
+                      const char *backend, double (*field)(const mh_op *)) {
+  double sum = 0;
+  for (int k = 0; k < 1 + (j->op2 != NULL); k++) {
+    const mh_op *o = op_of(run, j->alg, k ? j->op2 : j->op1, backend);
+    double v = o && o->cyc ? field(o) : -1;
+    if (v < 0)
+      return -1;
+    sum += v;
+  }
+  return sum;
+}
+
+static double est_of(const mh_op *o) {
+  return o->cyc->has_est ? o->cyc->est.median : -1;
+}
+
+static double energy_of(const mh_op *o) {
+  return o->cyc->est_energy_uj > 0 ? o->cyc->est_energy_uj : -1;
+}
+
+double mh_an_cost_est(const mh_run *run, const mh_an_job *j,
+                      const char *backend) {
+  return job_sum(run, j, backend, est_of);
+}
+
+double mh_an_energy(const mh_run *run, const mh_an_job *j,
+                    const char *backend) {
+  return job_sum(run, j, backend, energy_of);
+}
+
+int mh_an_run_has_est(const mh_run *run) {
+  return run->cyc && run->cyc->model && !run->cyc->absent;
+}
+
+int mh_an_answer_of(const mh_run *run, mh_an_contest_id c, int use_est,
+                    mh_an_answer *out) {
+  mh_an_answer a = {0};
+  a.est = use_est && mh_an_best_pair(run, c, mh_an_cost_est, &a.best);
+  if (!a.est && !mh_an_best_pair(run, c, mh_an_cost_median, &a.best))
+    return 0;
+  mh_an_ratio *v = NULL;
+  if (mh_an_ratios(run, c, MH_AN_SAME_BACKEND, &v, &a.n) != 0)
+    return -1;
+  for (size_t i = 0; i < a.n; i++)
+    a.cheaper += v[i].median < 1;
+  free(v);
+  a.pq_uj = mh_an_energy(run, a.best.pq, a.best.pq_backend);
+  a.ref_uj = mh_an_energy(run, a.best.ref, a.best.ref_backend);
+  *out = a;
+  return 1;
 }

@@ -88,4 +88,35 @@ typedef struct {
 int mh_an_best_pair(const mh_run *run, mh_an_contest_id c, mh_an_cost_fn cost,
                     mh_an_best *out);
 
+/* Job j's cost on backend by its median (the run's unit), by the cycle
+ * model's estimated cycles (median), or its estimated energy in µJ (the
+ * part's datasheet power model, --board): < 0 when an operation of the job
+ * has none. */
+double mh_an_cost_median(const mh_run *run, const mh_an_job *j,
+                         const char *backend);
+double mh_an_cost_est(const mh_run *run, const mh_an_job *j,
+                      const char *backend);
+double mh_an_energy(const mh_run *run, const mh_an_job *j, const char *backend);
+
+/* The answer of contest c in run, as every report gives it (the terminal
+ * summary, report.md and report.html): the cheapest post-quantum job
+ * against the cheapest classical one (mh_an_best_pair), in estimated
+ * cycles when use_est and the model gives both sides (est 1), else by
+ * their medians; each side's estimated energy (µJ, < 0: none); and in how
+ * many of the contest's pairings (MH_AN_SAME_BACKEND, the tables' list)
+ * post-quantum is cheaper. */
+typedef struct {
+  mh_an_best best;
+  int est;
+  double pq_uj, ref_uj;
+  size_t cheaper, n;
+} mh_an_answer;
+
+/* 1 and *out; 0 when run has no answer for c; -1 out of memory. */
+int mh_an_answer_of(const mh_run *run, mh_an_contest_id c, int use_est,
+                    mh_an_answer *out);
+
+/* The run's figures come with the cycle model's estimates. */
+int mh_an_run_has_est(const mh_run *run);
+
 #endif

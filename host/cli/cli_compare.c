@@ -36,24 +36,59 @@ static int same(const char *a, const char *b) {
   return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
+/* The operations of run x that run y has too (same algorithm, operation,
+ * size and library; mh_run_find_op). */
+static size_t shared_ops(const mh_result *x, const mh_result *y) {
+  size_t n = 0;
+  for (size_t k = 0; k < y->run.n_ops; k++)
+    n += mh_run_find_op(&x->run, &y->run.ops[k]) != NULL;
+  return n;
+}
+
+/* The same compiler and -O level. */
+static int same_build(const mh_result *a, const mh_result *b) {
+  char ca[64], cb[64], oa[32], ob[32];
+  mh_result_cc(a, ca, sizeof ca);
+  mh_result_cc(b, cb, sizeof cb);
+  mh_result_opt(a, oa, sizeof oa);
+  mh_result_opt(b, ob, sizeof ob);
+  return strcmp(ca, cb) == 0 && strcmp(oa, ob) == 0;
+}
+
 /* The run of r that x is compared with: the same target, profile, compiler
- * and -O level; with --force (loose), failing that, the one run of r with
- * x's target and profile, whatever its build (none when there are several:
- * which would be a guess). */
+ * and -O level; failing that, of the runs with x's target and build (any
+ * profile), the one sharing the most operations with x (docs/cli.md,
+ * "merlin compare"). With --force (loose), failing both, the one run of r
+ * with x's target and profile whatever its build (none when there are
+ * several: which would be a guess), else, when r has none of x's profile,
+ * the run of x's target sharing the most operations. */
 static const mh_result *find_result(const mh_results *r, const mh_result *x,
                                     int loose) {
-  const mh_result *only = NULL;
-  size_t n = 0;
+  const mh_result *only = NULL, *best = NULL, *any = NULL;
+  size_t n = 0, most = 0, most_any = 0;
   for (size_t i = 0; i < r->n_runs; i++) {
-    if (mh_result_same_row(&r->runs[i], x)) /* target, profile, cc, opt */
-      return &r->runs[i];
-    if (same(r->runs[i].target, x->target) &&
-        same(r->runs[i].profile, x->profile)) {
-      only = &r->runs[i];
+    const mh_result *c = &r->runs[i];
+    if (mh_result_same_row(c, x)) /* target, profile, cc, opt */
+      return c;
+    if (!same(c->target, x->target))
+      continue;
+    size_t k = shared_ops(c, x);
+    if (same_build(c, x) && k > most) {
+      best = c;
+      most = k;
+    }
+    if (k > most_any) {
+      any = c;
+      most_any = k;
+    }
+    if (same(c->profile, x->profile)) {
+      only = c;
       n++;
     }
   }
-  return loose && n == 1 ? only : NULL;
+  if (best || !loose)
+    return best;
+  return n == 1 ? only : n == 0 ? any : NULL; /* several builds: no guess */
 }
 
 /* "gcc -O2" of a run, for the --force notes. */
@@ -77,10 +112,13 @@ static void prov_line(mh_sb *out, const char *target, const char *key,
 }
 
 /* Provenance that must agree for a fair comparison: the build, the
- * libraries, the routes, the unit. Prints each difference; returns their
- * number. */
+ * libraries, the routes, the unit. Between two profiles the routes differ
+ * by design (each operation is matched with its library), and a library
+ * only one of them uses is no difference: there only the libraries both
+ * name must agree. Prints each difference; returns their number. */
 static int provenance_diffs(const mh_result *a, const mh_result *b,
                             mh_sb *out) {
+  int cross = !same(a->profile, b->profile);
   static const char *const keys[] = {"compiler", "cflags", "unit", "counter",
                                      "core"};
   int n = 0;
@@ -102,6 +140,8 @@ static int provenance_diffs(const mh_result *a, const mh_result *b,
       const char *vy = mh_run_prov(&y->run, key);
       if (side && vy)
         continue; /* both have it: printed from the first side */
+      if (cross && (!vy || strncmp(key, "route.", 6) == 0))
+        continue;
       if (!same(x->run.prov[i].value, vy)) {
         const char *old = side ? vy : x->run.prov[i].value;
         const char *new = side ? x->run.prov[i].value : vy;
@@ -134,11 +174,17 @@ static json_t *op_row(cmp *c, const mh_result *y, const mh_op *o,
                       mh_cmp_verdict v) {
   mh_sb l = {0};
   label(&l, o);
+  char what[96];
+  if (o->bytes >= 0)
+    snprintf(what, sizeof what, "%s %ld B", o->op, o->bytes);
+  else
+    snprintf(what, sizeof what, "%s", o->op);
   json_t *row =
-      json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:o}", "group",
+      json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o}", "group",
                 (json_int_t)c->group, "target", y->target, "label",
                 l.s ? l.s : "", "unit", y->run.unit ? y->run.unit : "",
-                "verdict", mh_cmp_verdict_names[v], "alg", o->alg, "_f",
+                "verdict", mh_cmp_verdict_names[v], "alg", o->alg, "backend",
+                o->backend, "what", what, "_f",
                 mh_html_filter(y, json_pack("[s]", o->backend),
                                json_pack("[s]", o->alg)));
   mh_sb_free(&l);
@@ -202,35 +248,94 @@ static json_t *noise_json(const mh_result *x, double *v) {
   return json_real(z.spread);
 }
 
-/* Every operation of new run y against old run x: a group. */
-static void compare_run(cmp *c, const mh_result *x, const mh_result *y) {
+/* A group's name: "qemu-m4 (profile default, gcc -O2)", with "OLD -> NEW"
+ * for the profile when x's differs (x NULL: y alone). */
+static void group_name(mh_sb *name, const mh_result *x, const mh_result *y) {
   char cc[64], opt[32], build[100];
   mh_html_build(y, cc, sizeof cc, opt, sizeof opt, build, sizeof build);
+  mh_sb_printf(name, "%s (profile ", y->target);
+  if (x && !same(x->profile, y->profile))
+    mh_sb_printf(name, "%s -> ", x->profile ? x->profile : "?");
+  mh_sb_printf(name, "%s%s%s)", y->profile ? y->profile : "?",
+               *build ? ", " : "", build);
+}
+
+/* A new group for run y against x (x NULL: y has no counterpart, and is
+ * OLD's when old). */
+static void add_group(cmp *c, const mh_result *x, const mh_result *y, int old) {
   mh_sb name = {0};
-  mh_sb_printf(&name, "%s (profile %s%s%s)", y->target,
-               y->profile ? y->profile : "?", *build ? ", " : "", build);
+  group_name(&name, x, y);
   c->noise = -1;
-  json_t *no = noise_json(x, &c->noise), *nn = noise_json(y, &c->noise);
+  json_t *no = x ? noise_json(x, &c->noise) : json_null();
+  json_t *nn = noise_json(y, &c->noise);
+  if (old) {
+    json_t *t = no;
+    no = nn;
+    nn = t;
+  }
   c->group = json_array_size(c->groups);
-  json_array_append_new(c->groups, json_pack("{s:s, s:s, s:o, s:o}", "name",
-                                             name.s ? name.s : "", "unit",
-                                             y->run.unit ? y->run.unit : "",
-                                             "noise_old", no, "noise_new", nn));
+  json_array_append_new(
+      c->groups,
+      json_pack("{s:s, s:s, s:o, s:o, s:b}", "name", name.s ? name.s : "",
+                "unit", y->run.unit ? y->run.unit : "", "noise_old", no,
+                "noise_new", nn, "cross", !x || !same(x->profile, y->profile)));
   mh_sb_free(&name);
+}
+
+/* Every operation of new run y against old run x: a group. The operations
+ * of one side only are "new operation" and "removed" between runs of one
+ * profile, "only in NEW" and "only in OLD" between two profiles. */
+static void compare_run(cmp *c, const mh_result *x, const mh_result *y) {
+  int cross = !same(x->profile, y->profile);
+  add_group(c, x, y, 0);
   for (size_t k = 0; k < y->run.n_ops; k++) {
     const mh_op *q = &y->run.ops[k], *p = mh_run_find_op(&x->run, q);
     if (p)
       compare_op(c, y, p, q);
     else
-      json_decref(op_row(c, y, q, MH_CMP_NEW));
+      json_decref(op_row(c, y, q, cross ? MH_CMP_NEW_ONLY : MH_CMP_NEW));
   }
   for (size_t k = 0; k < x->run.n_ops; k++)
     if (!mh_run_find_op(&y->run, &x->run.ops[k]))
-      json_decref(op_row(c, y, &x->run.ops[k], MH_CMP_REMOVED));
+      json_decref(op_row(c, y, &x->run.ops[k],
+                         cross ? MH_CMP_OLD_ONLY : MH_CMP_REMOVED));
+}
+
+/* Run x of a is compared with some run of b. */
+static int paired(const mh_result *x, const mh_results *a, const mh_results *b,
+                  int force) {
+  for (size_t i = 0; i < b->n_runs; i++)
+    if (find_result(a, &b->runs[i], force) == x)
+      return 1;
+  return 0;
+}
+
+/* A run of one side that nothing of the other is paired with: a group of
+ * its operations, each only in that side. */
+static void one_side_run(cmp *c, const mh_result *y, mh_cmp_verdict v) {
+  add_group(c, NULL, y, v == MH_CMP_OLD_ONLY);
+  for (size_t k = 0; k < y->run.n_ops; k++)
+    json_decref(op_row(c, y, &y->run.ops[k], v));
+}
+
+/* "host (profile default, 79 operations), ..." : what r holds. */
+static void holdings(mh_sb *b, const mh_results *r) {
+  for (size_t i = 0; i < r->n_runs; i++) {
+    const mh_result *x = &r->runs[i];
+    char cc[64], opt[32], build[100], t[128], p[128];
+    mh_html_build(x, cc, sizeof cc, opt, sizeof opt, build, sizeof build);
+    mh_sb_printf(b, "%s%s (profile %s%s%s, %zu operations)", i ? ", " : "",
+                 mh_esc_term_buf(x->target, t, sizeof t),
+                 mh_esc_term_buf(x->profile ? x->profile : "?", p, sizeof p),
+                 *build ? ", " : "", build, x->run.n_ops);
+  }
+  if (!r->n_runs)
+    mh_sb_puts(b, "no run");
 }
 
 /* Pair the runs of b with those of a; collect their provenance
- * differences in prov. Returns 0, or 2 (no pair; reported). */
+ * differences in prov. Returns 0, or 2 (no pair; reported with what each
+ * side holds). */
 static int pair_runs(const mh_results *a, const mh_results *b, int force,
                      mh_sb *prov, mh_sb *notes) {
   int pairs = 0, loose_pairs = 0;
@@ -239,7 +344,7 @@ static int pair_runs(const mh_results *a, const mh_results *b, int force,
     if (x) {
       pairs++;
       provenance_diffs(x, y, prov);
-      if (!mh_result_same_row(x, y)) {
+      if (!same_build(x, y)) {
         char bx[100], by[100], t[128], p[128], ex[128], ey[128];
         build_name(x, bx, sizeof bx);
         build_name(y, by, sizeof by);
@@ -257,13 +362,21 @@ static int pair_runs(const mh_results *a, const mh_results *b, int force,
   }
   if (pairs)
     return 0;
+  mh_sb h = {0};
+  mh_sb_puts(&h, "merlin: compare: OLD holds ");
+  holdings(&h, a);
+  mh_sb_puts(&h, "; NEW holds ");
+  holdings(&h, b);
   if (loose_pairs)
     fprintf(stderr,
-            "merlin: compare: no target and profile in common with the same "
+            "merlin: compare: no run of a target in common with the same "
             "compiler and -O level; --force pairs the runs by target and "
-            "profile alone\n");
+            "profile alone, whatever their build\n");
   else
-    fprintf(stderr, "merlin: compare: no target and profile in common\n");
+    fprintf(stderr, "merlin: compare: no operation in common (the same "
+                    "target, algorithm, operation, size and library)\n");
+  fprintf(stderr, "%s\n", h.s ? h.s : "");
+  mh_sb_free(&h);
   return 2;
 }
 
@@ -340,7 +453,19 @@ int mh_cli_compare(const char *old_arg, const char *new_arg, double threshold,
     const mh_result *y = &b.runs[order[i]], *x = find_result(&a, y, force);
     if (x)
       compare_run(&c, x, y);
+    else
+      one_side_run(&c, y, MH_CMP_NEW_ONLY);
   }
+  free(order);
+  order = calloc(a.n_runs ? a.n_runs : 1, sizeof *order);
+  if (!order) {
+    fprintf(stderr, "merlin: compare: out of memory\n");
+    goto out;
+  }
+  mh_report_device_order(&a, order);
+  for (size_t i = 0; i < a.n_runs; i++)
+    if (!paired(&a.runs[order[i]], &a, &b, force))
+      one_side_run(&c, &a.runs[order[i]], MH_CMP_OLD_ONLY);
   free(order);
   c.page.groups = c.groups;
   c.page.rows = c.rows;
@@ -431,9 +556,13 @@ const mh_cmd_def mh_cmd_compare = {
     "sum of their IQRs) and beyond the machine's noise (the control's\n"
     "p95/p5 in either run). Exits 1 when an operation got slower by more\n"
     "than the threshold beyond both (REGRESSED), 0 otherwise, 2 on bad\n"
-    "input. Runs built differently (compiler, flags, libraries, routes,\n"
-    "unit) are compared only with --force; the differences are printed\n"
-    "first.\n",
+    "input or nothing in common. Runs of one target are paired by profile\n"
+    "and build, failing that by build alone (another profile: the\n"
+    "operations both have are compared, the rest listed as only in OLD or\n"
+    "NEW). Runs built differently (compiler, flags, libraries, unit; the\n"
+    "routes within a profile) are compared only with --force, which also\n"
+    "pairs the runs of a target built with another compiler or -O level;\n"
+    "the differences are printed first.\n",
     MH_OPTS(COMPARE_OPTS),
     NULL,
     0,

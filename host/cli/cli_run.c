@@ -169,6 +169,10 @@ static const mh_opt_def RUN_OPTS[] = {
     {"--quiet", NULL, NULL,
      "no progress or summary, only errors and the result path", RA(quiet), 0, 0,
      0, 0, NULL},
+    {"--no-sizes", NULL, NULL,
+     "no code-size table (an image linked per algorithm) and\nno fit per "
+     "part: for quick runs",
+     RA(o.no_sizes), 0, 0, 0, 0, NULL},
     MH_OPT_GROUP("test hooks (merlin help --all)"),
     {"--kat-corrupt", NULL, "ALG/OP",
      "test hook: build an image whose ALG/OP known-answer\ntest fails "

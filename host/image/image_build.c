@@ -121,6 +121,35 @@ static int sanitized(const mh_build_spec *spec) {
          !spec->target->user_qemu;
 }
 
+int mh_build_has_sizes(const mh_build_spec *spec) {
+  return !spec->kat_corrupt && !spec->inject_fault && !sanitized(spec);
+}
+
+/* CMakeCache.txt of bdir holds line (a variable as configured). */
+static int cache_has(const char *bdir, const char *line) {
+  char *path = mh_path_join(bdir, "CMakeCache.txt"), *buf = NULL, err[256];
+  size_t len = 0;
+  int has =
+      path &&
+      mh_read_file(path, (size_t)1 << 24, &buf, &len, err, sizeof err) == 0 &&
+      strstr(buf, line) != NULL;
+  free(path);
+  free(buf);
+  return has;
+}
+
+static const char STAMP[] = ".merlin-configured";
+
+/* bdir is to be configured (again): new, its profile changed, a test
+ * hook, or its size images missing from its configuration. */
+static int needs_configure(const mh_build_spec *spec, const char *bdir,
+                           int changed) {
+  return changed || spec->kat_corrupt || spec->inject_fault ||
+         !mh_file_in(bdir, "CMakeCache.txt") || !mh_file_in(bdir, STAMP) ||
+         (mh_build_has_sizes(spec) &&
+          !cache_has(bdir, "\nMERLIN_SIZES:BOOL=ON\n"));
+}
+
 char *mh_build_dir(const mh_build_spec *spec) {
   mh_sb b = {0};
   mh_sb_printf(&b, "%s/build/img/%s-%s%s%s%s%s", spec->root, spec->target->id,
@@ -299,8 +328,6 @@ static int write_profile_files(const mh_build_spec *spec, const char *pdir,
   return rc;
 }
 
-static const char STAMP[] = ".merlin-configured";
-
 int mh_image_build(const mh_build_spec *spec, char **image, char *err,
                    size_t errlen) {
   *image = NULL;
@@ -328,9 +355,8 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
     goto out;
   if (write_profile_files(spec, pdir, &changed, err, errlen) != 0)
     goto out;
-  int configure = changed || spec->kat_corrupt || spec->inject_fault ||
-                  !mh_file_in(bdir, "CMakeCache.txt") ||
-                  !mh_file_in(bdir, STAMP);
+  int sizes = mh_build_has_sizes(spec);
+  int configure = needs_configure(spec, bdir, changed);
   logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (logfd < 0) {
     snprintf(err, errlen, "cannot create %s: %s", log, strerror(errno));
@@ -358,12 +384,13 @@ int mh_image_build(const mh_build_spec *spec, char **image, char *err,
       snprintf(err, errlen, "out of memory");
       goto out;
     }
-    char *extra[] = {
-        "-DMERLIN_IMAGE=ON", "-DMERLIN_TOOLS=OFF",
-        sanitized(spec) ? "-DMERLIN_SANITIZE=ON" : "-DMERLIN_SANITIZE=OFF",
-        def_dir.s, def_kat.s, def_fault.s,
-        /* outside a matrix run the list ends here */
-        spec->cc ? def_cc.s : NULL, def_opt.s, "-DMERLIN_SIZES=ON", NULL};
+    char *extra[] = {"-DMERLIN_IMAGE=ON", "-DMERLIN_TOOLS=OFF",
+                     sanitized(spec) ? "-DMERLIN_SANITIZE=ON"
+                                     : "-DMERLIN_SANITIZE=OFF",
+                     sizes ? "-DMERLIN_SIZES=ON" : "-DMERLIN_SIZES=OFF",
+                     def_dir.s, def_kat.s, def_fault.s,
+                     /* outside a matrix run the list ends here */
+                     spec->cc ? def_cc.s : NULL, def_opt.s, NULL};
     if (mh_cmake_configure(spec->root, spec->target, bdir, extra, logfd, err,
                            errlen) != 0)
       goto fail;

@@ -52,6 +52,12 @@ char *mh_image_profile_cmake(const mh_build_spec *spec, char *err,
 /* ROOT/build/img/T-P[-katfail][-cc-opt][-impl-TAG], malloc'd. */
 char *mh_build_dir(const mh_build_spec *spec);
 
+/* The image's build tree also defines its size images (MERLIN_SIZES, the
+ * libraries compiled once for both): every build but those with a test
+ * hook (a corrupted KAT, an injected fault) or the sanitizers, whose size
+ * images come from a tree of their own (mh_sizes_measure). */
+int mh_build_has_sizes(const mh_build_spec *spec);
+
 /* Build the image; on success *image is its malloc'd path. On failure the
  * tail of the build log has been printed and err says what failed. */
 int mh_image_build(const mh_build_spec *spec, char **image, char *err,

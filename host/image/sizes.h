@@ -117,6 +117,7 @@ typedef struct {
   mh_alg_size *algs; /* in the profile's route order */
   size_t n_algs;
   double build_seconds, total_seconds; /* wall time of the step */
+  size_t n_cached; /* images taken from the cache, not linked (below) */
 } mh_sizes;
 
 /* Build (configure once, then compile what changed and relink) and measure
@@ -135,6 +136,27 @@ int mh_sizes_measure(const mh_build_spec *spec, int quiet, mh_sizes *out,
 int mh_sizes_measure_tree(const mh_build_spec *spec, const char *build_dir,
                           int quiet, mh_sizes *out, char *err, size_t errlen);
 void mh_sizes_free(mh_sizes *s);
+
+/* ---- the cache by content (host/image/sizes_cache.c)
+ * ------------------------------
+ * A size image's measurement is kept under the SHA-256 of what its link
+ * reads: the link command (the build tree's path left out) and the name
+ * and contents of every input (objects, archives, linker script), as
+ * ninja lists them. A run whose inputs are the same as a measured image's
+ * links nothing: it takes the record (ROOT/build/size-cache/<key>.json).
+ */
+
+/* The key of size image elf (a path relative to bdir), its inputs built
+ * first (ninja's output to logfd), as 64 hex digits. 0, or -1 with err. */
+int mh_sizes_key(const char *bdir, const char *elf, int logfd, char key[65],
+                 char *err, size_t errlen);
+/* The record under key in dir: 1 and *out (its sections, libraries and
+ * variant; alg and backend NULL), 0 when there is none (or it is not one
+ * this merlin wrote), -1 out of memory. */
+int mh_sizes_cache_get(const char *dir, const char *key, mh_alg_size *out);
+/* Keep s under key in dir (written whole, then renamed). 0, or -1. */
+int mh_sizes_cache_put(const char *dir, const char *key, const mh_alg_size *s,
+                       char *err, size_t errlen);
 
 /* ROOT/build/img/<target>-<profile>-sizes[-impl-TAG], malloc'd. */
 char *mh_sizes_build_dir(const mh_build_spec *spec);

@@ -153,20 +153,78 @@ static int manifest_check(const manifest_entry *v, size_t n,
 
 static const char STAMP[] = ".merlin-configured";
 
-/* Build the images of the manifest one at a time, for the progress lines
- * (the libraries are compiled by the first image that needs them, the
- * others relink), then measure them. */
+/* Size image e of the manifest into dst: from the cache when its link
+ * inputs are those of a measured image (*cached 1), else linked (the
+ * libraries are compiled by the first image that needs them) and measured,
+ * and kept in the cache. 0, -1 with err, or -2 (a failed build: show the
+ * log). */
+static int one_image(const mh_build_spec *spec, const char *bdir,
+                     const manifest_entry *e, int logfd, const char *jobs,
+                     mh_alg_size *dst, int *cached, char *err, size_t errlen) {
+  int base = strcmp(e->kind, "baseline") == 0;
+  char *elf = mh_path_join("sizes", e->image);
+  char *ip = mh_path_join(bdir, elf ? elf : "");
+  char *mp = ip ? mh_path_join(bdir, "sizes") : NULL;
+  char *map = mp ? mh_path_join(mp, e->map) : NULL;
+  char *cache = mh_path_join(spec->root, "build/size-cache");
+  char key[65] = "", kerr[512];
+  int rc = -1;
+  *cached = 0;
+  if (!elf || !ip || !map || !cache) {
+    snprintf(err, errlen, "out of memory");
+    goto out;
+  }
+  /* No key (a tree ninja cannot query): linked and measured as ever. */
+  if (mh_sizes_key(bdir, elf, logfd, key, kerr, sizeof kerr) != 0)
+    key[0] = '\0';
+  int got = key[0] ? mh_sizes_cache_get(cache, key, dst) : 0;
+  if (got < 0) {
+    snprintf(err, errlen, "out of memory");
+    goto out;
+  }
+  if (got) {
+    dst->alg = base ? NULL : strdup(e->alg);
+    dst->backend = base ? NULL : strdup(e->backend);
+    *cached = 1;
+    rc = (!base && (!dst->alg || !dst->backend))
+             ? (snprintf(err, errlen, "out of memory"), -1)
+             : 0;
+    goto out;
+  }
+  char *bargv[] = {"cmake",   "--build",    (char *)bdir, "--target",
+                   e->target, "--parallel", (char *)jobs, NULL};
+  if (mh_run_logged(bargv, spec->root, logfd, err, errlen) != 0) {
+    size_t l = strlen(err);
+    snprintf(err + l, errlen - l, " (building the %s image)",
+             base ? "baseline" : e->alg);
+    rc = -2;
+    goto out;
+  }
+  if (mh_sizes_image(ip, map, base ? NULL : e->alg, base ? NULL : e->backend,
+                     dst, err, errlen) != 0)
+    goto out;
+  if (key[0]) /* best effort: a record not kept is measured next time */
+    mh_sizes_cache_put(cache, key, dst, kerr, sizeof kerr);
+  rc = 0;
+out:
+  free(elf);
+  free(ip);
+  free(mp);
+  free(map);
+  free(cache);
+  return rc;
+}
+
+/* The images of the manifest one at a time, for the progress lines. */
 static int build_and_measure(const mh_build_spec *spec, const char *bdir,
                              int quiet, int logfd, double t0, mh_sizes *out,
                              char *err, size_t errlen) {
-  const char *root = spec->root;
   const mh_target *t = spec->target;
   char *manifest = mh_path_join(bdir, "sizes/manifest.txt");
-  char *img = mh_path_join(bdir, "sizes");
   manifest_entry *mf = NULL;
-  size_t n_mf = 0;
+  size_t n_mf = 0, n_cached = 0;
   int rc = -1;
-  if (!manifest || !img) {
+  if (!manifest) {
     snprintf(err, errlen, "out of memory");
     goto out;
   }
@@ -181,44 +239,28 @@ static int build_and_measure(const mh_build_spec *spec, const char *bdir,
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   char jobs[24];
   snprintf(jobs, sizeof jobs, "%ld", ncpu > 0 ? ncpu : 1);
-  for (size_t i = 0; i < n_mf; i++) {
-    int base = strcmp(mf[i].kind, "baseline") == 0;
-    if (!quiet)
-      fprintf(stderr, "sizes: %s: %zu/%zu %s (%s)\n", t->id, i + 1, n_mf,
-              base ? "baseline" : mf[i].alg,
-              base ? "no algorithm" : mf[i].backend);
-    char *bargv[] = {"cmake",      "--build",    (char *)bdir, "--target",
-                     mf[i].target, "--parallel", jobs,         NULL};
-    if (mh_run_logged(bargv, root, logfd, err, errlen) != 0) {
-      size_t l = strlen(err);
-      snprintf(err + l, errlen - l, " (building the %s image)",
-               base ? "baseline" : mf[i].alg);
-      rc = -2; /* show the log */
-      goto out;
-    }
-  }
-  out->build_seconds = mh_now_s() - t0;
   out->algs = calloc(n_mf, sizeof *out->algs);
   if (!out->algs) {
     snprintf(err, errlen, "out of memory");
     goto out;
   }
   for (size_t i = 0; i < n_mf; i++) {
-    int base = strcmp(mf[i].kind, "baseline") == 0;
-    char *ip = mh_path_join(img, mf[i].image);
-    char *mp = mh_path_join(img, mf[i].map);
+    int base = strcmp(mf[i].kind, "baseline") == 0, cached;
     mh_alg_size *dst = base ? &out->baseline : &out->algs[out->n_algs];
-    int r = ip && mp
-                ? mh_sizes_image(ip, mp, base ? NULL : mf[i].alg,
-                                 base ? NULL : mf[i].backend, dst, err, errlen)
-                : (snprintf(err, errlen, "out of memory"), -1);
-    free(ip);
-    free(mp);
-    if (r != 0)
+    rc = one_image(spec, bdir, &mf[i], logfd, jobs, dst, &cached, err, errlen);
+    if (rc != 0)
       goto out;
-    if (!base)
-      out->n_algs++;
+    rc = -1;
+    n_cached += (size_t)cached;
+    out->n_algs += !base;
+    if (!quiet)
+      fprintf(stderr, "sizes: %s: %zu/%zu %s (%s)%s\n", t->id, i + 1, n_mf,
+              base ? "baseline" : mf[i].alg,
+              base ? "no algorithm" : mf[i].backend,
+              cached ? ": cached, its link inputs unchanged" : "");
   }
+  out->build_seconds = mh_now_s() - t0;
+  out->n_cached = n_cached;
   for (size_t i = 0; i < out->n_algs; i++) {
     mh_alg_size *a = &out->algs[i];
     a->flash_bytes =
@@ -230,7 +272,6 @@ static int build_and_measure(const mh_build_spec *spec, const char *bdir,
 out:
   manifest_free(mf, n_mf);
   free(manifest);
-  free(img);
   return rc;
 }
 

@@ -76,12 +76,19 @@ int mh_cycles_prov_json(json_t *prov, const mh_run *run) {
   return set(prov, "cycle_model", m);
 }
 
-static json_t *stats_json(const mh_stats *s) {
+/* est_cycles: the statistics and, when the run kept them, the samples
+ * they are of (one estimate per timed sample, in order). */
+static json_t *stats_json(const mh_stats *s, const double *x, size_t n) {
   json_t *o = json_object();
   int rc = o ? 0 : -1;
   rc |= set(o, "unit", json_string("cycles (estimate)"));
   for (size_t k = 0; k < MH_N_STATS; k++)
     rc |= set(o, mh_stats_names[k], json_real(mh_stats_get(s, k)));
+  json_t *v = n ? json_array() : NULL;
+  for (size_t i = 0; v && i < n; i++)
+    rc |= json_array_append_new(v, json_real(x[i]));
+  if (n)
+    rc |= set(o, "samples", v);
   if (rc) {
     json_decref(o);
     return NULL;
@@ -98,7 +105,7 @@ int mh_cycles_op_json(json_t *o, const mh_run *run, const mh_op *op) {
   if (c->has_est) {
     char name[160];
     snprintf(name, sizeof name, "%s %s", r->model, r->version);
-    rc |= set(o, "est_cycles", stats_json(&c->est));
+    rc |= set(o, "est_cycles", stats_json(&c->est, c->est_samples, c->n_est));
     rc |= set(o, "cycle_model", json_string(name));
   } else {
     rc |= set(o, "cycle_model", json_null());
@@ -259,6 +266,27 @@ static const char *read_op_extras(json_t *o, json_t *prof, mh_cyc_op *c) {
   return NULL;
 }
 
+/* est_cycles.samples into c: numbers >= 0 of which c->est is what
+ * mh_stats_compute gives (as an operation's samples and statistics).
+ * NULL, or what is wrong. */
+static const char *read_est_samples(json_t *v, mh_cyc_op *c) {
+  size_t n = json_array_size(v);
+  if (!json_is_array(v) || !n)
+    return "est_cycles.samples";
+  c->est_samples = malloc(n * sizeof *c->est_samples);
+  if (!c->est_samples)
+    return "est_cycles.samples (out of memory)";
+  for (size_t i = 0; i < n; i++) {
+    json_t *x = json_array_get(v, i);
+    c->est_samples[i] = json_is_number(x) ? json_number_value(x) : -1;
+    if (!(c->est_samples[i] >= 0))
+      return "est_cycles.samples";
+  }
+  c->n_est = n;
+  const char *bad = mh_stats_mismatch(c->est_samples, n, &c->est);
+  return bad ? "est_cycles (not the statistics of its samples)" : NULL;
+}
+
 int mh_cycles_read_op(json_t *o, mh_op *op, char *err, size_t errlen) {
   json_t *cls = json_object_get(o, "insn_classes");
   json_t *prof = json_object_get(o, "profile");
@@ -276,8 +304,11 @@ int mh_cycles_read_op(json_t *o, mh_op *op, char *err, size_t errlen) {
     int missing = !json_is_object(est);
     for (size_t k = 0; k < MH_N_STATS && !missing; k++)
       missing = num(est, mh_stats_names[k], mh_stats_at(s, k)) != 0;
+    json_t *v = json_object_get(est, "samples");
     if (missing)
       bad = "est_cycles";
+    else if (v)
+      bad = read_est_samples(v, c);
     else if (mh_stats_insane(s)) /* no samples of its own to check against */
       bad = "est_cycles";
     c->has_est = 1;

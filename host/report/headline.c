@@ -111,48 +111,12 @@ static int has_p99(mh_an_contest_id c) {
   return c == MH_AN_SIGN || c == MH_AN_VERIFY;
 }
 
-/* The sum over job j's operations on backend of field(op), a value the
- * cycle model gives (< 0: none): 1, or 0 when an operation has none. */
-static int job_sum(const mh_run *run, const mh_an_job *j, const char *backend,
-                   double (*field)(const mh_op *), double *sum) {
-  *sum = 0;
-  for (int k = 0; k < 1 + (j->op2 != NULL); k++) {
-    const mh_op *o = NULL;
-    for (size_t i = 0; i < run->n_ops && !o; i++)
-      if (mh_str_same(run->ops[i].alg, j->alg) &&
-          mh_str_same(run->ops[i].op, k ? j->op2 : j->op1) &&
-          mh_str_same(run->ops[i].backend, backend) && run->ops[i].n_samples)
-        o = &run->ops[i];
-    double v = o && o->cyc ? field(o) : -1;
-    if (v < 0)
-      return 0;
-    *sum += v;
-  }
-  return 1;
-}
-
-/* An operation's estimated cycles (median) and energy (µJ, the part's
- * datasheet power model), < 0 when the model gives none. */
-static double est_of(const mh_op *o) {
-  return o->cyc->has_est ? o->cyc->est.median : -1;
-}
-static double energy_of(const mh_op *o) {
-  return o->cyc->est_energy_uj > 0 ? o->cyc->est_energy_uj : -1;
-}
-
-/* The estimated cycles of job j on backend (the cycle model's, an
- * estimate): 1, or 0 when an operation has none. */
-static int job_est(const mh_run *run, const mh_an_job *j, const char *backend,
-                   double *est) {
-  return job_sum(run, j, backend, est_of, est);
-}
-
 /* " · est. cycles 0.30×": the same pairing in the cycle model's estimated
  * cycles, where it gives them. */
 static void est_ratio(hl *h, const mh_run *run, const mh_an_ratio *v) {
-  double pe, re;
-  if (job_est(run, v->pq, v->pq_backend, &pe) &&
-      job_est(run, v->ref, v->ref_backend, &re) && re > 0) {
+  double pe = mh_an_cost_est(run, v->pq, v->pq_backend);
+  double re = mh_an_cost_est(run, v->ref, v->ref_backend);
+  if (pe >= 0 && re > 0) {
     mh_sb_puts(h->b,
                h->html ? " <span class='sub'>est. cycles " : " · est. cycles ");
     ratio(h, "est-ratio", pe / re);
@@ -160,36 +124,15 @@ static void est_ratio(hl *h, const mh_run *run, const mh_an_ratio *v) {
   }
 }
 
-/* The cost of job j on backend in the run's unit (the median). */
-static double cost_median(const mh_run *run, const mh_an_job *j,
-                          const char *backend) {
-  double m, p;
-  return mh_an_job_cost(run, j, backend, &m, &p) ? m : -1;
-}
-
-/* The cost of job j on backend in the cycle model's estimated cycles. */
-static double cost_est(const mh_run *run, const mh_an_job *j,
-                       const char *backend) {
-  double e;
-  return job_est(run, j, backend, &e) ? e : -1;
-}
-
-/* The estimated energy of job j on backend (µJ), or 0 when an operation
- * has none. */
-static double job_energy(const mh_run *run, const mh_an_job *j,
-                         const char *backend) {
-  double e;
-  return job_sum(run, j, backend, energy_of, &e) ? e : 0;
-}
-
-/* A time in seconds as "812 µs", "49.4 ms", "1.52 s". */
-static void seconds(hl *h, double s) {
+void mh_report_seconds(mh_sb *b, double s) {
   static const char *const unit[] = {" µs", " ms", " s"};
   static const double scale[] = {1e6, 1e3, 1};
   int k = s < 1e-3 ? 0 : s < 1 ? 1 : 2;
-  mh_fmt_num(h->b, s * scale[k]);
-  mh_sb_puts(h->b, unit[k]);
+  mh_fmt_num(b, s * scale[k]);
+  mh_sb_puts(b, unit[k]);
 }
+
+static void seconds(hl *h, double s) { mh_report_seconds(h->b, s); }
 
 /* A job's figure as the run gives it: "1,234,567 est. cycles (49.4 ms,
  * 120 µJ)", "134 µs", "1,234,567 instructions", "56,789 cycles (338 µs)".
@@ -225,49 +168,46 @@ static void figure(hl *h, const char *cls, double v, int est, double uj) {
     mh_sb_putc(h->b, ')');
 }
 
-/* One short sentence for contest c: the cheapest post-quantum job against
- * the cheapest classical one (in estimated cycles where the model gives
- * them), the ratio, and how many of the pairings of the table below favour
- * post-quantum. */
-static void job_sentence(hl *h, mh_an_contest_id c, const mh_an_ratio *v,
-                         size_t n) {
-  mh_an_best best;
-  int est = h->est && mh_an_best_pair(h->run, c, cost_est, &best);
-  if (!est && !mh_an_best_pair(h->run, c, cost_median, &best))
+/* One short sentence for contest c (mh_an_answer_of): the cheapest
+ * post-quantum job against the cheapest classical one (in estimated cycles
+ * where the model gives them), the ratio, and how many of the pairings of
+ * the table below favour post-quantum. */
+static void job_sentence(hl *h, mh_an_contest_id c) {
+  mh_an_answer a;
+  int got = mh_an_answer_of(h->run, c, h->est, &a);
+  if (got < 0)
+    h->b->failed = 1;
+  if (got <= 0)
     return;
-  size_t cheaper = 0;
-  for (size_t i = 0; i < n; i++)
-    cheaper += v[i].median < 1;
+  const mh_an_best *best = &a.best;
   item_open(h);
   if (h->html) {
     mh_sb_printf(h->b, " class='hl job' data-kind='job' data-contest='%d'",
                  (int)c);
-    job_attrs(h, "pq", best.pq, best.pq_backend);
-    job_attrs(h, "ref", best.ref, best.ref_backend);
+    job_attrs(h, "pq", best->pq, best->pq_backend);
+    job_attrs(h, "ref", best->ref, best->ref_backend);
     mh_sb_printf(h->b, " data-run='%zu' data-measure='%s'>", h->ri,
-                 est ? "est_cycles" : "median");
+                 a.est ? "est_cycles" : "median");
   }
   bold(h, WHAT[c]);
-  mh_sb_printf(h->b, " %s on ", best.pq->label);
-  txt(h, best.pq_backend);
+  mh_sb_printf(h->b, " %s on ", best->pq->label);
+  txt(h, best->pq_backend);
   mh_sb_puts(h->b, ", ");
-  figure(h, "pq-cost", best.pq_cost, est,
-         job_energy(h->run, best.pq, best.pq_backend));
-  mh_sb_printf(h->b, ", against %s on ", best.ref->label);
-  txt(h, best.ref_backend);
+  figure(h, "pq-cost", best->pq_cost, a.est, a.pq_uj);
+  mh_sb_printf(h->b, ", against %s on ", best->ref->label);
+  txt(h, best->ref_backend);
   mh_sb_puts(h->b, ", ");
-  figure(h, "ref-cost", best.ref_cost, est,
-         job_energy(h->run, best.ref, best.ref_backend));
+  figure(h, "ref-cost", best->ref_cost, a.est, a.ref_uj);
   mh_sb_puts(h->b, ": ");
   if (h->html) {
     mh_sb_puts(h->b, "<data class='ratio' value='");
-    mh_sb_double(h->b, best.pq_cost / best.ref_cost);
+    mh_sb_double(h->b, best->pq_cost / best->ref_cost);
     mh_sb_puts(h->b, "'>");
   }
-  direction(h, best.pq_cost / best.ref_cost);
+  direction(h, best->pq_cost / best->ref_cost);
   mh_sb_puts(h->b, h->html ? "</data>" : "");
   mh_sb_printf(h->b, "; post-quantum is cheaper in %zu of %zu pairing%s.",
-               cheaper, n, n == 1 ? "" : "s");
+               a.cheaper, a.n, a.n == 1 ? "" : "s");
   mh_sb_puts(h->b, h->html ? "</li>\n" : "\n");
 }
 
@@ -464,6 +404,11 @@ static void provisioning(hl *h) {
   mh_sb_puts(h->b, ": ");
   wf_pair(h, "device time", "time", w->stats.median, ref->stats.median,
           h->unit);
+  if (h->est) /* the plugin brackets operations' samples, not workflows' */
+    mh_sb_puts(h->b, h->html ? " <span class='sub'>(the cycle model estimates "
+                               "operations, not workflows)</span>"
+                             : " (the cycle model estimates operations, not "
+                               "workflows)");
   wf_pair(h, ", bytes on the wire", "wire", (double)mh_wf_wire_bytes(w),
           (double)mh_wf_wire_bytes(ref), "bytes");
   if (variants > 1)
@@ -530,19 +475,22 @@ static void fairness(hl *h, const mh_results *r, const char *target) {
   item_close(h, "workflows", "workflows");
 }
 
-/* Core "cortex-m0plus" as "Cortex-M0+". */
-static void core_name(hl *h, const char *core) {
-  if (!core || strncmp(core, "cortex-", 7) != 0) {
-    txt(h, core ? core : "?");
+void mh_report_core_name(const char *core, char *buf, size_t len) {
+  if (!core || strncmp(core, "cortex-", 7) != 0 || len < 8) {
+    snprintf(buf, len, "%s", core ? core : "?");
     return;
   }
-  char c[64];
-  snprintf(c, sizeof c, "Cortex-%s", core + 7);
-  for (char *p = c + 7; *p; p++)
+  snprintf(buf, len, "Cortex-%s", core + 7);
+  for (char *p = buf + 7; *p; p++)
     *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
-  char *plus = strstr(c, "PLUS");
+  char *plus = strstr(buf, "PLUS");
   if (plus)
-    snprintf(plus, sizeof c - (size_t)(plus - c), "+");
+    snprintf(plus, len - (size_t)(plus - buf), "+");
+}
+
+static void core_name(hl *h, const char *core) {
+  char c[64];
+  mh_report_core_name(core, c, sizeof c);
   txt(h, c);
 }
 
@@ -569,7 +517,12 @@ static void unit_line(hl *h, const mh_result *x, int jobs) {
     }
     if (h->html)
       mh_sb_puts(h->b, "</span>");
-    mh_sb_puts(h->b, " with zero-wait memory (the target's clock)");
+    mh_sb_puts(h->b, " with zero-wait memory (the target's clock; for a "
+                     "named part's flash, caches and clock: ");
+    mh_sb_puts(h->b, h->html ? "<code>merlin run --board PART</code>, "
+                               "<code>merlin list boards</code>)"
+                             : "`merlin run --board PART`, `merlin list "
+                               "boards`)");
   }
   if (h->est) {
     mh_sb_puts(h->b, " by the cycle model ");
@@ -642,9 +595,7 @@ static void tables(hl *h, mh_an_ratio *v[MH_AN_N_CONTESTS],
   mh_sb_puts(h->b, h->html ? "</div>\n" : "");
 }
 
-/* The clock a run's time is given at: the part's under a board model,
- * else the target's. */
-static double clock_of(const mh_result *x) {
+double mh_report_clock_hz(const mh_result *x) {
   const mh_cyc_run *c = x->run.cyc;
   if (c && c->model && c->board)
     return c->board_hz;
@@ -654,8 +605,14 @@ static double clock_of(const mh_result *x) {
 
 static void run_headline(mh_sb *b, const mh_results *r, size_t i, int html) {
   const mh_result *x = &r->runs[i];
-  hl h = {b, html, i, x->run.unit ? x->run.unit : "?", &x->run, 0, clock_of(x)};
-  h.est = x->run.cyc && x->run.cyc->model && !x->run.cyc->absent;
+  hl h = {b,
+          html,
+          i,
+          x->run.unit ? x->run.unit : "?",
+          &x->run,
+          0,
+          mh_report_clock_hz(x)};
+  h.est = mh_an_run_has_est(&x->run);
   mh_an_ratio *v[MH_AN_N_CONTESTS];
   size_t n[MH_AN_N_CONTESTS];
   int any = all_ratios(&h, v, n);
@@ -663,7 +620,7 @@ static void run_headline(mh_sb *b, const mh_results *r, size_t i, int html) {
   unit_line(&h, x, any);
   for (int c = 0; c < MH_AN_N_CONTESTS; c++)
     if (n[c])
-      job_sentence(&h, (mh_an_contest_id)c, v[c], n[c]);
+      job_sentence(&h, (mh_an_contest_id)c);
   provisioning(&h);
   fits(&h, x);
   if (!any && !x->run.n_wfs) {

@@ -26,4 +26,14 @@ void mh_report_device_order(const mh_results *r, size_t *order);
  * the page's tables (ids "ratio-R-C-I", "wf-R-I"; see report_html.c). */
 void mh_report_headline(mh_sb *b, const mh_results *r, int html);
 
+/* The clock a run's time is given at: the part's under a board model
+ * (--board), else the target's; 0 when none. */
+double mh_report_clock_hz(const mh_result *x);
+
+/* A time in seconds as "812 µs", "49.4 ms", "1.52 s". */
+void mh_report_seconds(mh_sb *b, double s);
+
+/* Core "cortex-m0plus" as "Cortex-M0+" (others as they are). */
+void mh_report_core_name(const char *core, char *buf, size_t len);
+
 #endif

@@ -8,9 +8,11 @@
 #include "analysis/groups.h"
 #include "analysis/pairs.h"
 #include "model/build.h"
+#include "model/cycles.h"
 #include "model/stats.h"
 #include "model/workflow.h"
 #include "report/format.h"
+#include "report/headline.h"
 #include "util/strbuf.h"
 
 #include <math.h>
@@ -444,14 +446,19 @@ static void ratio_chart(tctx *t, json_t *charts) {
   json_object_set_new(spec, "spec", inner);
   json_object_set_new(spec, "resolve",
                       json_pack("{s:{s:s}}", "scale", "y", "independent"));
-  add_chart(t, charts, "ratios", "Post-quantum against classical",
-            "One group of bars per job, one bar per pairing: the same job "
-            "done both ways on the same backend where it has both (key "
-            "establishment: keygen + decaps against keygen + shared; encaps "
-            "against a full exchange; verify; sign). Left of the dashed line "
-            "at 1 post-quantum is cheaper; the label is the ratio of medians, "
-            "as in report.md's ratio tables.",
-            spec, "x", lo, hi);
+  char note[600];
+  snprintf(note, sizeof note,
+           "One group of bars per job, one bar per pairing: the same job done "
+           "both ways on the same backend where it has both (key "
+           "establishment: keygen + decaps against keygen + shared; encaps "
+           "against a full exchange; verify; sign). Left of the dashed line "
+           "at 1 post-quantum is cheaper; the label is the ratio of %s",
+           strcmp(t->unit, "est. cycles") == 0
+               ? "the medians of the estimated cycles, as report.md's ratio "
+                 "tables give it after \"est. cycles\"."
+               : "medians, as in report.md's ratio tables.");
+  add_chart(t, charts, "ratios", "Post-quantum against classical", note, spec,
+            "x", lo, hi);
 }
 
 /* ---- cost versus payload ------------------------------------------------ */
@@ -701,6 +708,118 @@ static void wf_chart(tctx *t, json_t *charts) {
             spec, NULL, 0, 0);
 }
 
+/* The charts of target t (runs from r), appended to out; workflows 0: all
+ * but the workflow chart. */
+static int target_charts(const mh_results *r, const mh_result *x, size_t ti,
+                         const char *unit, int workflows, json_t *out) {
+  tctx t = {r, x->target, 0, 0, unit, ti, 0};
+  for (size_t k = 0; k < r->n_runs; k++) {
+    const mh_result *y = &r->runs[k];
+    if (y == x || strcmp(y->target, x->target) != 0)
+      continue;
+    t.multi_profile |= !mh_str_same(y->profile, x->profile);
+    char c1[64], o1[32], l1[100], c2[64], o2[32], l2[100];
+    mh_html_build(x, c1, sizeof c1, o1, sizeof o1, l1, sizeof l1);
+    mh_html_build(y, c2, sizeof c2, o2, sizeof o2, l2, sizeof l2);
+    t.multi_build |= strcmp(l1, l2) != 0;
+  }
+  ops_chart(&t, out);
+  ratio_chart(&t, out);
+  payload_chart(&t, out);
+  cdf_chart(&t, out);
+  if (workflows)
+    wf_chart(&t, out);
+  return t.failed ? -1 : 0;
+}
+
+/* The runs of r in the cycle model's estimated cycles: each operation's
+ * samples and statistics those of its estimate (none: no samples), the
+ * workflows left out (the model estimates operations only). *view shares
+ * everything else with r; free with view_free. 1, 0 when no run of target
+ * has an estimate, -1 out of memory. */
+static int est_view(const mh_results *r, const char *target, mh_results *view) {
+  int any = 0;
+  for (size_t i = 0; i < r->n_runs; i++)
+    any |= strcmp(r->runs[i].target, target) == 0 &&
+           mh_an_run_has_est(&r->runs[i].run);
+  if (!any)
+    return 0;
+  *view = *r;
+  view->runs = calloc(r->n_runs, sizeof *view->runs);
+  if (!view->runs)
+    return -1;
+  for (size_t i = 0; i < r->n_runs; i++) {
+    mh_result *y = &view->runs[i];
+    *y = r->runs[i];
+    y->run.n_wfs = 0;
+    y->run.ops = calloc(y->run.n_ops ? y->run.n_ops : 1, sizeof *y->run.ops);
+    if (!y->run.ops) {
+      for (size_t k = 0; k < i; k++)
+        free(view->runs[k].run.ops);
+      free(view->runs);
+      return -1;
+    }
+    for (size_t k = 0; k < y->run.n_ops; k++) {
+      mh_op *o = &y->run.ops[k];
+      *o = r->runs[i].run.ops[k];
+      int est = o->cyc && o->cyc->has_est && o->cyc->n_est;
+      o->samples = est ? o->cyc->est_samples : NULL;
+      o->n_samples = est ? o->cyc->n_est : 0;
+      if (est)
+        o->stats = o->cyc->est;
+    }
+  }
+  return 1;
+}
+
+static void view_free(mh_results *view) {
+  for (size_t i = 0; i < view->n_runs; i++)
+    free(view->runs[i].run.ops);
+  free(view->runs);
+}
+
+/* A device with the cycle model: its charts in estimated cycles, each with
+ * the same chart in instructions as "alt" (the page's switch), and the
+ * workflow chart in instructions (no estimate for workflows). */
+static int est_charts(const mh_results *r, const mh_results *view, size_t i,
+                      size_t ti, json_t *charts) {
+  const mh_result *x = &r->runs[i];
+  json_t *est = json_array(), *ins = json_array();
+  int rc = est && ins ? 0 : -1;
+  if (rc == 0)
+    rc = target_charts(view, &view->runs[i], ti, "est. cycles", 0, est);
+  if (rc == 0)
+    rc = target_charts(r, x, ti, x->run.unit ? x->run.unit : "?", 1, ins);
+  size_t k;
+  json_t *c;
+  json_array_foreach(est, k, c) {
+    const char *kind = json_string_value(json_object_get(c, "kind"));
+    size_t j;
+    json_t *d;
+    json_array_foreach(ins, j, d) {
+      if (strcmp(json_string_value(json_object_get(d, "kind")), kind) != 0)
+        continue;
+      json_t *alt =
+          json_pack("{s:s, s:O}", "label", x->run.unit ? x->run.unit : "?",
+                    "spec", json_object_get(d, "spec"));
+      if (alt && json_object_get(d, "log"))
+        json_object_set(alt, "log", json_object_get(d, "log"));
+      json_object_set_new(c, "label", json_string("estimated cycles"));
+      if (!alt || json_object_set_new(c, "alt", alt) != 0)
+        rc = -1;
+      json_array_remove(ins, j);
+      break;
+    }
+    if (json_array_append(charts, c) != 0)
+      rc = -1;
+  }
+  json_array_foreach(ins, k, c) /* the workflows: no estimate */
+      if (json_array_append(charts, c) != 0) rc = -1;
+  json_decref(est);
+  json_decref(ins);
+  return rc;
+}
+
 json_t *mh_html_charts(const mh_results *r) {
   json_t *charts = json_array();
   int failed = !charts;
@@ -709,23 +828,18 @@ json_t *mh_html_charts(const mh_results *r) {
     const mh_result *x = &r->runs[i];
     if (!mh_html_first_of_target(r, i))
       continue;
-    tctx t = {r, x->target, 0, 0, x->run.unit ? x->run.unit : "?", ti++, 0};
-    for (size_t k = i + 1; k < r->n_runs; k++) {
-      const mh_result *y = &r->runs[k];
-      if (strcmp(y->target, x->target) != 0)
-        continue;
-      t.multi_profile |= !mh_str_same(y->profile, x->profile);
-      char c1[64], o1[32], l1[100], c2[64], o2[32], l2[100];
-      mh_html_build(x, c1, sizeof c1, o1, sizeof o1, l1, sizeof l1);
-      mh_html_build(y, c2, sizeof c2, o2, sizeof o2, l2, sizeof l2);
-      t.multi_build |= strcmp(l1, l2) != 0;
+    mh_results view;
+    int est = mh_report_is_device(x) ? est_view(r, x->target, &view) : 0;
+    if (est < 0)
+      failed = 1;
+    else if (est) {
+      failed = est_charts(r, &view, i, ti, charts) != 0;
+      view_free(&view);
+    } else {
+      failed = target_charts(r, x, ti, x->run.unit ? x->run.unit : "?", 1,
+                             charts) != 0;
     }
-    ops_chart(&t, charts);
-    ratio_chart(&t, charts);
-    payload_chart(&t, charts);
-    cdf_chart(&t, charts);
-    wf_chart(&t, charts);
-    failed = t.failed;
+    ti++;
   }
   if (failed) {
     json_decref(charts);

@@ -20,12 +20,19 @@ const char *const mh_cmp_verdict_names[MH_CMP_N_VERDICTS] = {
     [MH_CMP_WITHIN_NOISE] = "within noise",
     [MH_CMP_WITHIN_SPREAD] = "within spread",
     [MH_CMP_SAME] = "same",
+    [MH_CMP_OLD_ONLY] = "only in OLD",
+    [MH_CMP_NEW_ONLY] = "only in NEW",
 };
+
+/* A row of one side only: nothing to compare it with. */
+static int one_side(mh_cmp_verdict v) {
+  return v == MH_CMP_NEW || v == MH_CMP_REMOVED || v >= MH_CMP_ONE_SIDE;
+}
 
 int mh_cmp_compared(const mh_cmp_page *p) {
   int n = 0;
   for (int v = 0; v < MH_CMP_N_VERDICTS; v++)
-    n += v != MH_CMP_NEW && v != MH_CMP_REMOVED ? p->count[v] : 0;
+    n += one_side((mh_cmp_verdict)v) ? 0 : p->count[v];
   return n;
 }
 
@@ -112,18 +119,21 @@ static void verdict_line(mh_sb *b, const mh_cmp_page *p, int md) {
   if (md)
     mh_sb_puts(b, "\n\n");
   static const mh_cmp_verdict rest[] = {
-      MH_CMP_IMPROVED,      MH_CMP_CHANGED, MH_CMP_WITHIN_NOISE,
-      MH_CMP_WITHIN_SPREAD, MH_CMP_SAME,    MH_CMP_NEW,
-      MH_CMP_REMOVED};
+      MH_CMP_IMPROVED,      MH_CMP_CHANGED,  MH_CMP_WITHIN_NOISE,
+      MH_CMP_WITHIN_SPREAD, MH_CMP_SAME,     MH_CMP_NEW,
+      MH_CMP_REMOVED,       MH_CMP_OLD_ONLY, MH_CMP_NEW_ONLY};
   static const char *const what[] = {"improved beyond the threshold",
                                      "changed under the threshold",
                                      "within noise",
                                      "within spread",
                                      "the same",
                                      "new",
-                                     "removed"};
+                                     "removed",
+                                     "only in OLD",
+                                     "only in NEW"};
   if (p->count[MH_CMP_SAME] == n && !p->count[MH_CMP_NEW] &&
-      !p->count[MH_CMP_REMOVED]) {
+      !p->count[MH_CMP_REMOVED] && !p->count[MH_CMP_OLD_ONLY] &&
+      !p->count[MH_CMP_NEW_ONLY]) {
     mh_sb_puts(b, md ? "No change." : ": no change");
   } else {
     const char *sep = md ? "" : ": ";
@@ -191,7 +201,7 @@ static void text_row(mh_sb *b, const json_t *row, int width) {
   mh_sb l = {0}, c = {0};
   mh_esc_term(&l, str(row, "label"));
   mh_cmp_verdict v = verdict_of(row);
-  if (v == MH_CMP_NEW || v == MH_CMP_REMOVED) {
+  if (one_side(v)) {
     mh_sb_printf(b, "  %-*s %s\n", width, l.s ? l.s : "",
                  mh_cmp_verdict_names[v]);
   } else {
@@ -209,7 +219,7 @@ static void md_row(mh_sb *b, const json_t *row) {
   mh_cmp_verdict v = verdict_of(row);
   mh_sb_puts(b, "| ");
   mh_esc_md(b, str(row, "label"));
-  if (v == MH_CMP_NEW || v == MH_CMP_REMOVED) {
+  if (one_side(v)) {
     mh_sb_printf(b, " | – | – | – | %s |\n", mh_cmp_verdict_names[v]);
     return;
   }
@@ -221,14 +231,15 @@ static void md_row(mh_sb *b, const json_t *row) {
 static const char MD_HEAD[] = "| operation | old median | new median | "
                               "change | verdict |\n|---|---:|---:|---:|---|\n";
 
-/* "76 unchanged: 70 the same, 4 within spread, 2 within noise". */
+/* "76 unchanged: 70 the same, 4 within spread, 2 within noise" of the
+ * rows s[from..n). */
 static void folded_count(mh_sb *b, const slot *s, size_t n, size_t from) {
   int k[MH_CMP_N_VERDICTS] = {0};
   for (size_t i = from; i < n; i++)
     k[s[i].v]++;
   mh_sb_printf(b, "%zu unchanged", n - from);
   const char *sep = ": ";
-  for (int v = MH_CMP_N_VERDICTS - 1; v >= MH_CMP_FOLDED; v--)
+  for (int v = MH_CMP_ONE_SIDE - 1; v >= MH_CMP_FOLDED; v--)
     if (k[v]) {
       mh_sb_printf(b, "%s%d %s", sep, k[v],
                    v == MH_CMP_SAME ? "the same" : mh_cmp_verdict_names[v]);
@@ -236,13 +247,136 @@ static void folded_count(mh_sb *b, const slot *s, size_t n, size_t from) {
     }
 }
 
+static int by_index(const void *a, const void *b) {
+  const slot *x = a, *y = b;
+  return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Whether row j groups with row i: the same algorithm (and backend, when
+ * names). */
+static int same_item(const json_t *ri, const json_t *rj, int names) {
+  return strcmp(str(rj, "alg"), str(ri, "alg")) == 0 &&
+         (!names || strcmp(str(rj, "backend"), str(ri, "backend")) == 0);
+}
+
+/* One item of op_list for row ri: "ml-kem-512 keygen, encaps (wolfcrypt)"
+ * (names: the operations of that algorithm and backend) or "sha256 (6 on
+ * wolfcrypt, mbedtls)" (the count of the algorithm's rows and their
+ * backends), of the rows v[0..n). */
+static void op_item(mh_sb *b, const mh_cmp_page *p, const slot *v, size_t n,
+                    const json_t *ri, int names, mh_esc_fn esc) {
+  esc(b, str(ri, "alg"));
+  mh_sb_puts(b, names ? " " : " (");
+  size_t k = 0;
+  for (size_t j = 0; j < n; j++) {
+    const json_t *rj = json_array_get(p->rows, v[j].i);
+    if (!same_item(ri, rj, names))
+      continue;
+    if (names) {
+      mh_sb_puts(b, k ? ", " : "");
+      esc(b, str(rj, "what"));
+    }
+    k++;
+  }
+  if (names) {
+    mh_sb_puts(b, " (");
+    esc(b, str(ri, "backend"));
+    mh_sb_putc(b, ')');
+    return;
+  }
+  mh_sb_printf(b, "%zu on ", k);
+  size_t m = 0;
+  for (size_t j = 0; j < n; j++) { /* each backend once */
+    const json_t *rj = json_array_get(p->rows, v[j].i);
+    size_t e = 0;
+    while (e < j && !(same_item(rj, json_array_get(p->rows, v[e].i), 0) &&
+                      strcmp(str(json_array_get(p->rows, v[e].i), "backend"),
+                             str(rj, "backend")) == 0))
+      e++;
+    if (e == j && same_item(ri, rj, 0)) {
+      mh_sb_puts(b, m++ ? ", " : "");
+      esc(b, str(rj, "backend"));
+    }
+  }
+  mh_sb_putc(b, ')');
+}
+
+/* lead, then the rows s[from..n) that keep(verdict) selects in run order,
+ * an item per algorithm (op_item), separated by "; ", lines within 100
+ * columns. */
+static void op_list(mh_sb *b, const mh_cmp_page *p, const slot *s, size_t from,
+                    size_t n, int (*keep)(mh_cmp_verdict), int names, int md,
+                    const char *lead) {
+  slot *v = n > from ? malloc((n - from) * sizeof *v) : NULL;
+  size_t nv = 0;
+  if (n > from && !v) {
+    b->failed = 1;
+    return;
+  }
+  for (size_t i = from; i < n; i++)
+    if (keep(s[i].v))
+      v[nv++] = s[i];
+  if (nv)
+    qsort(v, nv, sizeof *v, by_index);
+  mh_sb line = {0};
+  mh_sb_puts(&line, lead);
+  for (size_t i = 0; i < nv; i++) {
+    const json_t *ri = json_array_get(p->rows, v[i].i);
+    size_t e = 0;
+    while (e < i && !same_item(ri, json_array_get(p->rows, v[e].i), names))
+      e++;
+    if (e < i)
+      continue; /* its algorithm's item is written */
+    mh_sb item = {0};
+    op_item(&item, p, v, nv, ri, names, md ? mh_esc_md : mh_esc_term);
+    mh_sb_puts(&line, i ? ";" : "");
+    if (!md && line.len + 1 + item.len > 100) {
+      mh_sb_add(b, line.s, line.len);
+      mh_sb_puts(b, "\n   ");
+      line.len = 0;
+    }
+    mh_sb_putc(&line, ' ');
+    mh_sb_add(&line, item.s ? item.s : "", item.len);
+    line.failed |= item.failed;
+    mh_sb_free(&item);
+  }
+  mh_sb_add(b, line.s ? line.s : "", line.len);
+  mh_sb_puts(b, md ? ".\n" : "\n");
+  b->failed |= line.failed;
+  mh_sb_free(&line);
+  free(v);
+}
+
+static int is_old_only(mh_cmp_verdict v) { return v == MH_CMP_OLD_ONLY; }
+static int is_new_only(mh_cmp_verdict v) { return v == MH_CMP_NEW_ONLY; }
+static int is_compared(mh_cmp_verdict v) { return !one_side(v); }
+
+/* "  only in OLD, not compared: 75 operations:" and the list, for the
+ * rows s[from..n) of verdict v (is_v), if any. */
+static void one_side_list(mh_sb *b, const mh_cmp_page *p, const slot *s,
+                          size_t from, size_t n, mh_cmp_verdict v,
+                          int (*is_v)(mh_cmp_verdict), int md) {
+  size_t count = 0;
+  for (size_t i = from; i < n; i++)
+    count += s[i].v == v;
+  if (!count)
+    return;
+  char lead[96];
+  snprintf(lead, sizeof lead,
+           "%s%s, not compared: %zu operation%s:", md ? "\n" : "  ",
+           mh_cmp_verdict_names[v], count, count == 1 ? "" : "s");
+  op_list(b, p, s, from, n, is_v, 0, md, lead);
+}
+
 static void text_group(mh_sb *b, const mh_cmp_page *p, size_t g, int md,
                        int width) {
   const json_t *grp = json_array_get(p->groups, g);
-  size_t n, shown = 0;
+  size_t n, shown = 0, folded;
   slot *s = group_rows(p, g, &n, b);
   while (shown < n && s[shown].v < MH_CMP_FOLDED)
     shown++;
+  for (folded = shown; folded < n && s[folded].v < MH_CMP_ONE_SIDE;)
+    folded++;
   mh_sb_puts(b, md ? "\n### " : "\n");
   group_title(b, grp, md ? mh_esc_md : mh_esc_term);
   mh_sb_puts(b, md ? "\n\n" : "\n");
@@ -255,18 +389,27 @@ static void text_group(mh_sb *b, const mh_cmp_page *p, size_t g, int md,
     else
       text_row(b, row, width);
   }
-  if (n > shown) {
+  if (folded > shown) {
     mh_sb_puts(b, md ? (shown ? "\n<details><summary>" : "<details><summary>")
                      : "  ");
-    folded_count(b, s, n, shown);
+    folded_count(b, s, folded, shown);
     mh_sb_puts(b, md ? "</summary>\n\n" : "\n");
     if (md) {
       mh_sb_puts(b, MD_HEAD);
-      for (size_t i = shown; i < n; i++)
+      for (size_t i = shown; i < folded; i++)
         md_row(b, json_array_get(p->rows, s[i].i));
       mh_sb_puts(b, "\n</details>\n");
     }
   }
+  if (json_is_true(json_object_get(grp, "cross")) && folded) {
+    char lead[64];
+    snprintf(lead, sizeof lead,
+             "%scompared, in both: %zu operation%s:", md ? "\n" : "  ", folded,
+             folded == 1 ? "" : "s");
+    op_list(b, p, s, 0, folded, is_compared, 1, md, lead);
+  }
+  one_side_list(b, p, s, folded, n, MH_CMP_OLD_ONLY, is_old_only, md);
+  one_side_list(b, p, s, folded, n, MH_CMP_NEW_ONLY, is_new_only, md);
   free(s);
 }
 
@@ -473,10 +616,18 @@ char *mh_report_compare_html(const mh_cmp_page *p, const mh_html_assets *a) {
                "<section id='summary'><h2>Summary</h2><p class='summary'>"
                "<span class='dearer'>%d regressed</span>, <span class='"
                "cheaper'>%d improved</span> beyond %.1f %%, %d within noise "
-               "of %d operation(s) compared.</p></section>\n",
+               "of %d operation(s) compared",
                p->count[MH_CMP_REGRESSED], p->count[MH_CMP_IMPROVED],
                p->threshold * 100.0, p->count[MH_CMP_WITHIN_NOISE],
                mh_cmp_compared(p));
+  int only[2] = {p->count[MH_CMP_OLD_ONLY] + p->count[MH_CMP_REMOVED],
+                 p->count[MH_CMP_NEW_ONLY] + p->count[MH_CMP_NEW]};
+  if (only[0] || only[1])
+    mh_sb_printf(&b,
+                 "; on one side only, not compared: %d in OLD, %d in NEW "
+                 "(in the tables below)",
+                 only[0], only[1]);
+  mh_sb_puts(&b, ".</p></section>\n");
   mh_sb_puts(&b, "<nav id='filters' aria-label='filters'></nav>\n");
   mh_html_chart_boxes(&b, charts, NULL);
   mh_sb_puts(&b, "<section id='operations'><h2>Every operation</h2>");

@@ -25,15 +25,22 @@ typedef enum {
   MH_CMP_WITHIN_NOISE,  /* under the machine's noise figure */
   MH_CMP_WITHIN_SPREAD, /* within the sum of the runs' IQRs */
   MH_CMP_SAME,          /* the same median */
+  MH_CMP_OLD_ONLY,      /* in OLD only: a run or profile NEW does not have */
+  MH_CMP_NEW_ONLY,      /* in NEW only: a run or profile OLD does not have */
   MH_CMP_N_VERDICTS
 } mh_cmp_verdict;
 
 /* "REGRESSED", "improved", "changed", "new operation", "removed", "within
- * noise", "within spread", "same". */
+ * noise", "within spread", "same", "only in OLD", "only in NEW". NEW and
+ * REMOVED are operations a run of the same profile gained or lost; OLD_ONLY
+ * and NEW_ONLY those of a run compared with another profile's (or of a run
+ * with no counterpart), which the text forms list by algorithm. */
 extern const char *const mh_cmp_verdict_names[MH_CMP_N_VERDICTS];
 
-/* The first verdict that is folded (a count, not a row) in the text forms. */
+/* The first verdict that is folded (a count, not a row) in the text forms,
+ * and the first of those listed by algorithm instead. */
 #define MH_CMP_FOLDED MH_CMP_WITHIN_NOISE
+#define MH_CMP_ONE_SIDE MH_CMP_OLD_ONLY
 
 typedef struct {
   const char *old_name, *new_name; /* as given on the command line */
@@ -54,7 +61,8 @@ typedef struct {
   const json_t *rows;
 } mh_cmp_page;
 
-/* Operations compared: every row but new and removed ones. */
+/* Operations compared: every row but those of one side (new, removed,
+ * only in OLD or NEW). */
 int mh_cmp_compared(const mh_cmp_page *p);
 
 /* Appends the terminal text (md 0) or the Markdown summary (md 1). */

@@ -45,10 +45,12 @@ static void ratio_table(mh_sb *b, const mh_result *x, size_t ri) {
     for (size_t i = 0; i < n; i++) {
       if (!head) {
         run_heading(b, x);
+        /* Four columns whose names wrap: the ratios stay on a phone's
+         * screen (merlin.css). */
         mh_sb_puts(b, "<table class='sortable filterable' data-table='ratios'>"
-                      "<thead><tr><th>post-quantum</th><th>backend</th><th>"
-                      "classical</th><th>backend</th><th>ratio of medians"
-                      "</th><th>ratio of p99s</th></tr></thead><tbody>");
+                      "<thead><tr><th>post-quantum (backend)</th><th>"
+                      "classical (backend)</th><th>ratio of medians</th><th>"
+                      "ratio of p99s</th></tr></thead><tbody>");
         head = 1;
       }
       mh_sb_printf(b, "<tr id='ratio-%zu-%d-%zu'", ri, c, i);
@@ -56,11 +58,13 @@ static void ratio_table(mh_sb *b, const mh_result *x, size_t ri) {
           b, mh_html_filter(
                  x, json_pack("[s, s]", v[i].pq_backend, v[i].ref_backend),
                  json_pack("[s, s]", v[i].pq->alg, v[i].ref->alg)));
-      mh_sb_printf(b, "><td>%s</td><td>", v[i].pq->label);
+      mh_sb_printf(b, "><td class='name'>%s <span class='sub'>(",
+                   v[i].pq->label);
       mh_esc_html(b, v[i].pq_backend);
-      mh_sb_printf(b, "</td><td>%s</td><td>", v[i].ref->label);
+      mh_sb_printf(b, ")</span></td><td class='name'>%s <span class='sub'>(",
+                   v[i].ref->label);
       mh_esc_html(b, v[i].ref_backend);
-      mh_sb_puts(b, "</td>");
+      mh_sb_puts(b, ")</span></td>");
       mh_sb_printf(b, "<td class='num' data-v='%.17g'>%.2f</td>", v[i].median,
                    v[i].median);
       mh_sb_printf(b, "<td class='num' data-v='%.17g'>%.2f</td></tr>", v[i].p99,

@@ -39,15 +39,17 @@ int mh_stage_costs(mh_run_ctx *c, mh_job *tr) {
   const mh_run_opts *o = c->o;
   char err[2048];
   mh_sizes sz;
-  /* A matrix row: the size images of the image's own build tree (same
-   * compiler and flags; configured with MERLIN_SIZES=ON). */
+  /* The size images of the image's own build tree (the same compiler,
+   * flags and compiled libraries; image_build.h), but for a build with a
+   * test hook or the sanitizers. */
   mh_build_spec bs = mh_job_build_spec(c, tr, c->o->quiet);
-  char *bdir = tr->cc ? mh_build_dir(&bs) : NULL;
-  int szrc = tr->cc ? (bdir ? mh_sizes_measure_tree(&bs, bdir, o->quiet, &sz,
-                                                    err, sizeof err)
-                            : -1)
-                    : mh_sizes_measure(&bs, o->quiet, &sz, err, sizeof err);
-  if (tr->cc && !bdir)
+  int own = mh_build_has_sizes(&bs);
+  char *bdir = own ? mh_build_dir(&bs) : NULL;
+  int szrc = own ? (bdir ? mh_sizes_measure_tree(&bs, bdir, o->quiet, &sz, err,
+                                                 sizeof err)
+                         : -1)
+                 : mh_sizes_measure(&bs, o->quiet, &sz, err, sizeof err);
+  if (own && !bdir)
     snprintf(err, sizeof err, "out of memory");
   free(bdir);
   if (szrc != 0) {

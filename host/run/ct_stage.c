@@ -125,8 +125,8 @@ static int ct_pass_run(mh_run_ctx *c, mh_job *tr, const char *image,
     snprintf(err, errlen, "out of memory");
     return 1;
   }
-  if (o->board)
-    mh_progress_lines_only(pr);
+  if (tr->jobs_board)
+    mh_progress_under_board(pr, tr->jobs_board, tr->jobs_i);
   mh_progress_ct_pass(pr);
   mh_progress_record(pr, rec, "ct-only trace");
   free(rec);

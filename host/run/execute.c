@@ -102,16 +102,17 @@ static int exec_outcome(const mh_run_opts *o, const mh_job *tr,
   return rc;
 }
 
-/* "running (...)" with the bounds a hang is judged by. */
+/* "running (...)" with the limits a hang is judged by, said once. */
 static void announce_run(const mh_run_opts *o, const mh_job *tr) {
-  char bounds[96];
+  char bounds[128];
   if (o->timeout_s)
     snprintf(bounds, sizeof bounds,
-             "hung after %u s without a line, %u s in all", o->stall_s,
-             o->timeout_s);
+             "limits: %u s without a console line (--stall), %u s in all "
+             "(--timeout)",
+             o->stall_s, o->timeout_s);
   else
-    snprintf(bounds, sizeof bounds, "hung after %u s without a line",
-             o->stall_s);
+    snprintf(bounds, sizeof bounds,
+             "limit: %u s without a console line (--stall)", o->stall_s);
   if (!o->quiet && o->kat_only)
     fprintf(stderr, "merlin: %s: running known-answer tests only (%s)\n",
             tr->label, bounds);
@@ -158,8 +159,8 @@ static int execute_once(mh_run_ctx *c, mh_job *tr, int *built) {
   }
   int tty = isatty(STDERR_FILENO);
   mh_progress *pr = mh_progress_new(tr->label, tty, o->quiet && !o->board);
-  if (pr && o->board)
-    mh_progress_lines_only(pr);
+  if (pr && tr->jobs_board)
+    mh_progress_under_board(pr, tr->jobs_board, tr->jobs_i);
   free(image);
   if (!argv || !pr) {
     mh_argv_free(argv);

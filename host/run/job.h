@@ -64,6 +64,10 @@ typedef struct {
   mh_board board;       /* --board: the part modelled (board_model.h) */
   int has_board;
   mh_rundir rd; /* this run's own files (run/rundir.h) */
+  /* -j: the job board it runs under and its place there (run/jobs.h), or
+   * NULL: its progress goes on the board's line. */
+  struct mh_jobboard *jobs_board;
+  size_t jobs_i;
 } mh_job;
 
 /* The build of job tr: the one place a run turns its options into an

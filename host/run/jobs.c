@@ -22,23 +22,36 @@ struct mh_jobboard {
   char **labels;
   mh_job_state *state;
   double *since; /* when each job entered its state */
+  char **note;   /* what each running job does now, or NULL */
   double t0;
   int tty, quiet;
   int drawn; /* the summary line is on the screen */
 };
 
-/* The summary line (tty only); mu held. */
+/* The summary line (tty only), within the terminal's width; mu held. */
 static void draw(mh_jobboard *b) {
   size_t count[6] = {0};
   for (size_t i = 0; i < b->n; i++)
     count[b->state[i]]++;
+  char line[512], fit[512] = "";
+  int at = snprintf(line, sizeof line, "merlin:");
+  static const mh_job_state shown[] = {MH_JOB_BUILDING, MH_JOB_RUNNING,
+                                       MH_JOB_FAILED};
+  for (size_t k = 0; k < 3 && at > 0 && (size_t)at < sizeof line; k++)
+    if (count[shown[k]])
+      at += snprintf(line + at, sizeof line - (size_t)at, " %zu %s,",
+                     count[shown[k]], STATE_NAMES[shown[k]]);
+  if (at > 0 && (size_t)at < sizeof line)
+    at +=
+        snprintf(line + at, sizeof line - (size_t)at, " %zu/%zu done (%.0f s)",
+                 count[MH_JOB_DONE], b->n, mh_now_s() - b->t0);
+  for (size_t i = 0; i < b->n && at > 0 && (size_t)at < sizeof line; i++)
+    if (b->note[i] && b->state[i] == MH_JOB_RUNNING)
+      at += snprintf(line + at, sizeof line - (size_t)at, " · %s: %s",
+                     b->labels[i], b->note[i]);
+  mh_term_fit(fit, sizeof fit, line, mh_term_columns() - 1);
   mh_term_clear_line();
-  fprintf(stderr, "merlin: %zu building, %zu running, %zu/%zu done",
-          count[MH_JOB_BUILDING], count[MH_JOB_RUNNING], count[MH_JOB_DONE],
-          b->n);
-  if (count[MH_JOB_FAILED])
-    fprintf(stderr, ", %zu failed", count[MH_JOB_FAILED]);
-  fprintf(stderr, " (%.0f s)", mh_now_s() - b->t0);
+  fputs(fit, stderr);
   fflush(stderr);
   b->drawn = 1;
 }
@@ -67,10 +80,11 @@ mh_jobboard *mh_jobboard_new(size_t n, const char *const *labels, int tty,
   b->labels = calloc(n ? n : 1, sizeof *b->labels);
   b->state = calloc(n ? n : 1, sizeof *b->state);
   b->since = calloc(n ? n : 1, sizeof *b->since);
+  b->note = calloc(n ? n : 1, sizeof *b->note);
   b->tty = tty && !quiet;
   b->quiet = quiet;
   b->t0 = mh_now_s();
-  int ok = b->labels && b->state && b->since;
+  int ok = b->labels && b->state && b->since && b->note;
   for (size_t i = 0; ok && i < n; i++) {
     ok = (b->labels[i] = strdup(labels[i])) != NULL;
     b->since[i] = b->t0;
@@ -94,6 +108,8 @@ void mh_jobboard_set(mh_jobboard *b, size_t i, mh_job_state s) {
   mh_job_state old = b->state[i];
   b->state[i] = s;
   b->since[i] = t;
+  free(b->note[i]);
+  b->note[i] = NULL;
   if (!b->quiet && s != old) {
     if (b->drawn)
       mh_term_clear_line();
@@ -107,6 +123,16 @@ void mh_jobboard_set(mh_jobboard *b, size_t i, mh_job_state s) {
     if (b->tty)
       draw(b);
   }
+  pthread_mutex_unlock(&b->mu);
+}
+
+void mh_jobboard_note(mh_jobboard *b, size_t i, const char *text) {
+  if (!b || i >= b->n)
+    return;
+  char *copy = text ? strdup(text) : NULL;
+  pthread_mutex_lock(&b->mu);
+  free(b->note[i]);
+  b->note[i] = copy;
   pthread_mutex_unlock(&b->mu);
 }
 
@@ -124,6 +150,9 @@ void mh_jobboard_free(mh_jobboard *b) {
     mh_term_clear_line();
   for (size_t i = 0; b->labels && i < b->n; i++)
     free(b->labels[i]);
+  for (size_t i = 0; b->note && i < b->n; i++)
+    free(b->note[i]);
+  free(b->note);
   free(b->labels);
   free(b->state);
   free(b->since);

@@ -2,7 +2,8 @@
 /* Independent jobs of `merlin run -j N` (image builds, QEMU runs) on up to N
  * threads, and the board that shows their states: one line per state
  * change ("[ 3/12] qemu-m4 default clang -O2: running (built in 41.2 s)"),
- * plus, on a terminal, one updating summary line. */
+ * plus, on a terminal, one updating summary line with what each running
+ * job does (mh_jobboard_note). */
 #ifndef MERLIN_HOST_JOBS_H
 #define MERLIN_HOST_JOBS_H
 
@@ -25,6 +26,10 @@ mh_jobboard *mh_jobboard_new(size_t n, const char *const *labels, int tty,
                              int quiet);
 /* Job i enters state s (thread-safe). */
 void mh_jobboard_set(mh_jobboard *b, size_t i, mh_job_state s);
+/* What running job i is doing ("12/79 operations, now ..."), shown on the
+ * updating summary line after its label until its state changes (copied;
+ * thread-safe; NULL clears it). */
+void mh_jobboard_note(mh_jobboard *b, size_t i, const char *text);
 void mh_jobboard_free(mh_jobboard *b);
 
 /* Call fn(ctx, i) for every i in idx[0..n) on up to workers threads, in

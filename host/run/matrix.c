@@ -98,9 +98,10 @@ static int on_path(const char *name) {
 
 int mh_matrix_check_cc(const char *cc, char *err, size_t errlen) {
   if (strcmp(cc, "clang") == 0 && !on_path("clang")) {
-    snprintf(err, errlen,
-             "--cc clang: clang is not on PATH; install it with "
-             "scripts/setup (Debian package clang), or drop clang from --cc");
+    snprintf(
+        err, errlen,
+        "--cc clang: clang is not on PATH; install it with "
+        "scripts/setup test (Debian package clang), or drop clang from --cc");
     return -1;
   }
   return 0;

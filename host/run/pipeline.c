@@ -71,8 +71,12 @@ static int run_target(mh_run_ctx *c, mh_job *tr) {
     rc = mh_stage_qemu_ct(c, tr);
   if (rc == 0 && !c->o->kat_only && mh_run_ctx_root(c) == 0)
     rc = mh_stage_judge_ct(c, tr);
-  if (rc == 0 && !c->o->from && !c->o->port && !c->o->kat_only)
+  if (rc == 0 && !c->o->from && !c->o->port && !c->o->kat_only &&
+      !c->o->no_sizes) {
+    mh_jobboard_note(tr->jobs_board, tr->jobs_i,
+                     "code sizes, an image per algorithm");
     rc = mh_stage_costs(c, tr);
+  }
   mh_job_finish_files(tr);
   if (rc == 1 && tr->console_copy)
     fprintf(stderr, "merlin: %s: raw console kept in %s\n", tr->label,
@@ -108,7 +112,10 @@ static int run_job(void *arg, size_t i) {
   pool_ctx *pc = arg;
   mh_job *tr = pc->jobs[i];
   mh_jobboard_set(pc->board, i, MH_JOB_RUNNING);
+  tr->jobs_board = pc->board;
+  tr->jobs_i = i;
   int rc = run_target(tr->ctx, tr);
+  tr->jobs_board = NULL;
   mh_jobboard_set(pc->board, i, rc == 0 ? MH_JOB_DONE : MH_JOB_FAILED);
   return rc;
 }
@@ -117,7 +124,7 @@ static int run_job(void *arg, size_t i) {
  * counts do not depend on the load); then the host runs one at a time with
  * nothing else running (their wall-clock timings do). */
 static int run_parallel(mh_job *const *trs, size_t n, unsigned workers,
-                        int quiet) {
+                        unsigned stall_s, int quiet) {
   char **labels = calloc(n, sizeof *labels);
   size_t *qemu = calloc(n, sizeof *qemu), *native = calloc(n, sizeof *native);
   size_t *all = calloc(n, sizeof *all), nq = 0, nn = 0;
@@ -148,8 +155,9 @@ static int run_parallel(mh_job *const *trs, size_t n, unsigned workers,
   if (!quiet)
     fprintf(stderr,
             "merlin: %zu image(s) on %u parallel jobs; host images run "
-            "one at a time, after the rest\n",
-            n, workers);
+            "one at a time, after the rest; limit: %u s without a console "
+            "line (--stall)\n",
+            n, workers, stall_s);
   pool_ctx pc = {trs, board};
   rc = mh_jobs_run(all, n, workers, build_job, &pc);
   if (rc == 0)
@@ -353,7 +361,7 @@ int mh_pipeline_run(const mh_run_opts *o) {
   }
   rc = plan_all(&pl, o, parallel, workers, &mine, &n);
   if (rc == 0 && parallel && n > 0)
-    rc = run_parallel(mine, n, workers, o->quiet);
+    rc = run_parallel(mine, n, workers, o->stall_s, o->quiet);
   else
     for (size_t i = 0; rc == 0 && i < n; i++)
       rc = run_target(mine[i]->ctx, mine[i]);

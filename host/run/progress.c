@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "run/progress.h"
+#include "run/jobs.h"
 #include "util/exec.h"
 #include "util/fsutil.h"
 #include "util/strbuf.h"
@@ -37,8 +38,12 @@ struct mh_progress {
   double since, start;
   char phase[64];
   char *rec_path, *rec_key; /* the recorded durations of this image */
-  int lines_only;           /* under the job board (mh_progress_lines_only) */
-  int ct_pass;              /* the constant-time pass (mh_progress_ct_pass) */
+  mh_jobboard *board;       /* under the job board (mh_progress_under_board) */
+  char said[512];           /* the last status line printed (not a tty) */
+  size_t board_i;
+  int have_total; /* the recorded run is of these options: */
+  double total;   /* its duration */
+  int ct_pass;    /* the constant-time pass (mh_progress_ct_pass) */
 };
 
 static void announce(mh_progress *p);
@@ -99,38 +104,88 @@ static const op_label *find_op(const mh_progress *p, const char *id, size_t n) {
 
 void mh_progress_ct_pass(mh_progress *p) { p->ct_pass = 1; }
 
-void mh_progress_lines_only(mh_progress *p) {
-  p->lines_only = 1;
-  p->tty = 0;
+void mh_progress_under_board(mh_progress *p, mh_jobboard *b, size_t i) {
+  p->board = b;
+  p->board_i = i;
 }
 
 /* Start of a plain line: under the job board on a terminal, erase the
  * board's summary line first. */
 static void line_start(const mh_progress *p) {
-  if (p->lines_only && isatty(STDERR_FILENO))
+  if (p->board && isatty(STDERR_FILENO))
     mh_term_clear_line();
 }
 
-static void draw(mh_progress *p, const char *label) {
-  if (p->quiet || p->lines_only)
-    return;
-  if (p->tty) {
-    char line[256];
-    snprintf(line, sizeof line, "%s: %zu/%zu ops%s%s", p->target, p->done,
-             p->n_ops, label ? ", " : "", label ? label : "");
-    mh_term_clear_line();
-    fprintf(stderr, "%.78s", line);
-    p->drawn = 1;
-  } else if (label) {
-    /* Logs get a line at most every LOG_EVERY_S seconds: enough to show
-     * life, short enough to read. */
-    time_t now = time(NULL);
-    if (p->last_line && now - p->last_line < LOG_EVERY_S)
-      return;
-    p->last_line = now;
-    fprintf(stderr, "merlin: %s: %zu/%zu ops done, last %s\n", p->target,
-            p->done, p->n_ops, label);
+/* The seconds the rest of the run should take: the recorded times of the
+ * operations not yet finished less the current one's time so far, else
+ * the recorded total less the time so far; < 0 when there is no record. */
+static double left_s(const mh_progress *p, double now) {
+  double left = 0;
+  int all = p->running < p->n_ops;
+  for (size_t i = p->running; all && i < p->n_ops; i++) {
+    all = p->ops[i].before > 0;
+    left += p->ops[i].before;
   }
+  if (all)
+    left -= now - p->since;
+  else if (p->have_total)
+    left = p->total - (now - p->start);
+  else
+    return -1;
+  return left > 0 ? left : 0;
+}
+
+/* "12/79 operations, now ml-kem-768 keygen (wolfcrypt): samples, 41 s;
+ * about 40 s left", or what follows the operations (see progress.h). */
+void mh_progress_status(const mh_progress *p, char *buf, size_t len) {
+  double now = mh_now_s(), on = now - p->since;
+  int at =
+      snprintf(buf, len, "%s%zu/%zu operations",
+               p->ct_pass ? "constant-time pass, " : "", p->done, p->n_ops);
+  if (p->running < p->n_ops && p->started && at > 0 && (size_t)at < len) {
+    at += snprintf(buf + at, len - (size_t)at, ", now %s",
+                   p->ops[p->running].label);
+    if (on >= SLOW_S && at > 0 && (size_t)at < len)
+      at += snprintf(buf + at, len - (size_t)at, ": %s, %.0f s", p->phase, on);
+  } else if (p->current && at > 0 && (size_t)at < len) {
+    at += snprintf(buf + at, len - (size_t)at, ", now %s", p->current);
+  }
+  double left = p->started ? left_s(p, now) : -1;
+  if (left >= 0 && at > 0 && (size_t)at < len)
+    snprintf(buf + at, len - (size_t)at, "; about %.0f s left", left);
+}
+
+/* Show the status: the updating line on a terminal (the board's under
+ * it), else a line when it changed, at most every LOG_EVERY_S seconds. */
+static void draw(mh_progress *p) {
+  if (p->quiet)
+    return;
+  char line[512];
+  mh_progress_status(p, line, sizeof line);
+  if (p->board && isatty(STDERR_FILENO)) {
+    mh_jobboard_note(p->board, p->board_i, line);
+    return;
+  }
+  time_t now = time(NULL);
+  if (p->tty) {
+    if (p->drawn && now == p->last_line)
+      return; /* redraw once a second at most */
+    char fit[512] = "";
+    char full[600];
+    snprintf(full, sizeof full, "%s: %s", p->target, line);
+    mh_term_fit(fit, sizeof fit, full, mh_term_columns() - 1);
+    mh_term_clear_line();
+    fputs(fit, stderr);
+    p->drawn = 1;
+  } else {
+    /* a line when something changed, every LOG_EVERY_S at most */
+    if ((p->last_line && now - p->last_line < LOG_EVERY_S) ||
+        strcmp(line, p->said) == 0)
+      return;
+    snprintf(p->said, sizeof p->said, "%s", line);
+    fprintf(stderr, "merlin: %s: %s\n", p->target, line);
+  }
+  p->last_line = now;
   fflush(stderr);
 }
 
@@ -209,8 +264,7 @@ void mh_progress_console(mh_progress *p, const char *s, size_t n) {
     snprintf(p->phase, sizeof p->phase, "%.*s sample%s planned", (int)nl,
              nv ? nv : "?", one ? "" : "s");
     p->current = o->label;
-    if (p->tty)
-      draw(p, o->label);
+    draw(p);
   } else if (IS("samples") && o) {
     snprintf(p->phase, sizeof p->phase, "samples, memory and constant time");
   } else if ((IS("opend") || IS("error")) && o) {
@@ -222,43 +276,19 @@ void mh_progress_console(mh_progress *p, const char *s, size_t n) {
     if (IS("opend")) {
       p->done++;
       p->current = NULL;
-      draw(p, o->label);
+      draw(p);
     }
   } else if (IS("wfcheck")) {
     p->running = p->n_ops;
     p->current = "end-to-end workflows"; /* after the ops (workflows.md) */
-    draw(p, p->current);
+    draw(p);
   }
 #undef IS
 }
 
 void mh_progress_tick(mh_progress *p) {
-  if (!p || p->quiet || !p->started || p->running >= p->n_ops)
-    return;
-  double now = mh_now_s(), on = now - p->since;
-  if (on < SLOW_S)
-    return;
-  const op_label *o = &p->ops[p->running];
-  char before[64] = "";
-  if (o->before > 0)
-    snprintf(before, sizeof before, "; %.0f s in the recorded run", o->before);
-  if (p->tty) {
-    char line[256];
-    snprintf(line, sizeof line, "%s: %s, %.0f s%s", o->label, p->phase, on,
-             before);
-    if (time(NULL) != p->last_line) { /* redraw once a second */
-      p->last_line = time(NULL);
-      draw(p, line);
-    }
-    return;
-  }
-  time_t t = time(NULL);
-  if (p->last_line && t - p->last_line < LOG_EVERY_S)
-    return;
-  p->last_line = t;
-  fprintf(stderr, "merlin: %s: still on %s (%s), %.0f s so far%s\n", p->target,
-          o->label, p->phase, on, before);
-  fflush(stderr);
+  if (p && !p->quiet && p->started)
+    draw(p);
 }
 
 /* ---- recorded durations ------------------------------------------------ */
@@ -326,7 +356,7 @@ void mh_progress_stderr(mh_progress *p, const char *line, size_t len) {
   mh_progress_clear(p);
   fprintf(stderr, "%s| %.*s\n", p->target, (int)len, line);
   if (redraw)
-    draw(p, p->current);
+    draw(p);
   fflush(stderr);
 }
 
@@ -346,27 +376,29 @@ static void announce(mh_progress *p) {
   char held[128] = "";
   double total =
       p->rec_path ? load(p, p->rec_path, p->rec_key, held, sizeof held) : -1;
+  p->have_total = total >= 0 && strcmp(held, p->rec_key) == 0;
+  p->total = total;
   if (p->quiet)
     return;
   mh_progress_clear(p);
   line_start(p);
   int prec = total < 1 ? 2 : total < 10 ? 1 : 0;
-  if (total >= 0 && strcmp(held, p->rec_key) == 0)
+  const char *what = p->ct_pass ? "the constant-time pass: " : "";
+  if (p->have_total)
     fprintf(stderr,
-            "merlin: %s: %zu operations; expected about %.*f s (the recorded "
-            "run of this image with these options)\n",
-            p->target, p->n_ops, prec, total);
+            "merlin: %s: %s%zu operations; expected about %.*f s (the "
+            "recorded run of this image with these options)\n",
+            p->target, what, p->n_ops, prec, total);
   else if (total >= 0)
-    fprintf(
-        stderr,
-        "merlin: %s: %zu operations; the recorded run of this image took "
-        "%.*f s with other options (%s), so no expectation for these (%s)\n",
-        p->target, p->n_ops, prec, total, held, p->rec_key);
+    fprintf(stderr,
+            "merlin: %s: %s%zu operations; the recorded run of this image "
+            "took %.*f s with other options (%s), so no expectation for "
+            "these (%s)\n",
+            p->target, what, p->n_ops, prec, total, held, p->rec_key);
   else
     fprintf(stderr,
-            "merlin: %s: %zu operations; no recorded run of this image, so "
-            "no expected duration; an operation running over %d s is named "
-            "while it runs\n",
-            p->target, p->n_ops, SLOW_S);
+            "merlin: %s: %s%zu operations; no recorded run of this image "
+            "yet, so no expected time\n",
+            p->target, what, p->n_ops);
   fflush(stderr);
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Progress of a running target, from its console lines as they arrive.
- * On a terminal: one updating line ("qemu-m4: 12/30 ops, sha256 hash 64 B
- * (wolfcrypt)"); otherwise a line every 10 s at most. The child's
- * stderr is passed through with a "target| " prefix. */
+/* Progress of a running target, from its console lines as they arrive:
+ * "qemu-m4: 12/79 operations, now ml-kem-768 keygen (wolfcrypt), about
+ * 40 s left" (the time left from the recorded run of the image, when
+ * there is one; an operation running long also says what it is doing and
+ * for how long). On a terminal one updating line, or under the job board
+ * (-j, several targets) the board's line; otherwise a line every 10 s at
+ * most. The child's stderr is passed through with a "target| " prefix. */
 #ifndef MERLIN_HOST_PROGRESS_H
 #define MERLIN_HOST_PROGRESS_H
 
@@ -13,9 +16,10 @@ typedef struct mh_progress mh_progress;
 /* tty: draw an updating line; quiet: no progress at all (child stderr is
  * still passed through). NULL on allocation failure. */
 mh_progress *mh_progress_new(const char *target, int tty, int quiet);
-/* Under the job board: no progress line of its own, only the expected
- * duration and the operations that run long, as plain lines. */
-void mh_progress_lines_only(mh_progress *p);
+/* Under job board b as its job i (run/jobs.h): on a terminal the progress
+ * goes on the board's updating line, not on a line of its own. */
+struct mh_jobboard;
+void mh_progress_under_board(mh_progress *p, struct mh_jobboard *b, size_t i);
 /* The constant-time pass (merlin run --ct on QEMU): after each known-answer
  * test the operation's phase is its runs with fresh secrets under the
  * trace, not the timed samples. */
@@ -33,6 +37,9 @@ void mh_progress_tick(mh_progress *p);
 int mh_progress_record(mh_progress *p, const char *path, const char *key);
 /* Write this run's durations there (after a run that finished). */
 int mh_progress_save(const mh_progress *p);
+/* The progress as its line shows it, without the target: "12/79
+ * operations, now ml-kem-768 keygen (wolfcrypt); about 40 s left". */
+void mh_progress_status(const mh_progress *p, char *buf, size_t len);
 /* Erase the progress line (before printing anything else). */
 void mh_progress_clear(mh_progress *p);
 void mh_progress_free(mh_progress *p);

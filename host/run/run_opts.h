@@ -45,6 +45,7 @@ typedef struct {
   const char *inject_fault; /* test hook: fault kind, or NULL */
   int kat_only;    /* runs = warmup = 0: KATs only, no results written */
   int ct;          /* --ct: also the memcheck constant-time pass (host) */
+  int no_sizes;    /* --no-sizes: no code sizes and fits (costs.c) */
   unsigned repeat; /* --repeat K: run each target K times (1: once) */
   /* Parallel runs: the job board shows progress, so a target prints only
    * its expected duration and the operations that run long. */

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 /* One filtered descriptor: the tail of a UTF-8 sequence cut by a buffer
@@ -74,4 +75,26 @@ int mh_term_guard(void) {
 void mh_term_clear_line(void) {
   fflush(stderr);
   (void)mh_write_all(STDERR_FILENO, "\r\033[K", 4);
+}
+
+int mh_term_columns(void) {
+  struct winsize w;
+  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col > 0)
+    return w.ws_col;
+  return 80;
+}
+
+void mh_term_fit(char *buf, size_t len, const char *s, int cols) {
+  size_t at = strlen(buf), i = 0;
+  for (int c = 0; s[i] && c < cols; c++) {
+    size_t n = 1; /* whole characters only */
+    while (((unsigned char)s[i + n] & 0xc0) == 0x80)
+      n++;
+    if (at + n >= len)
+      break;
+    memcpy(buf + at, s + i, n);
+    at += n;
+    i += n;
+  }
+  buf[at] = '\0';
 }

@@ -8,6 +8,8 @@
 #ifndef MERLIN_HOST_TERM_H
 #define MERLIN_HOST_TERM_H
 
+#include <stddef.h>
+
 /* Replace stdout and stderr by filtering streams over descriptors 1 and 2
  * (glibc's stdout and stderr are assignable: glibc manual, "Standard
  * Streams"), with the same buffering. Call once, before anything is
@@ -17,5 +19,13 @@ int mh_term_guard(void);
 /* "\r" and erase-in-line (ECMA-48 EL, CSI K) on stderr, unfiltered, after
  * what stderr holds. */
 void mh_term_clear_line(void);
+
+/* The columns of the terminal on stderr (80 when it does not say): an
+ * updating line must fit in one row, or clearing it leaves the rest. */
+int mh_term_columns(void);
+
+/* Appends s to buf (len bytes) cut to cols columns (UTF-8 aware: a
+ * column per character). */
+void mh_term_fit(char *buf, size_t len, const char *s, int cols);
 
 #endif

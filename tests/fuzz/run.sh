@@ -10,7 +10,7 @@ seconds=${1:?usage: run.sh SECONDS}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 if ! command -v clang >/dev/null; then
-  echo "FAIL: clang is not installed (scripts/setup installs it)"
+  echo "FAIL: clang is not installed (scripts/setup fuzz installs it)"
   exit 1
 fi
 cmake --preset fuzz >/dev/null

@@ -16,7 +16,7 @@ cleanup() {
 }
 trap cleanup EXIT
 . "$(dirname "$0")/../lib.sh"
-command -v qemu-x86_64 >/dev/null || fail "qemu-x86_64 missing (Debian qemu-user; scripts/setup)"
+command -v qemu-x86_64 >/dev/null || fail "qemu-x86_64 missing (Debian qemu-user; scripts/setup test)"
 
 cat >"$work/small.profile" <<'P'
 # SPDX-License-Identifier: Apache-2.0

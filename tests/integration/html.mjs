@@ -274,7 +274,25 @@ function measureLayout() {
       wide.push(`${t.tagName.toLowerCase()} in ${where}: ${Math.round(tb.width)} px in a card of ${Math.round(r - l)} px`);
     }
   }
-  return { boxes: boxes.length, overlaps: [...new Set(overlaps)], wide, doc: document.documentElement.scrollWidth };
+  // Names cut short: Vega ends a label it cuts with an ellipsis.
+  const cut = [...document.querySelectorAll(".chart svg text")].filter((t) => shown(t) && /…$/.test(t.textContent)).map((t) => t.textContent);
+  // The ratio tables: the answer (ratio of medians) within the screen.
+  const hidden = [];
+  for (const t of document.querySelectorAll("table[data-table=ratios]")) {
+    if (!shown(t)) continue;
+    const th = [...t.querySelectorAll("th")].find((h) => /^ratio of medians/.test(h.textContent));
+    const box = t.getBoundingClientRect();
+    if (!th || th.getBoundingClientRect().right > Math.min(box.right, window.innerWidth) + 1 || t.scrollWidth > t.clientWidth + 1)
+      hidden.push(`${t.previousElementSibling ? t.previousElementSibling.textContent : "a table"}: ${t.scrollWidth} px in ${t.clientWidth}`);
+  }
+  // The first screen: the device's headline, in estimated cycles and
+  // milliseconds, its sentences within the screen's width.
+  const run = document.querySelector("#headline .run");
+  const job = run && run.querySelector("li.job");
+  const first = job
+    ? { text: job.textContent, top: job.getBoundingClientRect().top + scrollY, right: run.getBoundingClientRect().right, over: [...run.querySelectorAll("li, p, h3")].filter((e) => e.scrollWidth > e.clientWidth + 1).length }
+    : null;
+  return { boxes: boxes.length, overlaps: [...new Set(overlaps)], wide, doc: document.documentElement.scrollWidth, cut, hidden, first };
 }
 
 // The page at 1280, 1920 and 390 px (a phone): measureLayout at each, and
@@ -288,7 +306,14 @@ async function layout(page, prefix) {
     check(r.boxes > 0 && r.overlaps.length === 0, `${prefix} at ${w} px: no text over other text among ${r.boxes} boxes (${r.overlaps.slice(0, 4).join("; ")})`);
     check(r.wide.length === 0, `${prefix} at ${w} px: no table or chart wider than its card (${r.wide.slice(0, 4).join("; ")})`);
     check(r.doc <= w, `${prefix} at ${w} px: the page is ${r.doc} px wide`);
-    if (w !== 1920) await page.screenshot({ path: join(art, `layout-${prefix}-${w}.png`) });
+    check(r.cut.length === 0, `${prefix} at ${w} px: no chart label cut short (${r.cut.length}: ${r.cut.slice(0, 4).join(" | ")})`);
+    check(r.hidden.length === 0, `${prefix} at ${w} px: the ratio tables' ratios are on screen (${r.hidden.slice(0, 2).join("; ")})`);
+    if (prefix === "report")
+      check(
+        r.first && /est\. cycles \([0-9.,]+ ms/.test(r.first.text) && r.first.top < 900 && r.first.right <= w && r.first.over === 0,
+        `${prefix} at ${w} px: the first screen gives the device's headline in estimated cycles and ms, nothing cut (${r.first ? r.first.text.slice(0, 100) + ", top " + Math.round(r.first.top) + ", right " + Math.round(r.first.right) + ", " + r.first.over + " overflowing" : "none"})`,
+      );
+    await page.screenshot({ path: join(art, `layout-${prefix}-${w}.png`) });
   }
   await page.setViewportSize({ width: 1280, height: 1000 });
   await page.waitForFunction(() => document.body.getAttribute("data-width") === "1280", null, { timeout: 30000 });
@@ -335,8 +360,10 @@ async function tooltip(page, res) {
   const backend = kind === "ops" ? tip.backend.split(" ")[0] : name.replace(/^.*\(/, "").split(/[ )]/)[0];
   const bytes = kind === "ops" ? null : Number(tip["payload (bytes)"]);
   const runs = res.runs.filter((r) => r.target === target);
-  const unit = runs[0].provenance.unit;
-  const want = runs.flatMap((r) => r.ops.filter((o) => o.alg === alg && o.op === op && o.backend === backend && o.bytes === bytes).map((o) => fmt(o.median)));
+  // a device's chart in estimated cycles gives the model's medians
+  const est = (await box.getAttribute("data-measure")) === "estimated cycles";
+  const unit = est ? "est. cycles" : runs[0].provenance.unit;
+  const want = runs.flatMap((r) => r.ops.filter((o) => o.alg === alg && o.op === op && o.backend === backend && o.bytes === bytes).map((o) => fmt(est ? o.est_cycles.median : o.median)));
   const got = tip[`median (${unit})`];
   check(want.includes(got), `the tooltip of ${name} shows median ${got}; results.json has ${want.join(" or ")}`);
   await page.mouse.move(0, 0);
@@ -373,6 +400,27 @@ async function report(browser, dir) {
     await page.waitForTimeout(300);
     check((await marks(page, ops)) === before, `${ops} after the scale switch has its marks`);
     await sw.click();
+  }
+  // A device's charts: estimated cycles, instructions a click away.
+  const dev = await page.$$eval(".chart[data-measure]", (cs) => cs.map((c) => c.dataset.chart));
+  const cyc = new Set(res.runs.filter((r) => /^cortex-/.test(r.provenance.core || "") && r.ops.some((o) => o.est_cycles)).map((r) => r.target));
+  const all = await page.$$eval("section.target .chart", (cs) => cs.map((c) => ({ id: c.dataset.chart, kind: c.dataset.kind, measure: c.dataset.measure, target: c.closest("section.target").dataset.target })));
+  const not = all.filter((c) => cyc.has(c.target) && c.kind !== "workflows" && c.measure !== "estimated cycles").map((c) => c.id);
+  check(cyc.size === 0 || (dev.length > 0 && not.length === 0), `a device with the cycle model has its charts in estimated cycles (${dev.join(", ")}; not: ${not.join(", ")})`);
+  if (dev.length) {
+    const id = dev.find((d) => d.startsWith("ops-")) || dev[0];
+    const sel = `.chart[data-chart="${id}"]`;
+    const title = () => page.$$eval(`${sel} svg g.role-axis-title text`, (t) => t.map((x) => x.textContent).join(" | "));
+    const t0 = await title();
+    const m0 = await marks(page, id);
+    check(/est\. cycles/.test(t0) && (await page.getAttribute(sel, "data-measure")) === "estimated cycles", `${id} is in estimated cycles (${t0})`);
+    await page.click(`${sel} button.measure`);
+    await page.waitForFunction((s) => document.querySelector(s).dataset.measure !== "estimated cycles", sel);
+    await page.waitForFunction(([s, t]) => [...document.querySelectorAll(`${s} svg g.role-axis-title text`)].map((x) => x.textContent).join(" | ") !== t, [sel, t0]);
+    const t1 = await title();
+    check(/instructions/.test(t1) && (await marks(page, id)) === m0, `${id} switches to instructions with its marks (${t1})`);
+    await page.click(`${sel} button.measure`);
+    await page.waitForFunction(([s, t]) => [...document.querySelectorAll(`${s} svg g.role-axis-title text`)].map((x) => x.textContent).join(" | ") === t, [sel, t0]);
   }
   if (variant === "matrix") {
     for (const [dim, vals] of [["cc", ["clang", "gcc"]], ["opt", ["-O2", "-Os"]]]) {

@@ -34,7 +34,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 rm -rf "$out"
 mkdir -p "$out"
-fail() { echo "FAIL: $*"; exit 1; }
+. "$root/tests/lib.sh"
 . "$root/tests/integration/pqm4_shape.sh"
 cat >"$out/controls.profile" <<'EOF'
 # SPDX-License-Identifier: Apache-2.0

@@ -32,7 +32,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const [merlin, root, art] = process.argv.slice(2);
-const EXTERNAL = new Set(["sbatch", "srun", "parallel", "ssh", "openocd", "picotool", "nrfjprog", "pyocd"]);
+const EXTERNAL = new Set(["sbatch", "srun", "parallel", "ssh", "openocd", "picotool", "nrfjprog", "pyocd", "git"]);
 let passed = 0;
 let failed = 0;
 const check = (ok, what) => {

@@ -16,7 +16,7 @@
 # (default 16817). Every process started here carries
 # MERLIN_SLURM_CLUSTER=DIR in its environment, and so does every job step
 # slurmd starts: stop ends those by pid, and nothing else.
-# Needs Debian's slurmctld, slurmd, slurm-client and munge (scripts/setup).
+# Needs Debian's slurmctld, slurmd, slurm-client and munge (scripts/setup slurm).
 set -euo pipefail
 
 usage() {
@@ -139,7 +139,7 @@ start() {
   local c
   for c in munged mungekey slurmctld slurmd sinfo; do
     command -v "$c" >/dev/null ||
-      die "$c not found: install Debian's slurmctld, slurmd, slurm-client and munge (scripts/setup)"
+      die "$c not found: install Debian's slurmctld, slurmd, slurm-client and munge (scripts/setup slurm)"
   done
   mkdir -p "$dir"
   chmod 700 "$dir"

@@ -133,7 +133,7 @@
       const sets = filteredDatasets(v.chart);
       let n = 0;
       for (const [name, rows] of Object.entries(sets)) {
-        if (v.view) v.view.data(name, rows);
+        if (v.view) v.view.data(name, v.mapRows ? v.mapRows(rows) : rows);
         if (name === v.chart.main) n = rows.length;
       }
       v.el.closest(".chart").classList.toggle("empty", n === 0);
@@ -167,12 +167,129 @@
     walk(spec);
   }
 
+  // The width of text as the charts draw it (Vega's default font).
+  const ruler = document.createElement("canvas").getContext("2d");
+  function textWidth(t, size, bold) {
+    ruler.font = `${bold ? "bold " : ""}${size}px sans-serif`;
+    return ruler.measureText(t).width;
+  }
+
+  // name split into lines no wider than limit pixels: at spaces; a word
+  // wider than a line after "-", "/" or "+", and then anywhere; never cut.
+  function wrap(name, limit, size, bold) {
+    const fits = (t) => textWidth(t.trimEnd(), size, bold) <= limit;
+    const words = [];
+    for (const w of String(name).split(/(?<= )/)) {
+      if (fits(w)) words.push(w);
+      else
+        for (let part of w.split(/(?<=[-/+])/)) {
+          while (!fits(part) && part.length > 1) {
+            let k = part.length - 1;
+            while (k > 1 && !fits(part.slice(0, k))) k--;
+            words.push(part.slice(0, k));
+            part = part.slice(k);
+          }
+          words.push(part);
+        }
+    }
+    const lines = [];
+    let line = "";
+    for (const w of words) {
+      if (line && !fits(line + w)) {
+        lines.push(line.trimEnd());
+        line = "";
+      }
+      line += w;
+    }
+    if (line) lines.push(line.trimEnd());
+    return lines;
+  }
+
+  // The names of the band axes that would not fit limit pixels wrapped
+  // onto lines in the rows (copies) of the spec's datasets, drawn as lines
+  // by the axis; the band grows to hold them. The tooltips keep the name.
+  function wrapNames(spec, limit) {
+    const size = (spec.config && spec.config.axis && spec.config.axis.labelFontSize) || 11;
+    let most = 1;
+    const fields = new Set();
+    const walk = (o) => {
+      if (!o || typeof o !== "object") return;
+      const y = o.encoding && o.encoding.y;
+      if (y && y.type === "nominal" && y.axis && y.field) {
+        fields.add(y.field);
+        y.axis.labelExpr = "split(datum.value, '\\n')";
+      }
+      for (const k of ["layer", "hconcat", "vconcat"]) if (Array.isArray(o[k])) o[k].forEach(walk);
+      if (o.spec) walk(o.spec);
+    };
+    walk(spec);
+    if (!fields.size) return null;
+    // rows as the chart draws them (the filters give rows again: the
+    // same mapping, mapRows)
+    const mapRows = (rows) =>
+      rows.map((r) => {
+        const c = Object.assign({}, r);
+        for (const f of fields)
+          if (typeof c[f] === "string") {
+            const lines = wrap(c[f], limit, size);
+            most = Math.max(most, lines.length);
+            c["whole_name_" + f] = c[f];
+            c[f] = lines.join("\n");
+          }
+        return c;
+      });
+    for (const [name, rows] of Object.entries(spec.datasets || {})) spec.datasets[name] = mapRows(rows);
+    // the tooltips: the whole name on one line
+    const tips = (o) => {
+      if (!o || typeof o !== "object") return;
+      const t = o.encoding && o.encoding.tooltip;
+      for (const e of Array.isArray(t) ? t : t ? [t] : []) if (fields.has(e.field)) e.field = "whole_name_" + e.field;
+      for (const k of ["layer", "hconcat", "vconcat"]) if (Array.isArray(o[k])) o[k].forEach(tips);
+      if (o.spec) tips(o.spec);
+    };
+    tips(spec);
+    // a band of one line is 20 px: more lines need more
+    const grow = (o) => {
+      if (!o || typeof o !== "object") return;
+      if (o.height && typeof o.height.step === "number" && most > 1 && !(o.encoding && o.encoding.yOffset))
+        o.height.step = Math.max(o.height.step, most * (size + 2) + 6);
+      for (const k of ["layer", "hconcat", "vconcat"]) if (Array.isArray(o[k])) o[k].forEach(grow);
+      if (o.spec) grow(o.spec);
+    };
+    grow(spec);
+    return mapRows;
+  }
+
+  // A title wider than limit pixels as lines (Vega-Lite draws an array
+  // of strings as lines).
+  function wrapTitle(t, limit, size) {
+    if (typeof t !== "string" || textWidth(t, size, true) <= limit) return t;
+    return wrap(t, limit, size, true);
+  }
+
+  // The facet headers wider than limit pixels wrapped: a label expression
+  // that gives each header's lines.
+  function wrapHeaders(spec, limit) {
+    for (const h of Object.values(spec.facet || {})) {
+      if (!h || !h.header || !h.field) continue;
+      const size = h.header.labelFontSize || 12;
+      const values = new Set();
+      for (const rows of Object.values(spec.datasets || {})) for (const r of rows) if (typeof r[h.field] === "string") values.add(r[h.field]);
+      let expr = "";
+      const bold = h.header.labelFontWeight === "bold";
+      for (const v of values) if (textWidth(v, size, bold) > limit) expr += `datum.value === ${JSON.stringify(v)} ? ${JSON.stringify(wrap(v, limit, size, bold))} : `;
+      if (expr) h.header.labelExpr = expr + "datum.value";
+      h.header.labelLimit = limit;
+    }
+  }
+
   // Fit a specification to the width its box has (w pixels): the view
   // takes the width (a faceted one: its inner view, beside the names),
   // the names of a band axis are cut to what is left, and legends take as
   // many columns as fit. The C side gives the design; this gives the size.
   function fit(spec, w) {
     const names = Math.max(90, Math.min(380, Math.round(w * 0.34)));
+    const mapRows = wrapNames(spec, names - 8);
     // a faceted view's plot: beside the names, its right padding
     const plot = spec.facet ? Math.max(80, w - names - 50) : w;
     const cols = Math.max(1, Math.floor(w / 250));
@@ -181,7 +298,16 @@
       const enc = o.encoding || {};
       if (enc.y && enc.y.type === "nominal" && enc.y.axis) enc.y.axis.labelLimit = names;
       for (const a of ["x", "y"])
-        if (enc[a] && enc[a].title) enc[a].axis = Object.assign(enc[a].axis || {}, { titleLimit: spec.facet ? plot : w - 20 });
+        if (enc[a] && enc[a].title) {
+          // an x title is centred on the plot, beside a band axis's names
+          const limit = spec.facet ? plot : a === "x" && mapRows ? w - names - 30 : w - 20;
+          enc[a].title = wrapTitle(enc[a].title, limit, 12);
+          enc[a].axis = Object.assign(enc[a].axis || {}, { titleLimit: limit });
+          // beside a band axis's names: the title ends where the plot ends
+          if (a === "x" && mapRows && !spec.facet) Object.assign(enc.x.axis, { titleAnchor: "end", titleAlign: "right" });
+        }
+      // the last tick's label within the plot, not past the card's edge
+      if (enc.x && enc.x.type === "quantitative") enc.x.axis = Object.assign(enc.x.axis || {}, { labelFlush: true });
       if (enc.color && enc.color.legend) {
         // a legend beside the chart leaves a phone no room for it: below
         if (enc.color.legend.orient === "right" && w < 700) enc.color.legend.orient = "bottom";
@@ -195,12 +321,15 @@
     };
     walk(spec);
     if (spec.facet) {
-      for (const h of Object.values(spec.facet)) if (h.header) h.header.labelLimit = plot + 40;
+      wrapHeaders(spec, plot + 40);
       spec.spec.width = plot;
     } else {
       spec.width = Math.max(120, w);
       spec.autosize = { type: "fit-x", contains: "padding" };
+      // room on the right for the last tick's label
+      spec.padding = { left: 5, top: 5, bottom: 5, right: 16 };
     }
+    return mapRows;
   }
 
   function embed(v) {
@@ -208,7 +337,7 @@
     if (v.chart.log) setScale(spec, v.chart.log.axis, v.log ? "log" : "linear");
     spec.datasets = filteredDatasets(v.chart);
     v.width = v.el.clientWidth;
-    fit(spec, v.width);
+    v.mapRows = fit(spec, v.width);
     if (v.view) v.view.finalize();
     return vegaEmbed(v.el, spec, { actions: false, renderer: "svg", tooltip: { theme: "light" }, ast: true }).then((r) => {
       v.view = r.view;
@@ -223,15 +352,33 @@
       if (!box) continue;
       const target = box.querySelector(".vis");
       const v = { chart, el: target, view: null, log: chart.log ? !!chart.log.on : false };
+      let scaleLabel = null;
       if (chart.log) {
         const b = el("button", { type: "button", class: "scale" });
-        const label = () => (b.textContent = v.log ? "log scale: switch to linear" : "linear scale: switch to log");
-        label();
+        scaleLabel = () => (b.textContent = v.log ? "log scale: switch to linear" : "linear scale: switch to log");
+        scaleLabel();
         b.addEventListener("click", () => {
           v.log = !v.log;
-          label();
+          scaleLabel();
           embed(v);
         });
+        box.querySelector(".tools").appendChild(b);
+      }
+      // A device's chart in estimated cycles, and the same in QEMU's
+      // instructions a click away (the C side gives both).
+      if (chart.alt) {
+        const b = el("button", { type: "button", class: "measure" });
+        const label = () => (b.textContent = `${chart.label}: switch to ${chart.alt.label}`);
+        label();
+        b.addEventListener("click", () => {
+          for (const k of ["spec", "log", "label"]) [chart[k], chart.alt[k]] = [chart.alt[k], chart[k]];
+          v.log = chart.log ? !!chart.log.on : false;
+          label();
+          if (scaleLabel) scaleLabel();
+          box.dataset.measure = chart.label;
+          embed(v).then(applyFilters);
+        });
+        box.dataset.measure = chart.label;
         box.querySelector(".tools").appendChild(b);
       }
       views.push(v);
