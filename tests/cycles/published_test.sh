@@ -54,6 +54,7 @@ check() {
 
 m7=$(per_group "$out/pub.elf" mps2-an386 cortex-m4 m7)
 m33=$(per_group "$out/pub.elf" mps2-an386 cortex-m4 m33)
+m4=$(per_group "$out/pub.elf" mps2-an386 cortex-m4 m4)
 m55=$(per_group "$out/mve.elf" mps3-an547 cortex-m55 m55)
 m85=$(per_group "$out/mve.elf" mps3-an547 cortex-m55 m85)
 
@@ -100,6 +101,29 @@ shifted-use 3 J:"result_latency_of_operand2_shifted_reg_is_2_cycles"
 muls16 2 J:"muls.n...take_a_total_of_2_cycles"
 bfi-use 2 J:"bfi_is_a_single_stage_instruction"
 uxtab-use 3 J:"{u,s}xta{b,h,b16}_have_2_cycle_result_latency"
+T
+
+# Cortex-M4: the TRM's own statements of section 3.3.2 (DDI 0439B, the
+# same text as the Cortex-M3 TRM DDI 0337I 3.3.2: "TRM" below), jnk0le
+# doc/cortex_m3m4.md and CM3_pipetest_tmpl.S (STM32F407 rev Y, DWT CYCCNT:
+# "J"), and the fetch at a branch target (Arm knowledge article 103488664:
+# a 3-word prefetch buffer filled with word-aligned fetches;
+# compendium.i-0.nl "Alignment rules", measured: "Branches to unaligned
+# wide instructions will take one extra cycle": "C")
+check m4 35 "$m4" <<'T'
+loop-template 20 J:CM3_pipetest_tmpl.S_"20_cycles_per_loop"(17_nop.w,subs.w,bne.w_"2_cycles_taken")
+loop-wide-target-aligned 5 TRM:Table_3-1_branch_1+P,P=1;J:"bne.w_2_cycles_taken"
+loop-wide-target-unaligned 6 C:"branches_to_unaligned_wide_instructions_take_one_extra_cycle"
+alu-str 2 TRM:"STR_Rx,[Ry,#imm]_is_always_one_cycle";J:"immediate_offset_store_effectively_execute_in_1_cycle"
+ldr-ldr 4 TRM:"LDR_R0,[R1];_LDR_R1,[R2]_-_normally_three_cycles_total"(+1_ALU)
+ldr-str 4 TRM:"LDR_R0,[R1,R2];_STR_R0,[R3,#20]_-_normally_three_cycles_total"(+1_ALU)
+ldr-strreg 4 TRM:"LDR_R0,[R1,R2];_STR_R1,[R3,R2]_-_normally_three_cycles_total"(+1_ALU)
+ldr-ldr-ldr 5 TRM:"LDR_R0,[R1,R5];_LDR_R1,[R2];_LDR_R2,[R3,#4]_-_normally_four_cycles_total"(+1_ALU)
+alu-address 4 TRM:"address_dependent_on_the_result_of_a_preceding_data_processing_operation_stalls"
+str-ldr 5 J:"stores_cannot_be_pipelined_with_following_load_instructions_(adds_extra_cycle_to_store)"
+str-regoffset 3 J:"reg_offset_store_execute_in_2_cycles"
+str-post-two-bases 2 J:"alternating_2_different_registers_works"
+str-post-one-base 4 J:"post_and_pre_indexed_stores_cannot_be_chained_back_to_back_on_same_register"
 T
 
 # Cortex-M55: Arm's beat diagrams in ARMScheduleM55.td (no silicon

@@ -40,28 +40,58 @@ static const mc_model model_m3 = {
     .ls_pipeline = 1,
 };
 
-/* Cortex-M4 r0p1 TRM (DDI 0439B) 3.3.1 Table 3-1; FPU: 7.2.3 Table 7-1. */
+/* Cortex-M4 version 2 (docs/cycle-model.md "Cortex-M4"): r0p1 TRM (DDI
+ * 0439B) 3.3.1 Table 3-1, FPU 7.2.3 Table 7-1, with section 3.3.2's
+ * load/store rules (pipeline.c) and its refill for a PC loaded from
+ * memory: "LDR PC,[any] ... two cycles for the load, and three cycles for
+ * the pipeline reload", TBB/TBH "two cycles for the load, one cycle for
+ * the add, and three cycles for the pipeline reload"; POP/LDM with the PC
+ * likewise (N + 1 cycles of transfer, then 3). A branch whose target is
+ * known early (B, BL, B<cond>, CBZ, BX) refills in P = 1, one more when
+ * the target is a 32-bit instruction at a halfword address (fetch_align). */
 static const mc_model model_m4 = {
     .name = "cortex-m4",
-    .version = "1",
-    .source = "Cortex-M4 TRM r0p1 (DDI 0439B) 3.3.1 Table 3-1, FPU 7.2.3",
+    .version = "2",
+    .source = "Cortex-M4 TRM r0p1 (DDI 0439B) 3.3.1 Table 3-1 and 3.3.2, "
+              "FPU 7.2.3; STM32F407 measurements (jnk0le/random); branch "
+              "target fetch (Arm KA 103488664)",
     .cost =
         {
-            [K_ALU] = 1,      [K_ALU_PC] = 1 + P, [K_MUL] = 1,
-            [K_MLA] = 1,      [K_MULL] = 1,       [K_MLAL] = 1,
+            [K_ALU] = 1,
+            [K_ALU_PC] = 1 + P,
+            [K_MUL] = 1,
+            [K_MLA] = 1,
+            [K_MULL] = 1,
+            [K_MLAL] = 1,
             [K_DIV] = 12, /* 2 to 12: upper end (operand dependent) */
-            [K_LD] = 2,       [K_ST] = 2,         [K_LD_PC] = 2 + P,
-            [K_LDRD] = 1 + 2, [K_LDM] = 1,        [K_STM] = 1, /* + N */
-            [K_B] = 1 + P,    [K_BCOND] = 1 + P,  [K_CBZ] = 1 + P,
-            [K_BL] = 1 + P,   [K_BX] = 1 + P,     [K_TB] = 2 + P,
-            [K_MSR] = 1,      [K_MRS] = 1,        [K_BARRIER] = 1,
-            [K_ISB] = 1 + P,  [K_FP] = 1,         [K_FP_MAC] = 3,
-            [K_FP_DIV] = 14,  [K_FP_LS] = 2,      [K_FP_LSM] = 1,
+            [K_LD] = 2,
+            [K_ST] = 1, /* 3.3.2: always one cycle */
+            [K_LD_PC] = 2 + 3,
+            [K_LDRD] = 1 + 2,
+            [K_LDM] = 1,
+            [K_STM] = 1,
+            /* + N */[K_B] = 1 + P,
+            [K_BCOND] = 1 + P,
+            [K_CBZ] = 1 + P,
+            [K_BL] = 1 + P,
+            [K_BX] = 1 + P,
+            [K_TB] = 2 + 1 + 3,
+            [K_MSR] = 1,
+            [K_MRS] = 1,
+            [K_BARRIER] = 1,
+            [K_ISB] = 1 + P,
+            [K_FP] = 1,
+            [K_FP_MAC] = 3,
+            [K_FP_DIV] = 14,
+            [K_FP_LS] = 2,
+            [K_FP_LSM] = 1,
             [K_FP_MOV2] = 2,
         },
     .refill = P,
-    .ldm_pc_extra = P,
-    .ls_pipeline = 1,
+    .ldm_pc_extra = 3,
+    .ls_pipeline = 0,
+    .pipe = MC_PIPE_M4,
+    .fetch_align = 1,
 };
 #undef P
 

@@ -87,9 +87,17 @@ typedef struct {
 enum { MC_MVE_NONE, MC_MVE_LS, MC_MVE_INT, MC_MVE_MUL, MC_MVE_SYS };
 
 /* How a model treats neighbouring instructions: one at a time (the TRM
- * tables of M0+, M3, M4), or with the pairing and result-latency rules of
- * the Cortex-M33 and Cortex-M7 models (docs/cycle-model.md). */
-enum { MC_PIPE_SCALAR, MC_PIPE_M33, MC_PIPE_M7, MC_PIPE_M55, MC_PIPE_M85 };
+ * tables of M0+ and M3), with the load/store rules of the Cortex-M4's TRM
+ * section 3.3.2, or with the pairing and result-latency rules of the
+ * Cortex-M33 and Cortex-M7 models (docs/cycle-model.md). */
+enum {
+  MC_PIPE_SCALAR,
+  MC_PIPE_M33,
+  MC_PIPE_M7,
+  MC_PIPE_M55,
+  MC_PIPE_M85,
+  MC_PIPE_M4
+};
 
 typedef struct {
   const char *name;
@@ -102,6 +110,9 @@ typedef struct {
   uint8_t pipe;          /* MC_PIPE_* */
   uint8_t mispredict;    /* M7, M85: cycles of a mispredicted branch
                             (memsys.c); the M7's depends on the flags */
+  uint8_t fetch_align;   /* M4: a taken branch to a 32-bit instruction at
+                            a halfword address costs this much more (the
+                            second fetch; merlin_cycles.c) */
 } mc_model;
 
 /* Decoder state within one translation block. */
@@ -120,11 +131,17 @@ typedef struct {
    * halfword loads), word loads */
   uint16_t cyc_dst, cyc_ok, cyc_late, cyc_ldw;
   uint16_t grp_dst, grp_ok, grp_late, grp_ldw;
-  int prev_mve;           /* the instruction before was MVE: its pipe */
-  int prev_unit;          /* M7, M85: its execution unit (pipeline.c) */
-  int prev_early;         /* M7, M85: it ran in the early ALU */
-  int prev_di;            /* M33, M55: it may pair with any 16-bit one */
-  unsigned since_flags;   /* instructions since the last that set flags */
+  int prev_mve;         /* the instruction before was MVE: its pipe */
+  int prev_unit;        /* M7, M85: its execution unit (pipeline.c) */
+  int prev_early;       /* M7, M85: it ran in the early ALU */
+  int prev_di;          /* M33, M55: it may pair with any 16-bit one */
+  unsigned since_flags; /* instructions since the last that set flags */
+  /* M4 (pipeline.c): the instruction before was a single load that the
+   * next load or store may pipeline with; a single store whose data phase
+   * overlaps the next instruction; the registers it wrote as data (an
+   * ALU result or loaded data) and as a base writeback */
+  uint8_t m4_ld, m4_st;
+  uint16_t m4_data, m4_wb;
   unsigned br_mispredict; /* cost of the block's last branch if mispredicted
                              (0: the model's default) */
 } mc_state;

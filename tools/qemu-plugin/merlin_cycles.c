@@ -51,8 +51,12 @@ typedef struct {
   uint8_t fn_entry; /* starts at its function's address: a call */
   uint8_t has_dyn;  /* dyn is in use: a memory system or a predictor */
   uint8_t penalty;  /* dyn.penalty when the block starts afresh */
-  mc_dyn dyn;       /* their state (memsys.h) */
-  uint64_t extra;   /* their cycles in the current region */
+  /* M4: entered by a taken branch, its first instruction costs this much
+   * more (a 32-bit one at a halfword address needs a second fetch) */
+  uint8_t entry_extra;
+  uint64_t n_jumped_in; /* such entries in the current region */
+  mc_dyn dyn;           /* their state (memsys.h) */
+  uint64_t extra;       /* their cycles in the current region */
   /* The pipeline's state after the block when it starts afresh, and the
    * block continued from one that ended without a branch (mc_carry). */
   mc_state exit;
@@ -100,7 +104,7 @@ static void region_end(void) {
     tb_info *t = ran[i];
     uint64_t c = t->execs * t->cycles + t->n_taken * t->taken_cost +
                  t->n_not_taken * t->not_taken_cost + t->extra +
-                 (uint64_t)t->carry_adj;
+                 (uint64_t)t->carry_adj + t->n_jumped_in * t->entry_extra;
     insns += t->execs * t->n_insns;
     cycles += c;
     stall += t->extra;
@@ -116,7 +120,7 @@ static void region_end(void) {
       f_cycles[t->func] += c;
       f_calls[t->func] += t->fn_entry ? t->execs : 0;
     }
-    t->execs = t->n_taken = t->n_not_taken = t->extra = 0;
+    t->execs = t->n_taken = t->n_not_taken = t->extra = t->n_jumped_in = 0;
     t->carry_adj = 0;
   }
   n_ran = 0;
@@ -147,6 +151,9 @@ static void region_end(void) {
  * left the pipeline in (NULL after a branch, an exception or a marker). */
 static const tb_info *prev_straight;
 static const mc_state *prev_exit;
+/* Where the block before would have gone on without a branch: a block
+ * starting elsewhere was entered by a taken branch (or an exception). */
+static uint64_t prev_fallthrough = UINT64_MAX;
 
 /* t starts where prev_straight ended: its cost from the state that block
  * left (mc_carry in cycle_model.h), computed when that state is new. */
@@ -168,6 +175,8 @@ static void tb_exec(unsigned int vcpu, void *udata) {
   /* The pipeline's state flows on from a block cut off without a branch
    * (QEMU's choice, which the host's timing moves), so the cost does not
    * depend on where QEMU cut. */
+  int jumped_in = t->pc != prev_fallthrough;
+  prev_fallthrough = t->fallthrough;
   const mc_block_cost *ck = NULL;
   if (model && prev_straight && t->pc == prev_straight->fallthrough &&
       !t->marker)
@@ -200,6 +209,8 @@ static void tb_exec(unsigned int vcpu, void *udata) {
     return;
   if (ck)
     t->carry_adj += (int64_t)ck->cycles - (int64_t)t->cycles;
+  if (jumped_in && t->entry_extra)
+    t->n_jumped_in++;
   if (t->has_dyn) { /* memsys.c: the branch that led here, this fetch */
     if (last && last->dyn.br)
       last->extra += mc_dyn_branch(&last->dyn, t->pc);
@@ -287,6 +298,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   mc_state_init(&t->exit);
   mc_block_cost bc;
   mc_block(model, t->insns, n, &t->exit, wait_states, &bc, t->classes);
+  if (model && model->fetch_align && n && t->insns[0].size == 4 && (t->pc & 2))
+    t->entry_extra = model->fetch_align;
   t->cycles = bc.cycles;
   t->ends_flow = n == 0 || bc.last_branch != MC_BR_NONE;
   if (bc.last_branch == MC_BR_COND) {

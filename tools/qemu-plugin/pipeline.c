@@ -258,9 +258,65 @@ static void m7(const mc_model *m, const mc_insn *in, mc_state *st, mc_cost *c) {
       (!m85 && in->kind == K_BCOND) ? (st->since_flags < 5 ? 8u : 6u) : 0u;
 }
 
+/* A load or store of any kind: the Cortex-M4 generates its address in the
+ * decode stage (TRM 3.3.2, jnk0le doc/cortex_m3m4.md). */
+static int m4_mem(const mc_insn *in) {
+  return in->ls || in->load || in->cls == MC_STORE || in->kind == K_STM ||
+         in->kind == K_FP_LSM;
+}
+
+/* Cortex-M4 version 2 (docs/cycle-model.md "Cortex-M4"): Table 3-1's
+ * figures with the load/store mechanism of TRM section 3.3.2 (DDI 0439B)
+ * as measured on an STM32F407 (jnk0le/random doc/cortex_m3m4.md):
+ * - "STR Rx,[Ry,#imm] is always one cycle": its data phase overlaps the
+ *   next instruction (the table's 2 for a store with an immediate offset,
+ *   pre- or post-indexed too on the M4, becomes 1), but "nothing can be
+ *   pipelined after the store": a load right after it waits a cycle
+ *   ("stores cannot be pipelined with following load instructions");
+ *   a store with a register offset takes 2, 1 right after a load;
+ * - "LDR [any] are pipelined when possible": a single load or store right
+ *   after a single load costs one cycle less unless its address uses what
+ *   that load wrote (its data, or its base writeback: "post and pre
+ *   indexed loads cannot be chained back to back on same register base");
+ * - "Any load or store that generates an address dependent on the result
+ *   of a preceding data processing operation stalls the pipeline for an
+ *   additional cycle" ("base address and offset must be available 1 cycle
+ *   earlier than normally": a loaded value used as an address likewise);
+ *   two stores in a row with a writeback of the same base are not chained.
+ * The refill after a taken branch: merlin_cycles.c (fetch_align). */
+static void m4(const mc_insn *in, mc_state *st, mc_cost *c) {
+  const mc_regs *r = &in->regs;
+  int ld1 = in->ls && in->cls == MC_LOAD, st1 = in->ls && in->cls == MC_STORE;
+  int piped = 0;
+  unsigned extra = 0;
+  if (m4_mem(in) && st->prev_valid) {
+    int dep = (r->addr & st->m4_data) != 0, wb = (r->addr & st->m4_wb) != 0;
+    if (dep)
+      extra++; /* the address-generation stall */
+    if (in->load && st->m4_st)
+      extra++; /* the store's data phase first */
+    if (st1 && wb && st->m4_st)
+      extra++; /* two stores on one written-back base: not chained */
+    piped = st->m4_ld && !dep && !wb && (ld1 || st1);
+  }
+  if (piped && ld1)
+    c->taken = c->not_taken = 1; /* a load pipelined after a load */
+  if (st1 && r->regoff && !piped)
+    extra++; /* a register-offset store: 2 */
+  pay(c, extra);
+  /* what the next instruction sees */
+  uint16_t wbm = m4_mem(in) ? (uint16_t)(r->dst & r->addr) : 0;
+  st->m4_ld = (uint8_t)ld1;
+  st->m4_st = (uint8_t)(st1 && (!r->regoff || piped));
+  st->m4_wb = wbm;
+  st->m4_data = (uint16_t)(r->dst & ~wbm);
+}
+
 void mc_pipe_cost(const mc_model *m, const mc_insn *in, mc_state *st, int in_it,
                   mc_cost *c) {
-  if (m->pipe == MC_PIPE_M33 || m->pipe == MC_PIPE_M55)
+  if (m->pipe == MC_PIPE_M4)
+    m4(in, st, c);
+  else if (m->pipe == MC_PIPE_M33 || m->pipe == MC_PIPE_M55)
     m33(m, in, st, in_it, c);
   else
     m7(m, in, st, c);

@@ -25,6 +25,7 @@ static void ls16(uint16_t h, mc_regs *r) {
   if ((h & 0xF000) == 0x5000) { /* register offset */
     unsigned op = (h >> 9) & 7, rm = (h >> 6) & 7;
     r->addr = R(rn) | R(rm);
+    r->regoff = 1;
     if (op <= 2)
       r->src = R(rt);
     else
@@ -157,9 +158,10 @@ static void ls32(uint16_t h1, uint16_t h2, mc_regs *r) {
   unsigned size = (h1 >> 5) & 3;
   if (rn != 15)
     r->addr = R(rn);
-  if (!(h1 & 0x0080) && (h2 & 0x0FC0) == 0) /* register offset */
+  if (!(h1 & 0x0080) && (h2 & 0x0FC0) == 0) { /* register offset */
     r->addr |= R(h2 & 0xF);
-  else if (!(h1 & 0x0080) && (h2 & 0x0900) == 0x0900)
+    r->regoff = 1;
+  } else if (!(h1 & 0x0080) && (h2 & 0x0900) == 0x0900)
     r->dst = R(rn); /* pre/post-indexed with writeback */
   if (load && rt != 15)
     r->dst |= R(rt);

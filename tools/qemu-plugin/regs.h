@@ -39,6 +39,7 @@ typedef struct {
   uint8_t simple; /* ADD, SUB or MOV of registers or simple immediates */
   uint8_t movwt;  /* 1: MOVW, 2: MOVT */
   uint8_t rr32;   /* 32-bit data processing with a register operand 2 */
+  uint8_t regoff; /* a load or store single with a register offset */
 } mc_regs;
 
 void mc_regs_of(uint16_t h1, uint16_t h2, int size, mc_regs *r);
