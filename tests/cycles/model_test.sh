@@ -57,7 +57,9 @@ build snippets_split.S cortex-m4 "$out/split.elf"
 # ---- Cortex-M4 (version 2: TRM r0p1 3.3.1 Table 3-1 and 3.3.2; P = 1) --
 # A block entered by a taken branch (the marker's BX LR returns to the
 # instruction after its BL) whose first instruction is 32-bit at a
-# halfword address costs one more: the second fetch (rows 3, 4, 5, 7).
+# halfword address costs one more: the second fetch (rows 3, 4, 5, 7);
+# three or more 32-bit instructions in a row at halfword addresses one
+# more (rows 4 and 5, the BL into the end marker among them).
 m4=$(
   # 1: LDR 2, the next three pipelined with the load before: 1 each
   #    (2+1+1+1) + BL 2 = 7
@@ -69,11 +71,11 @@ m4=$(
   #    LDM.W at a halfword address after the marker's return: 23
   row 5 23 0 0 0 0 0 0 4 1 0 0
   # 4: MUL 1, MLA 1, UMULL 1, UMLAL 1 (single cycle on M4), + BL 2 = 6;
-  #    MUL.W at a halfword address: 7
-  row 5 7 0 2 2 0 0 0 0 1 0 0
+  #    MUL.W at a halfword address: 7; the five a group: 8
+  row 5 8 0 2 2 0 0 0 0 1 0 0
   # 5: UDIV, SDIV 2..12: the upper end 12 each, + BL 2 = 26; UDIV at a
-  #    halfword address: 27
-  row 3 27 0 0 0 2 0 0 0 1 0 0
+  #    halfword address: 27; the three a group: 28
+  row 3 28 0 0 0 2 0 0 0 1 0 0
   # 6: STR 1 ("STR Rx,[Ry,#imm] is always one cycle"), STR 1, + BL 2 = 4
   row 3 4 0 0 0 0 0 2 0 1 0 0
   # 7: BL 2 + PUSH {r4,lr} 1+2 + POP {r4,pc} 1+2+3 (a PC loaded from

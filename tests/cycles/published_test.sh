@@ -108,8 +108,9 @@ T
 # doc/cortex_m3m4.md and CM3_pipetest_tmpl.S (STM32F407 rev Y, DWT CYCCNT:
 # "J"), and the fetch at a branch target (Arm knowledge article 103488664:
 # a 3-word prefetch buffer filled with word-aligned fetches;
-# compendium.i-0.nl "Alignment rules", measured: "Branches to unaligned
-# wide instructions will take one extra cycle": "C")
+# compendium.i-0.nl "Alignment rules", measured on an STM32 from flash:
+# "Branches to unaligned wide instructions will take one extra cycle",
+# and the groups of such instructions: "C")
 check m4 35 "$m4" <<'T'
 loop-template 20 J:CM3_pipetest_tmpl.S_"20_cycles_per_loop"(17_nop.w,subs.w,bne.w_"2_cycles_taken")
 loop-wide-target-aligned 5 TRM:Table_3-1_branch_1+P,P=1;J:"bne.w_2_cycles_taken"
@@ -124,6 +125,10 @@ str-ldr 5 J:"stores_cannot_be_pipelined_with_following_load_instructions_(adds_e
 str-regoffset 3 J:"reg_offset_store_execute_in_2_cycles"
 str-post-two-bases 2 J:"alternating_2_different_registers_works"
 str-post-one-base 4 J:"post_and_pre_indexed_stores_cannot_be_chained_back_to_back_on_same_register"
+wide-unaligned-two 4 C:"groups_of_three_or_more_unaligned_wide_instructions_will_take_one_extra_cycle"(two:_none)
+wide-unaligned-three 6 C:"groups_of_three_or_more_unaligned_wide_instructions_will_take_one_extra_cycle"
+wide-unaligned-str-three 5 C:"groups_of_unaligned_wide_str_only_add_the_penalty_cycle_from_a_length_of_4"(three:_none)
+wide-unaligned-str-four 7 C:"groups_of_unaligned_wide_str_only_add_the_penalty_cycle_from_a_length_of_4"
 T
 
 # Cortex-M55: Arm's beat diagrams in ARMScheduleM55.td (no silicon

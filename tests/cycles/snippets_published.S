@@ -312,6 +312,39 @@ m33_part:
   str r4, [r8], #4
   .endm
 
+  .macro m4_wide_two /* two 32-bit instructions at halfword addresses */
+  .balign 4
+  nop
+  add.w r0, r0, #1
+  add.w r1, r1, #1
+  nop
+  .endm
+  .macro m4_wide_three /* three: one cycle more */
+  .balign 4
+  nop
+  add.w r0, r0, #1
+  add.w r1, r1, #1
+  add.w r3, r3, #1
+  nop
+  .endm
+  .macro m4_wide_str_three /* three stores: none */
+  .balign 4
+  nop
+  str.w r3, [r6, #4]
+  str.w r3, [r6, #8]
+  str.w r3, [r6, #12]
+  nop
+  .endm
+  .macro m4_wide_str_four /* four stores: one */
+  .balign 4
+  nop
+  str.w r3, [r6, #4]
+  str.w r3, [r6, #8]
+  str.w r3, [r6, #12]
+  str.w r3, [r6, #16]
+  nop
+  .endm
+
 m4_part:
   measure_loop m4_loop_template
   measure_loop m4_loop_aligned
@@ -326,6 +359,10 @@ m4_part:
   measure m4_strreg
   measure m4_strpost_two
   measure m4_strpost_one
+  measure m4_wide_two
+  measure m4_wide_three
+  measure m4_wide_str_three
+  measure m4_wide_str_four
 
   /* semihosting SYS_EXIT, ADP_Stopped_ApplicationExit */
   movs r0, #0x18

@@ -74,6 +74,7 @@ typedef struct {
   int pc_in_list;    /* LDM/POP loads the PC */
   unsigned it_count; /* IT: instructions in its block */
   int size;          /* 2 or 4 bytes */
+  int odd;           /* at a halfword (not word) address */
   int load;          /* reads memory (a load of any kind, TBB/TBH, POP) */
   int mve;           /* an MVE (Helium) instruction: its pipe, MC_MVE_* */
   int nop16;         /* a 16-bit NOP or other hint */
@@ -142,6 +143,9 @@ typedef struct {
    * ALU result or loaded data) and as a base writeback */
   uint8_t m4_ld, m4_st;
   uint16_t m4_data, m4_wb;
+  /* M4: the run of 32-bit instructions at halfword addresses going on
+   * (its length, whether all are stores, whether it has paid its cycle) */
+  uint8_t m4_run, m4_run_st, m4_run_paid;
   unsigned br_mispredict; /* cost of the block's last branch if mispredicted
                              (0: the model's default) */
 } mc_state;

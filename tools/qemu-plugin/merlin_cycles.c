@@ -288,6 +288,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     mc_insn *in = &t->insns[i];
     mc_decode(hw1, hw2, (int)sz, in);
     br_pc = qemu_plugin_insn_vaddr(insn);
+    in->odd = (br_pc & 2) != 0;
     t->fallthrough = br_pc + sz;
     /* loads only, and not from the stack (SP never points to flash) */
     if (mc_mem_loads() && in->load && in->regs.addr != 1u << 13)

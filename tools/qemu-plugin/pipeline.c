@@ -283,7 +283,31 @@ static int m4_mem(const mc_insn *in) {
  *   additional cycle" ("base address and offset must be available 1 cycle
  *   earlier than normally": a loaded value used as an address likewise);
  *   two stores in a row with a writeback of the same base are not chained.
+ * And the fetch (compendium.i-0.nl "Alignment rules", measured on an
+ * STM32 from flash): "Groups of three or more unaligned wide instructions
+ * will take one extra cycle", "Groups of unaligned wide str only add the
+ * penalty cycle from a length of 4" (a 32-bit instruction at a halfword
+ * address spans two of the fetch unit's words: Arm KA 103488664).
  * The refill after a taken branch: merlin_cycles.c (fetch_align). */
+static unsigned m4_fetch(const mc_insn *in, mc_state *st) {
+  if (in->size != 4 || !in->odd) {
+    st->m4_run = 0;
+    return 0;
+  }
+  int store = in->cls == MC_STORE;
+  if (st->m4_run == 0) {
+    st->m4_run_st = (uint8_t)store;
+    st->m4_run_paid = 0;
+  } else if (!store)
+    st->m4_run_st = 0;
+  if (st->m4_run < 255)
+    st->m4_run++;
+  if (st->m4_run_paid || st->m4_run < (st->m4_run_st ? 4 : 3))
+    return 0;
+  st->m4_run_paid = 1;
+  return 1;
+}
+
 static void m4(const mc_insn *in, mc_state *st, mc_cost *c) {
   const mc_regs *r = &in->regs;
   int ld1 = in->ls && in->cls == MC_LOAD, st1 = in->ls && in->cls == MC_STORE;
@@ -303,7 +327,7 @@ static void m4(const mc_insn *in, mc_state *st, mc_cost *c) {
     c->taken = c->not_taken = 1; /* a load pipelined after a load */
   if (st1 && r->regoff && !piped)
     extra++; /* a register-offset store: 2 */
-  pay(c, extra);
+  pay(c, extra + m4_fetch(in, st));
   /* what the next instruction sees */
   uint16_t wbm = m4_mem(in) ? (uint16_t)(r->dst & r->addr) : 0;
   st->m4_ld = (uint8_t)ld1;
