@@ -133,7 +133,9 @@ T
 
 # Cortex-M55: Arm's beat diagrams in ARMScheduleM55.td (no silicon
 # measurement of the M55 was found); Cortex-M85: jnk0le doc/cortex_m85.md
-# (RA8D1, Cortex-M85 r0p2, DWT CYCCNT)
+# (RA8D1, Cortex-M85 r0p2, DWT CYCCNT; the rules it states where Arm's
+# Cortex-M85 Software Optimization Guide is "not mentioned, wrong or
+# unclear", the count each gives for the sequence)
 check m55 1 "$m55" <<'T'
 vldr-vadd-vmul-vstr 5 Arm:ARMScheduleM55.td_"VLDR;VADD;VMUL;VSTR"_diagram
 vldr-vldrb-vadd-vstr 6 Arm:ARMScheduleM55.td_"VLDR;VLDRB;VADD;VSTR"_diagram
@@ -143,6 +145,17 @@ adds-forward-chain 3 J:"forward_dependent_operands_in_0_cycles_into_later_stages
 pointer-chase 3 J:"ldr_r1,[r5,r0]_r0_available_in_EX1"_2_cycles_later
 ldrd-ldrd 1 J:"ldrd/strd_can_be_dual_issued_together"(DTCM)
 scalar-vldr-veor 2 J:"scalar_instructions_can't_be_issued_a_cycle_after_vector_loads"
+op2-chain-alu-input 1 J:"non_shifted_input_operand_(for_ALU_stage)_is_consumed_in_the_stage_where_it's_used"
+op2-chain-second-register 2 J:"operand2_(reg-reg)_instructions_have_1_extra_cycle_of_input_latency_to_the_second_register_operand"
+uxtb-uxtb 2 J:"issuing_instruction_pairs_that_can't_be_dual_issued_(uxtb+uxtb...)"
+bfi-bfi 2 J:"bfi_instruction_cannot_be_dual_issued_with_other_bfi_or_slot_0_instructions"
+ldr-use 1 J:"effective_load_to_use_latency_for_ldr_is_0_cycle_into_the_EX3_stage"
+ldrb-use 2 J:"ldr{b,h,sb,sh}..._realistic_load_to_use_latency_is_1_cycle_into_EX3"
+ldr-accumulate 2 J:"can't_forward_ldr_result_into_accumulate_operand_in_0_cycles"
+umlal-strd 2 J:"can't_dual_issue_4_operand_MAC_(with_64bit_accumulator)_with_reg_offset_store_or_strd"
+umlal-str 1 J:(the_same_rule:_a_plain_store_pairs);LLVM:one_MAC,two_store_ports
+vadd-vadd 2 J:"cannot_dual_issue_two_fp_arithmetic/move_instructions"
+ldr-post-chain 2 J:"two_post/pre_indexed_loads/stores_can_be_chained_back_to_back_each_cycle"
 T
 
 exit "$fail"

@@ -207,25 +207,28 @@ static const mc_model model_m7 = {
     .mispredict = 6,
 };
 
-/* Cortex-M85 (docs/cycle-model.md "Cortex-M85"), version 1: Arm's
- * Cortex-M85 Software Optimization Guide (Arm 107950) as encoded in Arm's
- * scheduling model in LLVM (ARMScheduleM85.td: dual issue, two ALUs, two
- * load and two store ports, one MAC, one shifter for shifted operands,
- * divide 7, mispredict 7 for forward branches), with silicon measurements
- * on an RA8D1 (Cortex-M85 r0p2; jnk0le/random doc/cortex_m85.md) where
- * they say more. MVE as the M55 (pipeline.c). */
+/* Cortex-M85 (docs/cycle-model.md "Cortex-M85"), version 2: an in-order
+ * dual-issue pipeline of three execution stages (pipeline_m85.c) as
+ * measured on an RA8D1 (Cortex-M85 r0p2; jnk0le/random doc/cortex_m85.md,
+ * notes on Arm's Cortex-M85 Software Optimization Guide, Arm 107950);
+ * single-issue instructions and their costs from Arm's scheduling model
+ * (LLVM ARMScheduleM85.td: divide 7, LDM/STM ceil(N/2), system 3, VDIV
+ * 14); a mispredicted branch 4 (measured "3-4 cycles" for an inner loop's
+ * branch, LE "4-5"; ARMScheduleM85.td MispredictPenalty 4), 6 or 7 when
+ * the flags it reads were set late (measured "5-6 when flags are
+ * generated last cycle EX2, 6-7 EX3"). MVE as the M55, with the M85's
+ * pairing of a vector instruction beside a scalar one. */
 static const mc_model model_m85 = {
     .name = "cortex-m85",
-    .version = "1",
-    .source = "LLVM ARMScheduleM85.td (Arm's Cortex-M85 scheduling model, "
-              "after Arm 107950); Cortex-M85 silicon measurements (RA8D1, "
-              "jnk0le/random)",
+    .version = "2",
+    .source = "Cortex-M85 silicon measurements (RA8D1, jnk0le/random "
+              "doc/cortex_m85.md, on Arm 107950); LLVM ARMScheduleM85.td",
     .cost = DUAL_ISSUE_COST(14), /* VDIV: ARMScheduleM85.td latency 14 */
     .refill = 0,
     .ldm_pc_extra = 0,
     .ls_pipeline = 0,
     .pipe = MC_PIPE_M85,
-    .mispredict = 7,
+    .mispredict = 4,
 };
 
 const mc_model *mc_model_find(const char *name) {

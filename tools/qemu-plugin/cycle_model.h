@@ -146,6 +146,17 @@ typedef struct {
   /* M4: the run of 32-bit instructions at halfword addresses going on
    * (its length, whether all are stores, whether it has paid its cycle) */
   uint8_t m4_run, m4_run_st, m4_run_paid;
+  /* M85 (pipeline.c): the time at which each register's value (index 15:
+   * the flags) reaches a consumer, in cycles from the current issue
+   * group's (a consumer in stage EXk of a group issued c cycles later needs
+   * c + k > the time); the group's instructions (2: closed) and the
+   * resources they hold; what its loads write; when flags are early
+   * enough for a conditional branch not to pay the late-flags cost, and
+   * how late they are (2: set in EX2, 3: in EX3) */
+  uint8_t t85[16];
+  uint8_t g85_n, g85_res;
+  uint16_t g85_ld;
+  uint8_t f85_ok, f85_stage;
   unsigned br_mispredict; /* cost of the block's last branch if mispredicted
                              (0: the model's default) */
 } mc_state;
@@ -193,6 +204,10 @@ typedef struct {
   mc_state entry, exit;
   mc_block_cost cost;
 } mc_carry;
+
+/* Cortex-M85 version 2 (pipeline_m85.c): the cycles an instruction moves
+ * the issue point on, from the state before it (updated). */
+unsigned mc_m85_cost(const mc_model *m, const mc_insn *in, mc_state *st);
 
 /* The M33 and M7 rules on top of the table cost in *c (pipeline.c):
  * dual issue with the instruction before, result-latency stalls. */
