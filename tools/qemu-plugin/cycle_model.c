@@ -514,11 +514,14 @@ mc_cost mc_cost_of(const mc_model *m, mc_insn *in, mc_state *st,
 }
 
 void mc_block(const mc_model *m, const mc_insn *ins, size_t n, mc_state *st,
-              unsigned wait_states, mc_block_cost *out, uint32_t *classes) {
+              unsigned wait_states, mc_block_cost *out, uint32_t *classes,
+              uint8_t *costs) {
   memset(out, 0, sizeof *out);
   for (size_t i = 0; i < n; i++) {
     mc_insn in = ins[i];
     mc_cost k = mc_cost_of(m, &in, st, wait_states);
+    if (costs)
+      costs[i] = 0;
     if (i + 1 == n)
       out->last_branch = (uint8_t)in.branch;
     if (i + 1 == n && in.branch == MC_BR_COND) {
@@ -529,7 +532,10 @@ void mc_block(const mc_model *m, const mc_insn *ins, size_t n, mc_state *st,
     /* a conditional branch inside a block (IT block): not taken */
     if (classes)
       classes[in.branch == MC_BR_COND ? MC_BR_NOT_TAKEN : in.cls]++;
-    out->cycles += in.branch == MC_BR_COND ? k.not_taken : k.taken;
+    unsigned c = in.branch == MC_BR_COND ? k.not_taken : k.taken;
+    out->cycles += c;
+    if (costs)
+      costs[i] = (uint8_t)(c < 255 ? c : 255);
   }
   out->penalty = (uint8_t)st->br_mispredict;
 }

@@ -188,10 +188,13 @@ typedef struct {
   uint8_t last_branch; /* MC_BR_* of the last instruction (IT applied) */
 } mc_block_cost;
 /* The cost of ins[0..n) from *st, which becomes the state after them; the
- * instructions' classes are added to classes[] when it is not NULL. The
- * instructions are not changed (mc_cost_of works on copies). */
+ * instructions' classes are added to classes[] when it is not NULL, and
+ * each one's cycles (0 for a last conditional branch, settled later) put
+ * in costs[] when that is not NULL. The instructions are not changed
+ * (mc_cost_of works on copies). */
 void mc_block(const mc_model *m, const mc_insn *ins, size_t n, mc_state *st,
-              unsigned wait_states, mc_block_cost *out, uint32_t *classes);
+              unsigned wait_states, mc_block_cost *out, uint32_t *classes,
+              uint8_t *costs);
 
 /* A block that continues another without a branch between them (QEMU cut
  * the straight line where an instruction budget ended, at a page or at its
