@@ -44,7 +44,8 @@ export function renderAes(run, ref) {
       if (seed?.ratio !== undefined) {
         seedText = seed.ratio.toFixed(2);
         why = Math.abs(ratio - seed.ratio) <= 0.08 ? 'within ±8 points'
-          : `${ratio > seed.ratio ? 'above' : 'below'}: ${seed.why}`;
+          : `${ratio > seed.ratio ? 'above' : 'below'}: ` +
+            `${seed.why[ratio > seed.ratio ? 'above' : 'below']}`;
       } else if (seed) {
         seedText = seed.text;
         why = ratio <= 1 + seed.tolerance ? seed.ok : seed.why;
