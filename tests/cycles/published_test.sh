@@ -3,7 +3,7 @@
 #
 # Published silicon measurements against the cycle models
 # (docs/cycle-model.md "Published sequences"): snippets_published.S
-# (Cortex-M7, Cortex-M33) and snippets_mve.S (Cortex-M55, Cortex-M85) run
+# (Cortex-M7, Cortex-M33, Cortex-M4) and snippets_mve.S (Cortex-M55, M85) run
 # under QEMU with the plugin; every sequence runs 4 and 14 times in a row
 # and (cycles(14) - cycles(4)) / 10 must be the published figure within a
 # quarter cycle, or the row is a known miss named here and in the doc.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Published Cortex-M7 and Cortex-M33 silicon measurements as snippets
+/* Published Cortex-M7, Cortex-M33 and Cortex-M4 measurements as snippets
  * (published_test.sh; docs/cycle-model.md "Published sequences"). Each
  * sequence runs 4 and then 14 times in a row, each time between the
  * sample markers, so that (cycles(14) - cycles(4)) / 10 is its cost in a
