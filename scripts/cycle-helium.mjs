@@ -111,7 +111,9 @@ kernels.forEach((kn, idx) => {
       '-mthumb', '-nostdlib', '-nostartfiles', `-Wa,-I${join(root, 'tests', 'cycles')}`,
       '-Wl,-Ttext=0x10000000', '-Wl,-e,reset', asm, '-o', elf], { stdio: 'pipe' });
   } catch (e) {
-    skipped.push({ kernel: kn.name, reason: `does not assemble alone: ${String(e.stderr).split('\n')[0]}` });
+    const msg = String(e.stderr).split('\n').find((l) => /Error/.test(l)) || 'assembler error';
+    skipped.push({ kernel: kn.name,
+      reason: `does not assemble alone: ${msg.replace(/^.*?Error:\s*/, '')}` });
     return;
   }
   try {
