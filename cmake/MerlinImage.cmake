@@ -29,7 +29,8 @@ set(MERLIN_OPT "-O2" CACHE STRING
     "optimisation of the image and its libraries: O2, Os, O3 (or -O2 ...)")
 # The compiler MERLIN_CC asked for, not a stale cache or $CC.
 if((MERLIN_CC STREQUAL "clang" AND NOT CMAKE_C_COMPILER_ID MATCHES "Clang") OR
-   (MERLIN_CC STREQUAL "gcc" AND NOT CMAKE_C_COMPILER_ID STREQUAL "GNU"))
+   (MERLIN_CC STREQUAL "gcc" AND NOT CMAKE_C_COMPILER_ID STREQUAL "GNU") OR
+   (MERLIN_CC MATCHES "^/" AND NOT CMAKE_C_COMPILER STREQUAL MERLIN_CC))
   message(FATAL_ERROR "MERLIN_CC=${MERLIN_CC} but the C compiler is "
     "${CMAKE_C_COMPILER} (${CMAKE_C_COMPILER_ID}): configure a fresh build "
     "directory")
@@ -118,7 +119,11 @@ configure_file(${CMAKE_SOURCE_DIR}/cmake/registry.c.in
 
 # ---- build provenance --------------------------------------------------
 string(STRIP "${CMAKE_C_FLAGS}" MERLIN_BUILD_CFLAGS)
+# the driver's name, or with --cc PATH its path (merlin's matrix row)
 get_filename_component(MERLIN_CC_NAME "${CMAKE_C_COMPILER}" NAME)
+if(MERLIN_CC MATCHES "^/")
+  set(MERLIN_CC_NAME "${MERLIN_CC}")
+endif()
 set(MERLIN_BUILD_COMPILER
     "${MERLIN_CC_NAME} ${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}")
 configure_file(${CMAKE_SOURCE_DIR}/cmake/merlin_build_info.h.in

@@ -30,16 +30,22 @@ if(NOT EXISTS "${merlin_sysroot}/include/stdlib.h")
     "${merlin_sysroot}/include (from ${merlin_libc}): install "
     "libnewlib-arm-none-eabi (scripts/setup)")
 endif()
-# The driver the target names (boards/<id>.board 'clang', default clang):
-# clang-19 for the Armv8.1-M targets, where Debian's clang 14 crashes or
-# does not know the core.
-if(NOT MERLIN_CLANG_NAME)
-  set(MERLIN_CLANG_NAME clang)
+# The driver: a clang driver's path (MERLIN_CC), else the one the target
+# names (boards/<id>.board 'clang'), else clang-19, Debian 12's newest, on
+# every target (docs/targets.md "Compilers").
+if(MERLIN_CC MATCHES "^/")
+  set(MERLIN_CLANG_NAME "${MERLIN_CC}")
+elseif(NOT MERLIN_CLANG_NAME)
+  set(MERLIN_CLANG_NAME clang-19)
 endif()
 if(NOT MERLIN_CLANG_CPU_FLAGS)
   set(MERLIN_CLANG_CPU_FLAGS "${MERLIN_CPU_FLAGS}")
 endif()
-find_program(MERLIN_CLANG ${MERLIN_CLANG_NAME})
+if(MERLIN_CC MATCHES "^/")
+  set(MERLIN_CLANG "${MERLIN_CC}")
+else()
+  find_program(MERLIN_CLANG ${MERLIN_CLANG_NAME})
+endif()
 if(NOT MERLIN_CLANG)
   message(FATAL_ERROR "MERLIN_CC=clang but ${MERLIN_CLANG_NAME} is not "
     "installed: run scripts/setup test (Debian package ${MERLIN_CLANG_NAME})")

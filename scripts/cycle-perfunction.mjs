@@ -177,12 +177,13 @@ function whyPerFunction(rh, rr, m, pr) {
   const within = (r) => Math.abs(r - 1) <= 0.05;
   if (within(rh) && within(rr)) return 'within ±5%';
   const out = [];
-  if (m.op === 'sign') out.push('signing, not like for like (3)');
-  if (!within(rh) && rh > 1) out.push('hashing above: the permutation\'s stores (1)');
+  if (m.op === 'sign') out.push('signing, not like for like (2)');
+  if (!within(rh) && m.op !== 'sign') out.push(`hashing ${rh > 1 ? 'above' : 'below'}`);
   if (!within(rr) && rr < 1 && m.op !== 'sign')
-    out.push(`outside hashing below: ${fmt(m.branch_taken)} taken branches at the lowest ` +
-      `refill (2); one cycle more each: ${((m.cycles - m.hash + m.branch_taken) / pr).toFixed(3)}`);
+    out.push(`outside hashing below: ${fmt(m.branch_taken)} taken branches at the TRM's and ` +
+      `the measured refill (1); one cycle more each: ` +
+      `${((m.cycles - m.hash + m.branch_taken) / pr).toFixed(3)}`);
   if (m.hash_calls > 1000)
-    out.push(`${fmt(m.hash_calls)} SHAKE calls, each timed in pqm4's hashing build (4)`);
+    out.push(`${fmt(m.hash_calls)} SHAKE calls, each timed in pqm4's hashing build (3)`);
   return out.join('; ');
 }

@@ -19,7 +19,9 @@
 //   cycle-validation.mjs render | render-perfunction
 //       print the validation tables, or the per-function table
 //   cycle-validation.mjs write
-//       put both into docs/cycle-model.md, between their markers
+//       put them into docs/cycle-model.md, between their markers, with the
+//       AES tables rom/ram and Helium cross-check tables
+//       (scripts/cycle-crosscheck.mjs); scripts/cycle-tables makes the runs
 //   cycle-validation.mjs check
 //       exit 1 when docs/cycle-model.md does not hold both (make test:
 //       cycle-model-validation-table); the CoreMark runs come from
@@ -27,6 +29,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { renderAes, renderHelium } from './cycle-crosscheck.mjs';
 import { extractPqm4, helperCycles, renderPerFunction, sideSamples } from './cycle-perfunction.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -227,7 +230,9 @@ const renderPf = () =>
   renderPerFunction(data('pqm4-perfunction-run.json'), data(join('..', 'impl', 'pqm4-benchmarks.json')))
     .join('\n');
 
-const SECTIONS = [['validation', renderValidation], ['perfunction', renderPf]];
+const SECTIONS = [['validation', renderValidation], ['perfunction', renderPf],
+  ['aes', () => renderAes(data('aes-boards-run.json'), data('aes-seed-reference.json')).join('\n')],
+  ['helium', () => renderHelium(data('helium-run.json')).join('\n')]];
 function splice(doc, name, body) {
   const b = `<!-- ${name}:begin -->\n`, e = `<!-- ${name}:end -->`;
   const i = doc.indexOf(b), j = doc.indexOf(e);

@@ -8,6 +8,7 @@
 #include "config/targets.h"
 #include "image/image_build.h"
 #include "model/results_json.h"
+#include "run/matrix.h"
 #include "util/escape.h"
 #include "util/fsutil.h"
 #include "util/strbuf.h"
@@ -316,7 +317,7 @@ static void targets_md(mh_sb *b, const mh_board *bs, size_t n) {
     md_code(b, d->cpu_flags);
     if (d->clang_cpu_flags) { /* --cc clang builds it with other flags */
       mh_sb_puts(b, "; `--cc clang`: ");
-      mh_esc_md(b, d->clang ? d->clang : "clang");
+      mh_esc_md(b, d->clang ? d->clang : MH_CLANG);
       mh_sb_puts(b, " `");
       mh_esc_md(b, d->clang_cpu_flags);
       mh_sb_putc(b, '`');

@@ -74,8 +74,9 @@ static const mh_opt_def RUN_OPTS[] = {
      "(default: the profile's impl.hash, else c)",
      RA(o.impl_hash), 0, 0, 0, 0, MH_IMPL_HASHES},
     {"--cc", NULL, "C[,C...]",
-     "compilers of the image and its libraries: gcc, clang\n(one image per "
-     "compiler x --opt level; default: gcc)",
+     "compilers of the image and its libraries: gcc, clang\n(clang-19) or a "
+     "gcc or clang driver's path (one image\nper compiler x --opt level; "
+     "default: gcc)",
      RA(cc), 0, 0, 0, 0, NULL},
     {"--opt", NULL, "L[,L...]",
      "optimisation levels: O0, O1, O2, O3, Os, Oz (default: O2)", RA(opt), 0, 0,

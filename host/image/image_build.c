@@ -157,8 +157,11 @@ char *mh_build_dir(const mh_build_spec *spec) {
                spec->inject_fault ? "-fault-" : "",
                spec->inject_fault ? spec->inject_fault : "",
                sanitized(spec) ? "-sanitize" : "");
-  if (spec->cc)
-    mh_sb_printf(&b, "-%s-%s", spec->cc, spec->opt ? spec->opt : "O2");
+  if (spec->cc) {
+    char cc[64];
+    mh_path_tag(spec->cc, cc, sizeof cc);
+    mh_sb_printf(&b, "-%s-%s", cc, spec->opt ? spec->opt : "O2");
+  }
   if (spec->impls && spec->impls->n) {
     char tag[16];
     mh_impl_set_tag(spec->impls, tag, sizeof tag);

@@ -2,6 +2,8 @@
 /* See build.h. */
 #include "model/build.h"
 
+#include "util/fsutil.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -13,7 +15,11 @@ void mh_result_cc(const mh_result *x, char *buf, size_t len) {
     return;
   }
   const char *id = strchr(c, ' ');
-  if (id && strncmp(id + 1, "GNU ", 4) == 0)
+  if (*c == '/') { /* --cc PATH: the driver's path */
+    char path[4096];
+    snprintf(path, sizeof path, "%.*s", (int)strcspn(c, " "), c);
+    mh_path_tag(path, buf, len);
+  } else if (id && strncmp(id + 1, "GNU ", 4) == 0)
     snprintf(buf, len, "gcc");
   else if (id && (strncmp(id + 1, "Clang ", 6) == 0 ||
                   strncmp(id + 1, "AppleClang ", 11) == 0))

@@ -10,8 +10,9 @@
 #include <stddef.h>
 
 /* The matrix row of a run from its provenance: the compiler family ("gcc",
- * "clang", or the compiler's first word) and the last -O flag of cflags
- * ("-O2"; "" when none). */
+ * "clang", or the compiler's first word; a driver given by its path, merlin
+ * run --cc PATH: mh_path_tag of it, util/fsutil.h) and the last -O flag of
+ * cflags ("-O2"; "" when none). */
 void mh_result_cc(const mh_result *x, char *buf, size_t len);
 void mh_result_opt(const mh_result *x, char *buf, size_t len);
 /* Whether a and b are the same (target, profile, compiler, opt) row. */

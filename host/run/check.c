@@ -103,11 +103,12 @@ static int check_run(const mh_run_ctx *c, const mh_job *tr) {
   }
   if (tr->cc) {
     /* A matrix row: the image says which compiler and -O built it. */
-    char cc[64], opt[32], want_opt[32];
+    char cc[64], want_cc[64], opt[32], want_opt[32];
     mh_result_cc(&tr->res, cc, sizeof cc);
+    mh_path_tag(tr->cc, want_cc, sizeof want_cc);
     mh_result_opt(&tr->res, opt, sizeof opt);
     snprintf(want_opt, sizeof want_opt, "-%s", tr->opt);
-    if (strcmp(cc, tr->cc) != 0 || strcmp(opt, want_opt) != 0) {
+    if (strcmp(cc, want_cc) != 0 || strcmp(opt, want_opt) != 0) {
       fprintf(stderr,
               "merlin: %s: the image was built by %s %s, not %s %s (stale "
               "build directory? remove %s)\n",

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "run/matrix.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,21 @@ static int known(const char *v, const char *const *list, size_t n) {
     if (strcmp(v, list[i]) == 0)
       return 1;
   return 0;
+}
+
+/* A --cc value with a '/': the driver's path, absolute (not resolved:
+ * a symlink's own path is what the user named). */
+static char *cc_path(const char *w, size_t wlen) {
+  if (*w == '/')
+    return strndup(w, wlen);
+  char cwd[4096];
+  if (!getcwd(cwd, sizeof cwd))
+    return strndup(w, wlen); /* refused by mh_matrix_check_cc */
+  size_t n = strlen(cwd) + wlen + 2;
+  char *p = malloc(n);
+  if (p)
+    snprintf(p, n, "%s/%.*s", cwd, (int)wlen, w);
+  return p;
 }
 
 void mh_matrix_free(char **vals, size_t n) {
@@ -43,7 +60,8 @@ int mh_matrix_split(const char *what, const char *arg, char ***vals, size_t *n,
       w++;
       wlen--;
     }
-    char *item = strndup(w, wlen);
+    char *item =
+        is_cc && memchr(w, '/', wlen) ? cc_path(w, wlen) : strndup(w, wlen);
     if (!item) {
       snprintf(err, errlen, "out of memory");
       goto fail;
@@ -54,7 +72,18 @@ int mh_matrix_split(const char *what, const char *arg, char ***vals, size_t *n,
                is_cc ? MH_CC_VALID : MH_OPT_VALID);
       goto fail;
     }
-    if (is_cc ? !known(item, CCS, 2) : !known(item, OPTS, 6)) {
+    /* a path goes into the image (its provenance) and build files as is */
+    size_t ok = strspn(item, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu"
+                             "vwxyz0123456789/._+-");
+    if (is_cc && strchr(item, '/') && item[ok]) {
+      snprintf(err, errlen,
+               "--cc %s: a compiler path may hold only letters, digits and "
+               "/ . _ + - (character %zu is not one)",
+               item, ok + 1);
+      goto fail;
+    }
+    if (is_cc ? !known(item, CCS, 2) && !strchr(item, '/')
+              : !known(item, OPTS, 6)) {
       snprintf(err, errlen, "%s: unknown %s '%s'; valid: %s", what,
                is_cc ? "compiler" : "optimisation level", item,
                is_cc ? MH_CC_VALID : MH_OPT_VALID);
@@ -97,11 +126,18 @@ static int on_path(const char *name) {
 }
 
 int mh_matrix_check_cc(const char *cc, char *err, size_t errlen) {
-  if (strcmp(cc, "clang") == 0 && !on_path("clang")) {
-    snprintf(
-        err, errlen,
-        "--cc clang: clang is not on PATH; install it with "
-        "scripts/setup test (Debian package clang), or drop clang from --cc");
+  if (strcmp(cc, "clang") == 0 && !on_path(MH_CLANG)) {
+    snprintf(err, errlen,
+             "--cc clang: " MH_CLANG " is not on PATH; install it with "
+             "scripts/setup test (Debian package " MH_CLANG
+             "), or drop clang from --cc");
+    return -1;
+  }
+  if (!strchr(cc, '/'))
+    return 0;
+  if (access(cc, X_OK) != 0) {
+    snprintf(err, errlen, "--cc %s: not an executable compiler driver (%s)", cc,
+             strerror(errno));
     return -1;
   }
   return 0;

@@ -25,11 +25,13 @@ static const mh_result *previous(const mh_results *prev, const mh_job *tr) {
     if (!x->target || strcmp(x->target, tr->t->id) != 0 || !x->profile ||
         strcmp(x->profile, pname) != 0)
       continue;
-    char cc[64], opt[32];
+    char cc[64], want_cc[64], opt[32];
     mh_result_cc(x, cc, sizeof cc);
     mh_result_opt(x, opt, sizeof opt);
+    if (tr->cc)
+      mh_path_tag(tr->cc, want_cc, sizeof want_cc);
     if (!tr->cc ||
-        (strcmp(cc, tr->cc) == 0 && strcmp(opt + (*opt == '-'), tr->opt) == 0))
+        (strcmp(cc, want_cc) == 0 && strcmp(opt + (*opt == '-'), tr->opt) == 0))
       return x;
   }
   return NULL;

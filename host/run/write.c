@@ -43,9 +43,12 @@ static int write_file(const char *dir, const char *name, const char *data,
  * does not fit in len, never a silently shortened name. */
 static int console_name(const mh_job *tr, char *buf, size_t len) {
   int n;
+  char cc[64];
+  if (tr->cc)
+    mh_path_tag(tr->cc, cc, sizeof cc);
   if (tr->cc)
     n = snprintf(buf, len, "console-%s-%s-%s-%s.log", tr->t->id,
-                 tr->res.profile, tr->cc, tr->opt);
+                 tr->res.profile, cc, tr->opt);
   else
     n = snprintf(buf, len, "console-%s-%s.log", tr->t->id, tr->res.profile);
   if (n >= 0 && (size_t)n < len)

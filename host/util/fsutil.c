@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -420,4 +421,16 @@ char *mh_source_root(char *err, size_t errlen) {
     return NULL;
   }
   return buf;
+}
+
+void mh_path_tag(const char *path, char *buf, size_t len) {
+  const char *base = strrchr(path, '/');
+  if (!base) {
+    snprintf(buf, len, "%s", path);
+    return;
+  }
+  uint32_t h = 2166136261u; /* FNV-1a of the whole path */
+  for (const char *s = path; *s; s++)
+    h = (h ^ (uint8_t)*s) * 16777619u;
+  snprintf(buf, len, "%.40s-%08x", base + 1, (unsigned)h);
 }

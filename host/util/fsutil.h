@@ -68,5 +68,9 @@ const char *mh_path_brief(const char *path, char *buf, size_t len);
 /* The source root: $MERLIN_ROOT when set, else the tree merlin was built
  * from. Returns a malloc'd absolute path, or NULL with err. */
 char *mh_source_root(char *err, size_t errlen);
+/* A file-name part naming a path (merlin run --cc PATH): any name without
+ * a '/' as is, else its last component (at most 40 characters) and a hash
+ * of the whole path ("arm-none-eabi-gcc-1a2b3c4d"). */
+void mh_path_tag(const char *path, char *buf, size_t len);
 
 #endif

@@ -64,8 +64,8 @@ static void check_op(json_t *op) {
     if (!isfinite(num(est, stats[i])))
       FAIL("%s: est_cycles.%s is not a number", l, stats[i]);
   const char *m = json_string_value(json_object_get(op, "cycle_model"));
-  if (!m || strcmp(m, "cortex-m4 1") != 0)
-    FAIL("%s: cycle_model is '%s', not 'cortex-m4 1'", l, m ? m : "(none)");
+  if (!m || strcmp(m, "cortex-m4 2") != 0)
+    FAIL("%s: cycle_model is '%s', not 'cortex-m4 2'", l, m ? m : "(none)");
   double med = num(op, "median");
   if (!(num(est, "median") >= med))
     FAIL("%s: est_cycles median %g below %g instructions", l,

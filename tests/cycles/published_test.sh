@@ -3,7 +3,7 @@
 #
 # Published silicon measurements against the cycle models
 # (docs/cycle-model.md "Published sequences"): snippets_published.S
-# (Cortex-M7, Cortex-M33) and snippets_mve.S (Cortex-M55, Cortex-M85) run
+# (Cortex-M7, Cortex-M33, Cortex-M4) and snippets_mve.S (Cortex-M55, M85) run
 # under QEMU with the plugin; every sequence runs 4 and 14 times in a row
 # and (cycles(14) - cycles(4)) / 10 must be the published figure within a
 # quarter cycle, or the row is a known miss named here and in the doc.
@@ -54,6 +54,7 @@ check() {
 
 m7=$(per_group "$out/pub.elf" mps2-an386 cortex-m4 m7)
 m33=$(per_group "$out/pub.elf" mps2-an386 cortex-m4 m33)
+m4=$(per_group "$out/pub.elf" mps2-an386 cortex-m4 m4)
 m55=$(per_group "$out/mve.elf" mps3-an547 cortex-m55 m55)
 m85=$(per_group "$out/mve.elf" mps3-an547 cortex-m55 m85)
 
@@ -102,9 +103,39 @@ bfi-use 2 J:"bfi_is_a_single_stage_instruction"
 uxtab-use 3 J:"{u,s}xta{b,h,b16}_have_2_cycle_result_latency"
 T
 
+# Cortex-M4: the TRM's own statements of section 3.3.2 (DDI 0439B, the
+# same text as the Cortex-M3 TRM DDI 0337I 3.3.2: "TRM" below), jnk0le
+# doc/cortex_m3m4.md and CM3_pipetest_tmpl.S (STM32F407 rev Y, DWT CYCCNT:
+# "J"), and the fetch at a branch target (Arm knowledge article 103488664:
+# a 3-word prefetch buffer filled with word-aligned fetches;
+# compendium.i-0.nl "Alignment rules", measured on an STM32 from flash:
+# "Branches to unaligned wide instructions will take one extra cycle",
+# and the groups of such instructions: "C")
+check m4 35 "$m4" <<'T'
+loop-template 20 J:CM3_pipetest_tmpl.S_"20_cycles_per_loop"(17_nop.w,subs.w,bne.w_"2_cycles_taken")
+loop-wide-target-aligned 5 TRM:Table_3-1_branch_1+P,P=1;J:"bne.w_2_cycles_taken"
+loop-wide-target-unaligned 6 C:"branches_to_unaligned_wide_instructions_take_one_extra_cycle"
+alu-str 2 TRM:"STR_Rx,[Ry,#imm]_is_always_one_cycle";J:"immediate_offset_store_effectively_execute_in_1_cycle"
+ldr-ldr 4 TRM:"LDR_R0,[R1];_LDR_R1,[R2]_-_normally_three_cycles_total"(+1_ALU)
+ldr-str 4 TRM:"LDR_R0,[R1,R2];_STR_R0,[R3,#20]_-_normally_three_cycles_total"(+1_ALU)
+ldr-strreg 4 TRM:"LDR_R0,[R1,R2];_STR_R1,[R3,R2]_-_normally_three_cycles_total"(+1_ALU)
+ldr-ldr-ldr 5 TRM:"LDR_R0,[R1,R5];_LDR_R1,[R2];_LDR_R2,[R3,#4]_-_normally_four_cycles_total"(+1_ALU)
+alu-address 4 TRM:"address_dependent_on_the_result_of_a_preceding_data_processing_operation_stalls"
+str-ldr 5 J:"stores_cannot_be_pipelined_with_following_load_instructions_(adds_extra_cycle_to_store)"
+str-regoffset 3 J:"reg_offset_store_execute_in_2_cycles"
+str-post-two-bases 2 J:"alternating_2_different_registers_works"
+str-post-one-base 4 J:"post_and_pre_indexed_stores_cannot_be_chained_back_to_back_on_same_register"
+wide-unaligned-two 4 C:"groups_of_three_or_more_unaligned_wide_instructions_will_take_one_extra_cycle"(two:_none)
+wide-unaligned-three 6 C:"groups_of_three_or_more_unaligned_wide_instructions_will_take_one_extra_cycle"
+wide-unaligned-str-three 5 C:"groups_of_unaligned_wide_str_only_add_the_penalty_cycle_from_a_length_of_4"(three:_none)
+wide-unaligned-str-four 7 C:"groups_of_unaligned_wide_str_only_add_the_penalty_cycle_from_a_length_of_4"
+T
+
 # Cortex-M55: Arm's beat diagrams in ARMScheduleM55.td (no silicon
 # measurement of the M55 was found); Cortex-M85: jnk0le doc/cortex_m85.md
-# (RA8D1, Cortex-M85 r0p2, DWT CYCCNT)
+# (RA8D1, Cortex-M85 r0p2, DWT CYCCNT; the rules it states where Arm's
+# Cortex-M85 Software Optimization Guide is "not mentioned, wrong or
+# unclear", the count each gives for the sequence)
 check m55 1 "$m55" <<'T'
 vldr-vadd-vmul-vstr 5 Arm:ARMScheduleM55.td_"VLDR;VADD;VMUL;VSTR"_diagram
 vldr-vldrb-vadd-vstr 6 Arm:ARMScheduleM55.td_"VLDR;VLDRB;VADD;VSTR"_diagram
@@ -114,6 +145,17 @@ adds-forward-chain 3 J:"forward_dependent_operands_in_0_cycles_into_later_stages
 pointer-chase 3 J:"ldr_r1,[r5,r0]_r0_available_in_EX1"_2_cycles_later
 ldrd-ldrd 1 J:"ldrd/strd_can_be_dual_issued_together"(DTCM)
 scalar-vldr-veor 2 J:"scalar_instructions_can't_be_issued_a_cycle_after_vector_loads"
+op2-chain-alu-input 1 J:"non_shifted_input_operand_(for_ALU_stage)_is_consumed_in_the_stage_where_it's_used"
+op2-chain-second-register 2 J:"operand2_(reg-reg)_instructions_have_1_extra_cycle_of_input_latency_to_the_second_register_operand"
+uxtb-uxtb 2 J:"issuing_instruction_pairs_that_can't_be_dual_issued_(uxtb+uxtb...)"
+bfi-bfi 2 J:"bfi_instruction_cannot_be_dual_issued_with_other_bfi_or_slot_0_instructions"
+ldr-use 1 J:"effective_load_to_use_latency_for_ldr_is_0_cycle_into_the_EX3_stage"
+ldrb-use 2 J:"ldr{b,h,sb,sh}..._realistic_load_to_use_latency_is_1_cycle_into_EX3"
+ldr-accumulate 2 J:"can't_forward_ldr_result_into_accumulate_operand_in_0_cycles"
+umlal-strd 2 J:"can't_dual_issue_4_operand_MAC_(with_64bit_accumulator)_with_reg_offset_store_or_strd"
+umlal-str 1 J:(the_same_rule:_a_plain_store_pairs);LLVM:one_MAC,two_store_ports
+vadd-vadd 2 J:"cannot_dual_issue_two_fp_arithmetic/move_instructions"
+ldr-post-chain 2 J:"two_post/pre_indexed_loads/stores_can_be_chained_back_to_back_each_cycle"
 T
 
 exit "$fail"

@@ -38,8 +38,10 @@
   .endm
 
   /* ---- Cortex-M85 (jnk0le, RA8D1) ---- */
-  .macro m85_fwd_chain /* five dependent ADDS and a MOV: 3 cycles */
-  adds r0, r1
+  .macro m85_fwd_chain /* five dependent ADDS and a MOV: 3 cycles (the
+                         first from ready operands, as jnk0le's starts
+                         in EX1: a copy does not wait for the last) */
+  adds r0, r1, r2
   adds r0, r1
   adds r0, r1
   adds r0, r1
@@ -65,6 +67,55 @@
   veor q1, q2, q3
   .endm
 
+  .macro m85_op2_rn /* a chain through operand 2's ALU input: 1 */
+  eor.w r0, r0, r1
+  .endm
+  .macro m85_op2_rm /* through its shifter input (the second register):
+                       "1 extra cycle of input latency": 2 */
+  eor.w r0, r1, r0
+  .endm
+  .macro m85_uxtb_uxtb /* two "slot 0" instructions: not paired */
+  uxtb r3, r4
+  uxtb r6, r7
+  .endm
+  .macro m85_bfi_bfi /* "bfi ... cannot be dual issued with other bfi" */
+  bfi r3, r4, #0, #8
+  bfi r6, r7, #0, #8
+  .endm
+  .macro m85_ldr_use /* a word load to the next in EX3: paired */
+  ldr r3, [r12]
+  adds r4, r3, #1
+  .endm
+  .macro m85_ldrb_use /* byte load "1 cycle into EX3" (a MOV after it, so
+                         the next load does not fill the gap) */
+  ldrb r3, [r12]
+  adds r4, r3, #1
+  mov r10, r10
+  .endm
+  .macro m85_ldr_acc /* "can't forward ldr result into accumulate operand
+                        in 0 cycles" */
+  ldr r3, [r12]
+  mla r4, r6, r7, r3
+  mov r10, r10
+  .endm
+  .macro m85_umlal_strd /* a 64-bit-accumulator MAC and STRD: not paired */
+  umlal r3, r4, r6, r7
+  strd r8, r9, [r12]
+  .endm
+  .macro m85_umlal_str /* ... and a plain store: paired */
+  umlal r3, r4, r6, r7
+  str r8, [r12]
+  .endm
+  .macro m85_vadd_vadd /* "cannot dual issue two fp arithmetic" */
+  vadd.f32 s0, s1, s2
+  vadd.f32 s3, s4, s5
+  .endm
+  .macro m85_ldr_post /* "Two post/pre indexed loads/stores can be chained
+                         back to back each cycle" */
+  ldr r3, [r5], #4
+  ldr r4, [r5], #4
+  .endm
+
   .global reset
   .type reset, %function
   .thumb_func
@@ -84,6 +135,17 @@ reset:
   measure m85_ptr_chase
   measure m85_ldrd_ldrd
   measure m85_vld_veor
+  measure m85_op2_rn
+  measure m85_op2_rm
+  measure m85_uxtb_uxtb
+  measure m85_bfi_bfi
+  measure m85_ldr_use
+  measure m85_ldrb_use
+  measure m85_ldr_acc
+  measure m85_umlal_strd
+  measure m85_umlal_str
+  measure m85_vadd_vadd
+  measure m85_ldr_post
 
   /* semihosting SYS_EXIT, ADP_Stopped_ApplicationExit */
   movs r0, #0x18

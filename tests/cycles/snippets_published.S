@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Published Cortex-M7 and Cortex-M33 silicon measurements as snippets
+/* Published Cortex-M7, Cortex-M33 and Cortex-M4 measurements as snippets
  * (published_test.sh; docs/cycle-model.md "Published sequences"). Each
  * sequence runs 4 and then 14 times in a row, each time between the
  * sample markers, so that (cycles(14) - cycles(4)) / 10 is its cost in a
@@ -234,6 +234,135 @@ m33_part:
   measure m33_muls
   measure m33_bfi_use
   measure m33_uxtab_use
+
+  b m4_part
+
+  /* ---- Cortex-M4 (TRM r0p1 section 3.3.2; jnk0le, STM32F407; Arm KA
+   * 103488664 and compendium.i-0.nl "Alignment rules" for the fetch) ---- */
+  .macro m4_loop_template /* jnk0le's CM3/CM4 template: 20 per iteration */
+  .balign 4
+1:
+  .rept 17
+  nop.w
+  .endr
+  subs.w r7, #1
+  bne.w 1b
+  .endm
+  .macro m4_loop_aligned /* a 32-bit target at a word address */
+  .balign 4
+1:
+  add.w r0, r0, #1
+  nop
+  subs r7, #1
+  bne 1b
+  .endm
+  .macro m4_loop_unaligned /* the same target at a halfword address */
+  .balign 4
+  nop
+1:
+  add.w r0, r0, #1
+  nop
+  subs r7, #1
+  bne 1b
+  .endm
+  .macro m4_alu_str /* STR Rx,[Ry,#imm] is always one cycle */
+  adds r3, #1
+  str r3, [r6, #4]
+  .endm
+  .macro m4_ldr_ldr /* LDR R0,[R1]; LDR R1,[R2]: three cycles */
+  ldr r0, [r6]
+  ldr r1, [r6, #4]
+  adds r7, #1
+  .endm
+  .macro m4_ldr_str /* LDR R0,[R1,R2]; STR R0,[R3,#20]: three cycles */
+  ldr r0, [r6, r2]
+  str r0, [r6, #20]
+  adds r7, #1
+  .endm
+  .macro m4_ldr_strreg /* LDR R0,[R1,R2]; STR R1,[R3,R2]: three cycles */
+  ldr r0, [r6, r2]
+  str r1, [r6, r2]
+  adds r7, #1
+  .endm
+  .macro m4_ldr3 /* LDR R0,[R1,R5]; LDR R1,[R2]; LDR R2,[R3,#4]: four */
+  ldr r0, [r6, r2]
+  ldr r1, [r6]
+  ldr r3, [r6, #4]
+  adds r7, #1
+  .endm
+  .macro m4_agu /* an address from the ALU result before: a stall */
+  add r8, r6, r2
+  ldr r0, [r8]
+  .endm
+  .macro m4_str_ldr /* a load after a store: the store takes 2 */
+  str r3, [r6, #8]
+  ldr r0, [r6, #12]
+  adds r7, #1
+  .endm
+  .macro m4_strreg /* a register-offset store: 2 */
+  str r3, [r6, r2]
+  adds r7, #1
+  .endm
+  .macro m4_strpost_two /* post-indexed stores, two bases: 1 each */
+  str r3, [r8], #4
+  str r4, [r12], #4
+  .endm
+  .macro m4_strpost_one /* on one base: not chained back to back */
+  str r3, [r8], #4
+  str r4, [r8], #4
+  .endm
+
+  .macro m4_wide_two /* two 32-bit instructions at halfword addresses */
+  .balign 4
+  nop
+  add.w r0, r0, #1
+  add.w r1, r1, #1
+  nop
+  .endm
+  .macro m4_wide_three /* three: one cycle more */
+  .balign 4
+  nop
+  add.w r0, r0, #1
+  add.w r1, r1, #1
+  add.w r3, r3, #1
+  nop
+  .endm
+  .macro m4_wide_str_three /* three stores: none */
+  .balign 4
+  nop
+  str.w r3, [r6, #4]
+  str.w r3, [r6, #8]
+  str.w r3, [r6, #12]
+  nop
+  .endm
+  .macro m4_wide_str_four /* four stores: one */
+  .balign 4
+  nop
+  str.w r3, [r6, #4]
+  str.w r3, [r6, #8]
+  str.w r3, [r6, #12]
+  str.w r3, [r6, #16]
+  nop
+  .endm
+
+m4_part:
+  measure_loop m4_loop_template
+  measure_loop m4_loop_aligned
+  measure_loop m4_loop_unaligned
+  measure m4_alu_str
+  measure m4_ldr_ldr
+  measure m4_ldr_str
+  measure m4_ldr_strreg
+  measure m4_ldr3
+  measure m4_agu
+  measure m4_str_ldr
+  measure m4_strreg
+  measure m4_strpost_two
+  measure m4_strpost_one
+  measure m4_wide_two
+  measure m4_wide_three
+  measure m4_wide_str_three
+  measure m4_wide_str_four
 
   /* semihosting SYS_EXIT, ADP_Stopped_ApplicationExit */
   movs r0, #0x18

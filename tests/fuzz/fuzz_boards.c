@@ -58,7 +58,7 @@ static void plugin(const char *args, uint64_t lo, uint64_t hi,
     if (mc_dyn_init(&d, pc, end, end - 2, data[i + 3] % 4,
                     (unsigned)data[i + 3] >> 4) != 0)
       finding("the plugin ran out of memory", "mc_dyn_init");
-    cycles += mc_dyn_fetch(&d) + mc_dyn_fetch(&d);
+    cycles += mc_dyn_fetch(&d, NULL) + mc_dyn_fetch(&d, NULL);
     cycles += mc_dyn_branch(&d, data[i + 3] & 4 ? end : pc);
     cycles += mc_mem_load(lo + (uint64_t)data[i + 3] * 97 % span);
     cycles += mc_mem_load(hi + data[i]); /* SRAM: zero-wait */

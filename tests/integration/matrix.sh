@@ -10,8 +10,13 @@
 #                            results are copied to KEEP (the browser test's)
 #   matrix.sh MERLIN jobs    the same two images with -j1 and -j2: identical
 #                            instruction counts, sample for sample
+#   matrix.sh MERLIN path    --cc gcc,PATH with PATH a second install of
+#                            Debian's GNU toolchain (symlinks in a temporary
+#                            directory): the same instruction counts as gcc,
+#                            the path in the provenance, the row named by it
 #   matrix.sh MERLIN errors  unknown --cc/--opt, a bad -j, clang missing, a bad
-#                            MERLIN_CC for cmake: exit codes and messages
+#                            compiler path, a bad MERLIN_CC for cmake: exit
+#                            codes and messages
 set -euo pipefail
 merlin=$1 mode=$2 keep=${3:-}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -57,6 +62,9 @@ run)
       if (os[os.length - 1] !== opt) bad("run " + i + " cflags " + p.cflags);
       if (id === "Clang" && !/-fshort-enums/.test(p.cflags))
         bad("clang cflags lack -fshort-enums: " + p.cflags);
+      // --cc clang: clang-19, Debian 12 newest, on every target
+      if (id === "Clang" && !/^clang-19 Clang 19\./.test(p.compiler))
+        bad("--cc clang is not clang-19: " + p.compiler);
       if (!/-mcpu=cortex-m4/.test(p.cflags)) bad("cflags lack the cpu: " + p.cflags);
       if (r.ops.length !== 3) bad("run " + i + ": " + r.ops.length + " ops");
       for (const o of r.ops) {
@@ -122,6 +130,38 @@ jobs)
     console.log(n + " operations, identical samples with -j1 and -j2");
   ' "$work/j1/latest/results.json" "$work/j2/latest/results.json"
   ;;
+path)
+  # A second install of Debian's GNU toolchain under another path.
+  mkdir -p "$work/tc/bin"
+  for f in /usr/bin/arm-none-eabi-*; do ln -s "$f" "$work/tc/bin/"; done
+  cc=$work/tc/bin/arm-none-eabi-gcc
+  "$merlin" run --target qemu-m4 --profile "$profile" --cc "gcc,$cc" \
+    --opt O2 "${runs[@]}" --cycle-model off --out "$work/out" --quiet ||
+    fail "--cc gcc,$cc failed"
+  d=$work/out/latest
+  node -e '
+    const fs = require("fs");
+    const j = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    const bad = (m) => { console.error("matrix.sh: FAIL: " + m); process.exit(1); };
+    if (j.runs.length !== 2) bad("runs: " + j.runs.length + ", want 2");
+    const [g, p] = j.runs.map((r) => r.provenance.compiler);
+    if (!/^arm-none-eabi-gcc GNU 12\./.test(g)) bad("gcc row: " + g);
+    if (p.split(" ")[0] !== process.argv[2] || !/ GNU 12\./.test(p))
+      bad("the path row names " + p + ", not " + process.argv[2]);
+    j.runs[0].ops.forEach((o, k) => {
+      const q = j.runs[1].ops[k];
+      if (o.alg !== q.alg || JSON.stringify(o.samples) !== JSON.stringify(q.samples))
+        bad(o.alg + " " + o.bytes + ": gcc " + o.samples + " vs the same gcc by path " + q.samples);
+    });
+  ' "$d/results.json" "$cc"
+  # The row is the driver's file name and a hash of its path.
+  rows=$(tail -n +2 "$d/results.csv" | awk -F, '{print $(NF-1)}' | sort -u | paste -sd' ')
+  echo "$rows" | grep -Eq '^arm-none-eabi-gcc-[0-9a-f]{8} gcc$' ||
+    fail "csv cc rows: $rows"
+  ls "$d"/console-qemu-m4-matrix-it-arm-none-eabi-gcc-*-O2.log >/dev/null ||
+    fail "no console log for the path row"
+  echo "--cc PATH: same samples as gcc, the path in provenance.compiler"
+  ;;
 errors)
   n=0
   expect() {
@@ -140,7 +180,7 @@ errors)
     n=$((n + 1))
   }
   out=(--out "$work/out")
-  expect 2 "unknown compiler 'icc'; valid: gcc, clang" \
+  expect 2 "unknown compiler 'icc'; valid: gcc, clang or the path" \
     "$merlin" run --target qemu-m4 --cc gcc,icc "${out[@]}"
   expect 2 "unknown optimisation level 'O4'; valid: O0, O1, O2, O3, Os, Oz" \
     "$merlin" run --target qemu-m4 --opt O2,O4 "${out[@]}"
@@ -155,12 +195,17 @@ errors)
   echo 'merlin-wire 1' >"$work/stream.txt"
   expect 2 "--cc/--opt build images: not with --from" \
     "$merlin" run --target qemu-m4 --from "$work/stream.txt" --cc clang "${out[@]}"
+  expect 2 "a compiler path may hold only letters, digits" \
+    "$merlin" run --target qemu-m4 --cc '/tmp/a b/gcc' "${out[@]}"
+  expect 1 "--cc /nonexistent-merlin/gcc: not an executable compiler driver" \
+    "$merlin" run --target qemu-m4 --profile "$profile" \
+    --cc /nonexistent-merlin/gcc "${out[@]}"
   # clang missing: said before anything is built.
-  expect 1 "clang is not on PATH; install it with scripts/setup" \
+  expect 1 "clang-19 is not on PATH; install it with scripts/setup" \
     env PATH=/nonexistent-merlin "$merlin" run --target qemu-m4 \
     --profile "$profile" --cc gcc,clang "${out[@]}"
   # The CMake cache option is checked too.
-  expect 1 "MERLIN_CC='icc': use gcc or clang" \
+  expect 1 "MERLIN_CC='icc': use gcc, clang or the" \
     cmake -S "$root" -B "$work/cmake" -DMERLIN_CC=icc
   echo "$n error paths checked"
   ;;

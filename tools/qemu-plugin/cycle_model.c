@@ -40,28 +40,41 @@ static const mc_model model_m3 = {
     .ls_pipeline = 1,
 };
 
-/* Cortex-M4 r0p1 TRM (DDI 0439B) 3.3.1 Table 3-1; FPU: 7.2.3 Table 7-1. */
+/* Cortex-M4 version 2 (docs/cycle-model.md "Cortex-M4"): r0p1 TRM (DDI
+ * 0439B) 3.3.1 Table 3-1, FPU 7.2.3 Table 7-1, with section 3.3.2's
+ * load/store rules (pipeline.c) and its refill for a PC loaded from
+ * memory: "LDR PC,[any] ... two cycles for the load, and three cycles for
+ * the pipeline reload", TBB/TBH "two cycles for the load, one cycle for
+ * the add, and three cycles for the pipeline reload"; POP/LDM with the PC
+ * likewise (N + 1 cycles of transfer, then 3). A branch whose target is
+ * known early (B, BL, B<cond>, CBZ, BX) refills in P = 1, one more when
+ * the target is a 32-bit instruction at a halfword address (fetch_align). */
 static const mc_model model_m4 = {
     .name = "cortex-m4",
-    .version = "1",
-    .source = "Cortex-M4 TRM r0p1 (DDI 0439B) 3.3.1 Table 3-1, FPU 7.2.3",
+    .version = "2",
+    .source = "Cortex-M4 TRM r0p1 (DDI 0439B) 3.3.1 Table 3-1 and 3.3.2, "
+              "FPU 7.2.3; STM32F407 measurements (jnk0le/random); branch "
+              "target fetch (Arm KA 103488664)",
     .cost =
         {
-            [K_ALU] = 1,      [K_ALU_PC] = 1 + P, [K_MUL] = 1,
-            [K_MLA] = 1,      [K_MULL] = 1,       [K_MLAL] = 1,
+            [K_ALU] = 1,       [K_ALU_PC] = 1 + P, [K_MUL] = 1,
+            [K_MLA] = 1,       [K_MULL] = 1,       [K_MLAL] = 1,
             [K_DIV] = 12, /* 2 to 12: upper end (operand dependent) */
-            [K_LD] = 2,       [K_ST] = 2,         [K_LD_PC] = 2 + P,
-            [K_LDRD] = 1 + 2, [K_LDM] = 1,        [K_STM] = 1, /* + N */
-            [K_B] = 1 + P,    [K_BCOND] = 1 + P,  [K_CBZ] = 1 + P,
-            [K_BL] = 1 + P,   [K_BX] = 1 + P,     [K_TB] = 2 + P,
-            [K_MSR] = 1,      [K_MRS] = 1,        [K_BARRIER] = 1,
-            [K_ISB] = 1 + P,  [K_FP] = 1,         [K_FP_MAC] = 3,
-            [K_FP_DIV] = 14,  [K_FP_LS] = 2,      [K_FP_LSM] = 1,
+            [K_LD] = 2,        [K_ST] = 1, /* 3.3.2: always one cycle */
+            [K_LD_PC] = 2 + 3, [K_LDRD] = 1 + 2,   [K_LDM] = 1,
+            [K_STM] = 1, /* + N */
+            [K_B] = 1 + P,     [K_BCOND] = 1 + P,  [K_CBZ] = 1 + P,
+            [K_BL] = 1 + P,    [K_BX] = 1 + P,     [K_TB] = 2 + 1 + 3,
+            [K_MSR] = 1,       [K_MRS] = 1,        [K_BARRIER] = 1,
+            [K_ISB] = 1 + P,   [K_FP] = 1,         [K_FP_MAC] = 3,
+            [K_FP_DIV] = 14,   [K_FP_LS] = 2,      [K_FP_LSM] = 1,
             [K_FP_MOV2] = 2,
         },
     .refill = P,
-    .ldm_pc_extra = P,
-    .ls_pipeline = 1,
+    .ldm_pc_extra = 3,
+    .ls_pipeline = 0,
+    .pipe = MC_PIPE_M4,
+    .fetch_align = 1,
 };
 #undef P
 
@@ -194,25 +207,28 @@ static const mc_model model_m7 = {
     .mispredict = 6,
 };
 
-/* Cortex-M85 (docs/cycle-model.md "Cortex-M85"), version 1: Arm's
- * Cortex-M85 Software Optimization Guide (Arm 107950) as encoded in Arm's
- * scheduling model in LLVM (ARMScheduleM85.td: dual issue, two ALUs, two
- * load and two store ports, one MAC, one shifter for shifted operands,
- * divide 7, mispredict 7 for forward branches), with silicon measurements
- * on an RA8D1 (Cortex-M85 r0p2; jnk0le/random doc/cortex_m85.md) where
- * they say more. MVE as the M55 (pipeline.c). */
+/* Cortex-M85 (docs/cycle-model.md "Cortex-M85"), version 2: an in-order
+ * dual-issue pipeline of three execution stages (pipeline_m85.c) as
+ * measured on an RA8D1 (Cortex-M85 r0p2; jnk0le/random doc/cortex_m85.md,
+ * notes on Arm's Cortex-M85 Software Optimization Guide, Arm 107950);
+ * single-issue instructions and their costs from Arm's scheduling model
+ * (LLVM ARMScheduleM85.td: divide 7, LDM/STM ceil(N/2), system 3, VDIV
+ * 14); a mispredicted branch 4 (measured "3-4 cycles" for an inner loop's
+ * branch, LE "4-5"; ARMScheduleM85.td MispredictPenalty 4), 6 or 7 when
+ * the flags it reads were set late (measured "5-6 when flags are
+ * generated last cycle EX2, 6-7 EX3"). MVE as the M55, with the M85's
+ * pairing of a vector instruction beside a scalar one. */
 static const mc_model model_m85 = {
     .name = "cortex-m85",
-    .version = "1",
-    .source = "LLVM ARMScheduleM85.td (Arm's Cortex-M85 scheduling model, "
-              "after Arm 107950); Cortex-M85 silicon measurements (RA8D1, "
-              "jnk0le/random)",
+    .version = "2",
+    .source = "Cortex-M85 silicon measurements (RA8D1, jnk0le/random "
+              "doc/cortex_m85.md, on Arm 107950); LLVM ARMScheduleM85.td",
     .cost = DUAL_ISSUE_COST(14), /* VDIV: ARMScheduleM85.td latency 14 */
     .refill = 0,
     .ldm_pc_extra = 0,
     .ls_pipeline = 0,
     .pipe = MC_PIPE_M85,
-    .mispredict = 7,
+    .mispredict = 4,
 };
 
 const mc_model *mc_model_find(const char *name) {
@@ -498,11 +514,14 @@ mc_cost mc_cost_of(const mc_model *m, mc_insn *in, mc_state *st,
 }
 
 void mc_block(const mc_model *m, const mc_insn *ins, size_t n, mc_state *st,
-              unsigned wait_states, mc_block_cost *out, uint32_t *classes) {
+              unsigned wait_states, mc_block_cost *out, uint32_t *classes,
+              uint8_t *costs) {
   memset(out, 0, sizeof *out);
   for (size_t i = 0; i < n; i++) {
     mc_insn in = ins[i];
     mc_cost k = mc_cost_of(m, &in, st, wait_states);
+    if (costs)
+      costs[i] = 0;
     if (i + 1 == n)
       out->last_branch = (uint8_t)in.branch;
     if (i + 1 == n && in.branch == MC_BR_COND) {
@@ -513,7 +532,10 @@ void mc_block(const mc_model *m, const mc_insn *ins, size_t n, mc_state *st,
     /* a conditional branch inside a block (IT block): not taken */
     if (classes)
       classes[in.branch == MC_BR_COND ? MC_BR_NOT_TAKEN : in.cls]++;
-    out->cycles += in.branch == MC_BR_COND ? k.not_taken : k.taken;
+    unsigned c = in.branch == MC_BR_COND ? k.not_taken : k.taken;
+    out->cycles += c;
+    if (costs)
+      costs[i] = (uint8_t)(c < 255 ? c : 255);
   }
   out->penalty = (uint8_t)st->br_mispredict;
 }

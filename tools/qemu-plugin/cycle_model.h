@@ -74,6 +74,7 @@ typedef struct {
   int pc_in_list;    /* LDM/POP loads the PC */
   unsigned it_count; /* IT: instructions in its block */
   int size;          /* 2 or 4 bytes */
+  int odd;           /* at a halfword (not word) address */
   int load;          /* reads memory (a load of any kind, TBB/TBH, POP) */
   int mve;           /* an MVE (Helium) instruction: its pipe, MC_MVE_* */
   int nop16;         /* a 16-bit NOP or other hint */
@@ -87,9 +88,17 @@ typedef struct {
 enum { MC_MVE_NONE, MC_MVE_LS, MC_MVE_INT, MC_MVE_MUL, MC_MVE_SYS };
 
 /* How a model treats neighbouring instructions: one at a time (the TRM
- * tables of M0+, M3, M4), or with the pairing and result-latency rules of
- * the Cortex-M33 and Cortex-M7 models (docs/cycle-model.md). */
-enum { MC_PIPE_SCALAR, MC_PIPE_M33, MC_PIPE_M7, MC_PIPE_M55, MC_PIPE_M85 };
+ * tables of M0+ and M3), with the load/store rules of the Cortex-M4's TRM
+ * section 3.3.2, or with the pairing and result-latency rules of the
+ * Cortex-M33 and Cortex-M7 models (docs/cycle-model.md). */
+enum {
+  MC_PIPE_SCALAR,
+  MC_PIPE_M33,
+  MC_PIPE_M7,
+  MC_PIPE_M55,
+  MC_PIPE_M85,
+  MC_PIPE_M4
+};
 
 typedef struct {
   const char *name;
@@ -102,6 +111,9 @@ typedef struct {
   uint8_t pipe;          /* MC_PIPE_* */
   uint8_t mispredict;    /* M7, M85: cycles of a mispredicted branch
                             (memsys.c); the M7's depends on the flags */
+  uint8_t fetch_align;   /* M4: a taken branch to a 32-bit instruction at
+                            a halfword address costs this much more (the
+                            second fetch; merlin_cycles.c) */
 } mc_model;
 
 /* Decoder state within one translation block. */
@@ -120,11 +132,31 @@ typedef struct {
    * halfword loads), word loads */
   uint16_t cyc_dst, cyc_ok, cyc_late, cyc_ldw;
   uint16_t grp_dst, grp_ok, grp_late, grp_ldw;
-  int prev_mve;           /* the instruction before was MVE: its pipe */
-  int prev_unit;          /* M7, M85: its execution unit (pipeline.c) */
-  int prev_early;         /* M7, M85: it ran in the early ALU */
-  int prev_di;            /* M33, M55: it may pair with any 16-bit one */
-  unsigned since_flags;   /* instructions since the last that set flags */
+  int prev_mve;         /* the instruction before was MVE: its pipe */
+  int prev_unit;        /* M7, M85: its execution unit (pipeline.c) */
+  int prev_early;       /* M7, M85: it ran in the early ALU */
+  int prev_di;          /* M33, M55: it may pair with any 16-bit one */
+  unsigned since_flags; /* instructions since the last that set flags */
+  /* M4 (pipeline.c): the instruction before was a single load that the
+   * next load or store may pipeline with; a single store whose data phase
+   * overlaps the next instruction; the registers it wrote as data (an
+   * ALU result or loaded data) and as a base writeback */
+  uint8_t m4_ld, m4_st;
+  uint16_t m4_data, m4_wb;
+  /* M4: the run of 32-bit instructions at halfword addresses going on
+   * (its length, whether all are stores, whether it has paid its cycle) */
+  uint8_t m4_run, m4_run_st, m4_run_paid;
+  /* M85 (pipeline.c): the time at which each register's value (index 15:
+   * the flags) reaches a consumer, in cycles from the current issue
+   * group's (a consumer in stage EXk of a group issued c cycles later needs
+   * c + k > the time); the group's instructions (2: closed) and the
+   * resources they hold; what its loads write; when flags are early
+   * enough for a conditional branch not to pay the late-flags cost, and
+   * how late they are (2: set in EX2, 3: in EX3) */
+  uint8_t t85[16];
+  uint8_t g85_n, g85_res;
+  uint16_t g85_ld;
+  uint8_t f85_ok, f85_stage;
   unsigned br_mispredict; /* cost of the block's last branch if mispredicted
                              (0: the model's default) */
 } mc_state;
@@ -156,10 +188,13 @@ typedef struct {
   uint8_t last_branch; /* MC_BR_* of the last instruction (IT applied) */
 } mc_block_cost;
 /* The cost of ins[0..n) from *st, which becomes the state after them; the
- * instructions' classes are added to classes[] when it is not NULL. The
- * instructions are not changed (mc_cost_of works on copies). */
+ * instructions' classes are added to classes[] when it is not NULL, and
+ * each one's cycles (0 for a last conditional branch, settled later) put
+ * in costs[] when that is not NULL. The instructions are not changed
+ * (mc_cost_of works on copies). */
 void mc_block(const mc_model *m, const mc_insn *ins, size_t n, mc_state *st,
-              unsigned wait_states, mc_block_cost *out, uint32_t *classes);
+              unsigned wait_states, mc_block_cost *out, uint32_t *classes,
+              uint8_t *costs);
 
 /* A block that continues another without a branch between them (QEMU cut
  * the straight line where an instruction budget ended, at a page or at its
@@ -172,6 +207,10 @@ typedef struct {
   mc_state entry, exit;
   mc_block_cost cost;
 } mc_carry;
+
+/* Cortex-M85 version 2 (pipeline_m85.c): the cycles an instruction moves
+ * the issue point on, from the state before it (updated). */
+unsigned mc_m85_cost(const mc_model *m, const mc_insn *in, mc_state *st);
 
 /* The M33 and M7 rules on top of the table cost in *c (pipeline.c):
  * dual issue with the instruction before, result-latency stalls. */

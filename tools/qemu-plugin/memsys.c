@@ -31,7 +31,8 @@ static cache ic, dc;
 static uint64_t flash_lo, flash_hi; /* the image's code region = flash */
 static unsigned miss, prefetch, unified, mispredict;
 static int have_flash;
-static uint32_t last_line = UINT32_MAX; /* last fetched line (prefetch) */
+static uint32_t last_line = UINT32_MAX; /* the line executing (prefetch) */
+static uint64_t line_time;              /* cycles spent in it so far */
 mc_dyn_counts mc_dyn_now;
 /* The predictor's entries by branch address (memsys.h: mc_pred). */
 #define PRED_BUCKETS 4096u
@@ -172,6 +173,7 @@ void mc_mem_reset(void) {
   miss = prefetch = unified = mispredict = 0;
   have_flash = 0;
   last_line = UINT32_MAX;
+  line_time = 0;
   memset(&mc_dyn_now, 0, sizeof mc_dyn_now);
   for (unsigned b = 0; b < PRED_BUCKETS; b++)
     while (pred_table[b]) {
@@ -244,27 +246,46 @@ int mc_dyn_init(mc_dyn *d, uint64_t pc, uint64_t end, uint64_t br_pc, int br,
   return 0;
 }
 
-uint64_t mc_dyn_fetch(mc_dyn *d) {
-  if (!d->in_flash)
+uint32_t mc_dyn_line(const mc_dyn *d, uint64_t addr) {
+  if (!d->in_flash || addr < flash_lo)
     return 0;
-  uint32_t last = d->line0 + d->n_lines - 1;
-  if (d->gen == ic.gen) { /* all its lines still resident */
-    last_line = last;
+  uint32_t l = (uint32_t)((addr - flash_lo) >> ic.shift);
+  return l >= d->line0 ? l - d->line0 : 0;
+}
+
+/* The prefetch buffer (an ART, a flash accelerator with PREFEN): when
+ * the core enters a line, the next one is read from flash unless it is
+ * buffered; when the core reaches it, the read has run for as long as
+ * the core spent in the line before, and the rest of the flash access is
+ * a stall ("If a prefetch has been initiated but not yet completed, the
+ * CPU is stalled for a shorter time since the required flash access is
+ * already in progress", NXP UM10360 5.x, the LPC flash accelerator). */
+uint64_t mc_dyn_fetch(mc_dyn *d, const uint16_t *line_cycles) {
+  if (!d->in_flash) {
+    last_line = UINT32_MAX;
     return 0;
   }
+  int resident = d->gen == ic.gen; /* no line can miss: no lookups */
   uint64_t cycles = 0;
   uint32_t g0 = ic.gen;
-  for (uint32_t l = d->line0; l <= last; l++) {
-    if (!cache_access(&ic, l)) {
-      mc_dyn_now.ic_miss++;
-      /* the prefetch buffer has fetched the next sequential line */
-      if (!(prefetch && l == last_line + 1))
-        cycles += miss;
+  for (uint32_t i = 0; i < d->n_lines; i++) {
+    uint32_t l = d->line0 + i;
+    if (l != last_line) {
+      if (!resident && !cache_access(&ic, l)) {
+        mc_dyn_now.ic_miss++;
+        if (!prefetch || l != last_line + 1)
+          cycles += miss;
+        else if (line_time < miss)
+          cycles += miss - line_time;
+      }
+      last_line = l;
+      line_time = 0;
     }
-    last_line = l;
+    line_time += line_cycles ? line_cycles[i] : 0;
   }
   /* an eviction during its own fetch may have removed one of its lines */
-  d->gen = ic.gen == g0 ? g0 : UINT32_MAX;
+  if (!resident)
+    d->gen = ic.gen == g0 ? g0 : UINT32_MAX;
   return cycles;
 }
 

@@ -68,8 +68,14 @@ void mc_mem_describe(char *buf, size_t len);
  * access less per executed block). 0, or -1 when out of memory. */
 int mc_dyn_init(mc_dyn *d, uint64_t pc, uint64_t end, uint64_t br_pc, int br,
                 unsigned penalty);
-/* Cycles its fetch adds at one execution (instruction cache misses). */
-uint64_t mc_dyn_fetch(mc_dyn *d);
+/* Cycles its fetch adds at one execution (instruction cache misses), given
+ * the cycles its instructions spend in each of its lines (line_cycles[i]
+ * for line line0 + i; NULL: none). With a prefetch buffer, the line after
+ * the one executing is read while that one runs: its miss costs what of
+ * the flash access the time spent in the line before did not cover. */
+uint64_t mc_dyn_fetch(mc_dyn *d, const uint16_t *line_cycles);
+/* The index, among block d's lines, of the line holding addr. */
+uint32_t mc_dyn_line(const mc_dyn *d, uint64_t addr);
 /* Cycles the branch ending block d adds, now that the next block starts
  * at next_pc (a misprediction). */
 uint64_t mc_dyn_branch(mc_dyn *d, uint64_t next_pc);

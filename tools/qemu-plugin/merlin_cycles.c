@@ -51,14 +51,23 @@ typedef struct {
   uint8_t fn_entry; /* starts at its function's address: a call */
   uint8_t has_dyn;  /* dyn is in use: a memory system or a predictor */
   uint8_t penalty;  /* dyn.penalty when the block starts afresh */
-  mc_dyn dyn;       /* their state (memsys.h) */
-  uint64_t extra;   /* their cycles in the current region */
+  /* M4: entered by a taken branch, its first instruction costs this much
+   * more (a 32-bit one at a halfword address needs a second fetch) */
+  uint8_t entry_extra;
+  uint64_t n_jumped_in; /* such entries in the current region */
+  mc_dyn dyn;           /* their state (memsys.h) */
+  uint64_t extra;       /* their cycles in the current region */
   /* The pipeline's state after the block when it starts afresh, and the
    * block continued from one that ended without a branch (mc_carry). */
   mc_state exit;
   mc_carry carry;
   int64_t carry_adj; /* the continued executions' cycles, less the static */
   mc_insn *insns;    /* as decoded, to cost the block again from a state */
+  /* With a memory system in flash: each instruction's line among the
+   * block's (dyn.line0 + i), and the cycles the block spends in each line,
+   * entered afresh and as continued (memsys.c, the prefetch's timing) */
+  uint8_t *insn_line;
+  uint16_t *line_cyc, *carry_line_cyc;
 } tb_info;
 
 static const mc_model *model;
@@ -100,7 +109,7 @@ static void region_end(void) {
     tb_info *t = ran[i];
     uint64_t c = t->execs * t->cycles + t->n_taken * t->taken_cost +
                  t->n_not_taken * t->not_taken_cost + t->extra +
-                 (uint64_t)t->carry_adj;
+                 (uint64_t)t->carry_adj + t->n_jumped_in * t->entry_extra;
     insns += t->execs * t->n_insns;
     cycles += c;
     stall += t->extra;
@@ -116,7 +125,7 @@ static void region_end(void) {
       f_cycles[t->func] += c;
       f_calls[t->func] += t->fn_entry ? t->execs : 0;
     }
-    t->execs = t->n_taken = t->n_not_taken = t->extra = 0;
+    t->execs = t->n_taken = t->n_not_taken = t->extra = t->n_jumped_in = 0;
     t->carry_adj = 0;
   }
   n_ran = 0;
@@ -147,16 +156,38 @@ static void region_end(void) {
  * left the pipeline in (NULL after a branch, an exception or a marker). */
 static const tb_info *prev_straight;
 static const mc_state *prev_exit;
+/* Where the block before would have gone on without a branch: a block
+ * starting elsewhere was entered by a taken branch (or an exception). */
+static uint64_t prev_fallthrough = UINT64_MAX;
+
+/* The cycles per line of block t from its instructions' costs. */
+static void line_cycles(const tb_info *t, const uint8_t *costs, uint16_t *lc) {
+  memset(lc, 0, t->dyn.n_lines * sizeof *lc);
+  for (uint32_t i = 0; i < t->n_insns; i++)
+    lc[t->insn_line[i]] = (uint16_t)(lc[t->insn_line[i]] + costs[i]);
+}
 
 /* t starts where prev_straight ended: its cost from the state that block
  * left (mc_carry in cycle_model.h), computed when that state is new. */
 static const mc_block_cost *carried(tb_info *t) {
   mc_carry *k = &t->carry;
   if (!k->valid || memcmp(&k->entry, prev_exit, sizeof k->entry) != 0) {
+    static uint8_t *costs;
+    static size_t cap;
+    if (t->n_insns > cap) {
+      cap = t->n_insns;
+      costs = realloc(costs, cap);
+      if (!costs) {
+        fprintf(stderr, "merlin_cycles: out of memory\n");
+        abort();
+      }
+    }
     memcpy(&k->entry, prev_exit, sizeof k->entry);
     memcpy(&k->exit, prev_exit, sizeof k->exit);
-    mc_block(model, t->insns, t->n_insns, &k->exit, wait_states, &k->cost,
-             NULL);
+    mc_block(model, t->insns, t->n_insns, &k->exit, wait_states, &k->cost, NULL,
+             costs);
+    if (t->carry_line_cyc)
+      line_cycles(t, costs, t->carry_line_cyc);
     k->valid = 1;
   }
   return &k->cost;
@@ -168,6 +199,8 @@ static void tb_exec(unsigned int vcpu, void *udata) {
   /* The pipeline's state flows on from a block cut off without a branch
    * (QEMU's choice, which the host's timing moves), so the cost does not
    * depend on where QEMU cut. */
+  int jumped_in = t->pc != prev_fallthrough;
+  prev_fallthrough = t->fallthrough;
   const mc_block_cost *ck = NULL;
   if (model && prev_straight && t->pc == prev_straight->fallthrough &&
       !t->marker)
@@ -200,11 +233,13 @@ static void tb_exec(unsigned int vcpu, void *udata) {
     return;
   if (ck)
     t->carry_adj += (int64_t)ck->cycles - (int64_t)t->cycles;
+  if (jumped_in && t->entry_extra)
+    t->n_jumped_in++;
   if (t->has_dyn) { /* memsys.c: the branch that led here, this fetch */
     if (last && last->dyn.br)
       last->extra += mc_dyn_branch(&last->dyn, t->pc);
     if (t->dyn.in_flash)
-      t->extra += mc_dyn_fetch(&t->dyn);
+      t->extra += mc_dyn_fetch(&t->dyn, ck ? t->carry_line_cyc : t->line_cyc);
     t->dyn.penalty = ck && ck->penalty ? ck->penalty : t->penalty;
     last = t;
   }
@@ -268,6 +303,12 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     abort();
   }
   uint64_t br_pc = t->pc;
+  uint64_t *addr = calloc(n ? n : 1, sizeof *addr);
+  uint8_t *costs = calloc(n ? n : 1, 1);
+  if (!addr || !costs) {
+    fprintf(stderr, "merlin_cycles: out of memory\n");
+    abort();
+  }
   for (size_t i = 0; i < n; i++) {
     struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
     const uint8_t *d = qemu_plugin_insn_data(insn);
@@ -277,6 +318,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     mc_insn *in = &t->insns[i];
     mc_decode(hw1, hw2, (int)sz, in);
     br_pc = qemu_plugin_insn_vaddr(insn);
+    addr[i] = br_pc;
+    in->odd = (br_pc & 2) != 0;
     t->fallthrough = br_pc + sz;
     /* loads only, and not from the stack (SP never points to flash) */
     if (mc_mem_loads() && in->load && in->regs.addr != 1u << 13)
@@ -286,7 +329,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   /* The static cost: the block entered afresh (after a branch) */
   mc_state_init(&t->exit);
   mc_block_cost bc;
-  mc_block(model, t->insns, n, &t->exit, wait_states, &bc, t->classes);
+  mc_block(model, t->insns, n, &t->exit, wait_states, &bc, t->classes, costs);
+  if (model && model->fetch_align && n && t->insns[0].size == 4 && (t->pc & 2))
+    t->entry_extra = model->fetch_align;
   t->cycles = bc.cycles;
   t->ends_flow = n == 0 || bc.last_branch != MC_BR_NONE;
   if (bc.last_branch == MC_BR_COND) {
@@ -308,7 +353,21 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
       abort();
     }
     t->penalty = t->dyn.penalty;
+    if (t->dyn.in_flash && n) {
+      t->insn_line = malloc(n);
+      t->line_cyc = malloc(t->dyn.n_lines * sizeof *t->line_cyc);
+      t->carry_line_cyc = malloc(t->dyn.n_lines * sizeof *t->line_cyc);
+      if (!t->insn_line || !t->line_cyc || !t->carry_line_cyc) {
+        fprintf(stderr, "merlin_cycles: out of memory\n");
+        abort();
+      }
+      for (size_t i = 0; i < n; i++)
+        t->insn_line[i] = (uint8_t)mc_dyn_line(&t->dyn, addr[i]);
+      line_cycles(t, costs, t->line_cyc);
+    }
   }
+  free(addr);
+  free(costs);
   qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
   ct_trace_tb(tb);
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The Cortex-M33, M55, M7 and M85 rules that look at neighbouring
- * instructions of a translation block: dual issue, result latency, MVE
- * beats. Sources, and which was chosen where they disagree:
- * docs/cycle-model.md, sections "Cortex-M33" to "Cortex-M85". Decided at
- * translation time, so they cost nothing at run time; a pair across two
- * blocks is not seen (the block's first instruction issues alone).
+ * The Cortex-M4, M33, M55 and M7 rules that look at neighbouring
+ * instructions: load/store pipelining, dual issue, result latency, MVE
+ * beats (the M85's: pipeline_m85.c). Sources, and which was chosen where
+ * they disagree: docs/cycle-model.md, sections "Cortex-M4" to
+ * "Cortex-M85". Decided at translation time, so they cost nothing at run
+ * time; the state flows on into a block that continues another without a
+ * branch (mc_carry), and starts afresh after a branch.
  */
 #include "cycle_model.h"
 
@@ -109,19 +110,16 @@ static void m33(const mc_model *m, const mc_insn *in, mc_state *st, int in_it,
 
 /* Which execution resource an instruction needs (ARMScheduleM7.td: two
  * ALUs, two load ports, one store port, one MAC, one branch unit, one FP
- * unit; ARMScheduleM85.td: two store ports, LDRD on both load ports). */
+ * unit). */
 enum { U_ALU, U_LOAD, U_STORE, U_MAC, U_BRANCH, U_FP, U_SINGLE };
 
-static int m7_unit(const mc_insn *in, int m85) {
+static int m7_unit(const mc_insn *in) {
   switch (in->kind) {
   case K_LD:
   case K_FP_LS:
     return in->cls == MC_STORE ? U_STORE : U_LOAD;
   case K_ST:
     return U_STORE;
-  case K_LDRD: /* M85: LDRD pairs with LDRD in TCM (M85 silicon), though
-                  ARMScheduleM85.td gives it both load ports */
-    return m85 ? (in->cls == MC_STORE ? U_STORE : U_LOAD) : U_SINGLE;
   case K_MUL:
   case K_MLA:
   case K_MULL:
@@ -153,18 +151,15 @@ static int m7_unit(const mc_insn *in, int m85) {
  * and base writeback; a multiply cannot take a load's result of the
  * cycle before; a MAC's accumulator and a store's data never wait. */
 static unsigned m7_stall(const mc_insn *in, uint16_t dst, uint16_t ok,
-                         uint16_t late, uint16_t ldw, int m85) {
+                         uint16_t late, uint16_t ldw) {
   const mc_regs *r = &in->regs;
   uint16_t early = (uint16_t)(r->early | r->addr);
-  if (m85 && r->rr32 && !r->pshift) /* operand 2 read at EX1 (Arm 107950 via
-                                       ARMScheduleM85.td, M85 silicon) */
-    early |= r->src;
   uint16_t normal =
       in->cls == MC_STORE ? 0 : (uint16_t)(r->src & ~early & ~r->acc);
   unsigned s = 0;
   if (normal & late)
     s = 1;
-  if (is_mac(in->kind) && !m85 && ((r->src & ~r->acc) & ldw))
+  if (is_mac(in->kind) && ((r->src & ~r->acc) & ldw))
     s = 1;
   if (early & dst & ~ok)
     s = 1;
@@ -173,60 +168,42 @@ static unsigned m7_stall(const mc_insn *in, uint16_t dst, uint16_t ok,
   return s;
 }
 
-/* Cortex-M7 (and, with its extra ports, Cortex-M85): the instruction
- * issues with the one before when that may dual-issue, they need
- * different units (two ALU or two load ports; on the M85 two store
- * ports), at most one needs the shifter, a DSP-class instruction is the
- * older of the two (M7), it reads nothing the first writes (a store's
- * data excepted; MOVW then MOVT of one register pair on the M7) and writes
- * nothing it writes, and it would not wait for the cycle before. */
-static void m7(const mc_model *m, const mc_insn *in, mc_state *st, mc_cost *c) {
+/* Cortex-M7: the instruction issues with the one before when that may
+ * dual-issue, they need different units (two ALU or two load ports), at
+ * most one needs the shifter, a DSP-class instruction is the older of the
+ * two, it reads nothing the first writes (a store's data excepted; MOVW
+ * then MOVT of one register pair) and writes nothing it writes, and it
+ * would not wait for the cycle before. */
+static void m7(const mc_insn *in, mc_state *st, mc_cost *c) {
   const mc_regs *r = &in->regs;
-  int m85 = m->pipe == MC_PIPE_M85;
-  int unit = m7_unit(in, m85), pu = st->prev_valid ? st->prev_unit : -1;
+  int unit = m7_unit(in), pu = st->prev_valid ? st->prev_unit : -1;
   const mc_regs *q = &st->prev;
   uint16_t reads = in->cls == MC_STORE ? r->addr : r->src;
   int conflict = unit == U_SINGLE || pu == U_SINGLE ||
-                 (unit == pu && unit != U_ALU && unit != U_LOAD &&
-                  !(m85 && unit == U_STORE)) ||
-                 (!m85 && ((unit == U_MAC && pu == U_STORE) ||
-                           (unit == U_STORE && pu == U_MAC))) ||
-                 (!m85 && r->shc && (q->shc || q->pshift)) ||
-                 (!m85 && r->dsp) || (m85 && r->dsp && q->dsp) ||
-                 (in->mve && st->prev_mve);
-  int movwt = !m85 && q->movwt == 1 && r->movwt == 2 && r->dst == q->dst;
+                 (unit == pu && unit != U_ALU && unit != U_LOAD) ||
+                 (unit == U_MAC && pu == U_STORE) ||
+                 (unit == U_STORE && pu == U_MAC) ||
+                 (r->shc && (q->shc || q->pshift)) || r->dsp;
+  int movwt = q->movwt == 1 && r->movwt == 2 && r->dst == q->dst;
   /* an ADD/SUB/MOV in the early ALU forwards to the late ALU in the same
-   * cycle (M7 silicon; ADD.W R1,R0,R3 + ADD.W R1,R1,R2 pair); on the M85
-   * through its three ALU stages (M85 silicon) */
+   * cycle (M7 silicon; ADD.W R1,R0,R3 + ADD.W R1,R1,R2 pair) */
   uint16_t early_in = (uint16_t)(r->early | r->addr | r->acc);
-  int fwd = q->simple && (m85 || st->prev_early) && unit != U_MAC &&
-            !(reads & q->dst & early_in) && !(m85 && r->rr32);
+  int fwd = q->simple && st->prev_early && unit != U_MAC &&
+            !(reads & q->dst & early_in);
   int pair =
       st->prev_pair_ok && !conflict &&
-      !m7_stall(in, st->cyc_dst, st->cyc_ok, st->cyc_late, st->cyc_ldw, m85) &&
+      !m7_stall(in, st->cyc_dst, st->cyc_ok, st->cyc_late, st->cyc_ldw) &&
       (!(reads & q->dst) || movwt || fwd) &&
       (!(r->dst & q->dst) || movwt || fwd) && !(r->flags_r && q->flags_w);
-  if (in->mve) {
-    /* MVE on the M85: beats as on the M55; a vector instruction issues
-     * beside the scalar one before it (younger slot), not beside a
-     * "slot 0" one; a scalar one not in a vector load/store's second beat
-     * (M85 silicon) */
-    mve_beats(in, st, c);
-    if (!st->prev_mve && st->prev_pair_ok && !q->dsp)
-      c->taken = c->not_taken = 0;
-    pair = 0;
-  } else if (pair && !st->prev_mve) {
+  if (pair) {
     paired(c);
   } else {
-    pair = 0;
     st->cyc_dst = st->grp_dst;
     st->cyc_ok = st->grp_ok;
     st->cyc_late = st->grp_late;
     st->cyc_ldw = st->grp_ldw;
     st->grp_dst = st->grp_ok = st->grp_late = st->grp_ldw = 0;
-    pay(c,
-        m7_stall(in, st->cyc_dst, st->cyc_ok, st->cyc_late, st->cyc_ldw, m85) +
-            (st->prev_mve == MC_MVE_LS ? 1u : 0u));
+    pay(c, m7_stall(in, st->cyc_dst, st->cyc_ok, st->cyc_late, st->cyc_ldw));
   }
   /* what this instruction writes, for the next cycle */
   int ls = in->cls == MC_LOAD || in->cls == MC_STORE || in->kind == K_LDM ||
@@ -235,8 +212,7 @@ static void m7(const mc_model *m, const mc_insn *in, mc_state *st, mc_cost *c) {
   uint16_t res = (uint16_t)(r->dst & ~wb);
   /* the early ALU: ADD/SUB/MOV alone or as the older of a pair, its
    * inputs ready a cycle early; plain shifts from either slot */
-  int early_exec =
-      r->simple && !pair && !in->mve && !(r->src & st->cyc_dst & ~st->cyc_ok);
+  int early_exec = r->simple && !pair && !(r->src & st->cyc_dst & ~st->cyc_ok);
   uint16_t keep = (uint16_t)~r->dst;
   st->grp_dst |= r->dst;
   st->grp_ok = (uint16_t)((st->grp_ok & keep) | wb |
@@ -248,22 +224,102 @@ static void m7(const mc_model *m, const mc_insn *in, mc_state *st, mc_cost *c) {
   else if (in->cls == MC_LOAD || in->kind == K_LDM)
     st->grp_ldw |= res;
   st->prev_early = early_exec;
-  st->prev_pair_ok = !pair && unit != U_SINGLE && !is_branch(in->kind) &&
-                     !(in->mve == MC_MVE_LS);
-  st->prev_mve = in->mve;
+  st->prev_pair_ok = !pair && unit != U_SINGLE && !is_branch(in->kind);
   st->prev_unit = unit;
   /* M7 silicon: a mispredicted branch costs 8, or 6 when the flags it
    * reads were set at least 3 cycles (about 6 instructions) before */
   st->br_mispredict =
-      (!m85 && in->kind == K_BCOND) ? (st->since_flags < 5 ? 8u : 6u) : 0u;
+      in->kind == K_BCOND ? (st->since_flags < 5 ? 8u : 6u) : 0u;
+}
+
+/* A load or store of any kind: the Cortex-M4 generates its address in the
+ * decode stage (TRM 3.3.2, jnk0le doc/cortex_m3m4.md). */
+static int m4_mem(const mc_insn *in) {
+  return in->ls || in->load || in->cls == MC_STORE || in->kind == K_STM ||
+         in->kind == K_FP_LSM;
+}
+
+/* Cortex-M4 version 2 (docs/cycle-model.md "Cortex-M4"): Table 3-1's
+ * figures with the load/store mechanism of TRM section 3.3.2 (DDI 0439B)
+ * as measured on an STM32F407 (jnk0le/random doc/cortex_m3m4.md):
+ * - "STR Rx,[Ry,#imm] is always one cycle": its data phase overlaps the
+ *   next instruction (the table's 2 for a store with an immediate offset,
+ *   pre- or post-indexed too on the M4, becomes 1), but "nothing can be
+ *   pipelined after the store": a load right after it waits a cycle
+ *   ("stores cannot be pipelined with following load instructions");
+ *   a store with a register offset takes 2, 1 right after a load;
+ * - "LDR [any] are pipelined when possible": a single load or store right
+ *   after a single load costs one cycle less unless its address uses what
+ *   that load wrote (its data, or its base writeback: "post and pre
+ *   indexed loads cannot be chained back to back on same register base");
+ * - "Any load or store that generates an address dependent on the result
+ *   of a preceding data processing operation stalls the pipeline for an
+ *   additional cycle" ("base address and offset must be available 1 cycle
+ *   earlier than normally": a loaded value used as an address likewise);
+ *   two stores in a row with a writeback of the same base are not chained.
+ * And the fetch (compendium.i-0.nl "Alignment rules", measured on an
+ * STM32 from flash): "Groups of three or more unaligned wide instructions
+ * will take one extra cycle", "Groups of unaligned wide str only add the
+ * penalty cycle from a length of 4" (a 32-bit instruction at a halfword
+ * address spans two of the fetch unit's words: Arm KA 103488664).
+ * The refill after a taken branch: merlin_cycles.c (fetch_align). */
+static unsigned m4_fetch(const mc_insn *in, mc_state *st) {
+  if (in->size != 4 || !in->odd) {
+    st->m4_run = 0;
+    return 0;
+  }
+  int store = in->cls == MC_STORE;
+  if (st->m4_run == 0) {
+    st->m4_run_st = (uint8_t)store;
+    st->m4_run_paid = 0;
+  } else if (!store)
+    st->m4_run_st = 0;
+  if (st->m4_run < 255)
+    st->m4_run++;
+  if (st->m4_run_paid || st->m4_run < (st->m4_run_st ? 4 : 3))
+    return 0;
+  st->m4_run_paid = 1;
+  return 1;
+}
+
+static void m4(const mc_insn *in, mc_state *st, mc_cost *c) {
+  const mc_regs *r = &in->regs;
+  int ld1 = in->ls && in->cls == MC_LOAD, st1 = in->ls && in->cls == MC_STORE;
+  int piped = 0;
+  unsigned extra = 0;
+  if (m4_mem(in) && st->prev_valid) {
+    int dep = (r->addr & st->m4_data) != 0, wb = (r->addr & st->m4_wb) != 0;
+    if (dep)
+      extra++; /* the address-generation stall */
+    if (in->load && st->m4_st)
+      extra++; /* the store's data phase first */
+    if (st1 && wb && st->m4_st)
+      extra++; /* two stores on one written-back base: not chained */
+    piped = st->m4_ld && !dep && !wb && (ld1 || st1);
+  }
+  if (piped && ld1)
+    c->taken = c->not_taken = 1; /* a load pipelined after a load */
+  if (st1 && r->regoff && !piped)
+    extra++; /* a register-offset store: 2 */
+  pay(c, extra + m4_fetch(in, st));
+  /* what the next instruction sees */
+  uint16_t wbm = m4_mem(in) ? (uint16_t)(r->dst & r->addr) : 0;
+  st->m4_ld = (uint8_t)ld1;
+  st->m4_st = (uint8_t)(st1 && (!r->regoff || piped));
+  st->m4_wb = wbm;
+  st->m4_data = (uint16_t)(r->dst & ~wbm);
 }
 
 void mc_pipe_cost(const mc_model *m, const mc_insn *in, mc_state *st, int in_it,
                   mc_cost *c) {
-  if (m->pipe == MC_PIPE_M33 || m->pipe == MC_PIPE_M55)
+  if (m->pipe == MC_PIPE_M4)
+    m4(in, st, c);
+  else if (m->pipe == MC_PIPE_M85)
+    c->taken = c->not_taken = mc_m85_cost(m, in, st);
+  else if (m->pipe == MC_PIPE_M33 || m->pipe == MC_PIPE_M55)
     m33(m, in, st, in_it, c);
   else
-    m7(m, in, st, c);
+    m7(in, st, c);
   st->prev_valid = 1;
   st->prev_kind = in->kind;
   st->prev = in->regs;

@@ -18,6 +18,11 @@ static void dp16(uint16_t h, mc_regs *r) {
   r->flags_r = op == 0x5 || op == 0x6; /* ADC, SBC */
   r->simple16 = op != 0xD;             /* MULS is a multiply */
   r->pshift = op == 0x2 || op == 0x3 || op == 0x4 || op == 0x7;
+  /* AND EOR TST ORR BIC MVN: bitwise; the shifts; ADC SBC RSB CMP CMN */
+  r->xc = r->pshift                                        ? MC_XC_SHIFT
+          : (op <= 1 || op == 8 || op == 0xC || op >= 0xE) ? MC_XC_BITW
+          : op == 0xD                                      ? MC_XC_NONE
+                                                           : MC_XC_ALU;
 }
 
 static void ls16(uint16_t h, mc_regs *r) {
@@ -25,6 +30,7 @@ static void ls16(uint16_t h, mc_regs *r) {
   if ((h & 0xF000) == 0x5000) { /* register offset */
     unsigned op = (h >> 9) & 7, rm = (h >> 6) & 7;
     r->addr = R(rn) | R(rm);
+    r->regoff = 1;
     if (op <= 2)
       r->src = R(rt);
     else
@@ -53,13 +59,15 @@ static void misc16(uint16_t h, mc_regs *r) {
   if ((h & 0xFF00) == 0xB000) { /* ADD/SUB SP, #imm */
     r->src = r->dst = R(13);
     r->simple16 = r->simple = 1;
+    r->xc = MC_XC_ALU;
   } else if ((h & 0xF500) == 0xB100) { /* CBZ, CBNZ */
     r->src = R(rd);
   } else if ((h & 0xFF00) == 0xB200 || (h & 0xFF00) == 0xBA00) {
     r->src = r->early = R(rm); /* extend, REV */
     r->dst = R(rd);
     r->simple16 = r->dsp = r->shc = 1;
-    r->dsp1 = 1;                       /* a plain extend or REV: single stage */
+    r->dsp1 = 1; /* a plain extend or REV: single stage */
+    r->xc = (h & 0xFF00) == 0xBA00 ? MC_XC_SHIFT : MC_XC_SLOT0;
   } else if ((h & 0xFE00) == 0xB400) { /* PUSH */
     r->src = (uint16_t)((h & 0xFF) | ((h & 0x100) ? R(14) : 0)) | R(13);
     r->addr = r->dst = R(13);
@@ -78,15 +86,18 @@ static void decode16(uint16_t h, mc_regs *r) {
       r->simple = 1;
     else
       r->pshift = 1;
+    r->xc = r->pshift ? MC_XC_SHIFT : MC_XC_ALU;
   } else if (h < 0x2000) { /* ADD, SUB register / imm3 */
     r->src = R((h >> 3) & 7) | ((h & 0x400) ? 0 : R((h >> 6) & 7));
     r->dst = R(h & 7);
     r->flags_w = r->simple16 = r->simple = 1;
+    r->xc = MC_XC_ALU;
   } else if (h < 0x4000) { /* MOV, CMP, ADD, SUB #imm8 */
     unsigned op = (h >> 11) & 3, rdn = (h >> 8) & 7;
     r->src = op == 0 ? 0 : R(rdn);
     r->dst = op == 1 ? 0 : R(rdn);
     r->flags_w = r->simple16 = r->simple = 1;
+    r->xc = MC_XC_ALU;
   } else if ((h & 0xFC00) == 0x4000) {
     dp16(h, r);
   } else if ((h & 0xFC00) == 0x4400) { /* high registers, BX, BLX */
@@ -99,6 +110,7 @@ static void decode16(uint16_t h, mc_regs *r) {
       r->dst = R(14); /* BLX */
     r->flags_w = op == 1;
     r->simple16 = r->simple = op != 3 && rdn != 15;
+    r->xc = op != 3 ? MC_XC_ALU : MC_XC_NONE;
   } else if ((h & 0xF800) == 0x4800) { /* LDR literal */
     r->dst = R((h >> 8) & 7);
   } else if ((h & 0xF000) == 0x5000 || (h & 0xE000) == 0x6000 ||
@@ -108,6 +120,7 @@ static void decode16(uint16_t h, mc_regs *r) {
     r->src = (h & 0x0800) ? R(13) : 0;
     r->dst = R((h >> 8) & 7);
     r->simple16 = r->simple = 1;
+    r->xc = MC_XC_ALU;
   } else if ((h & 0xF000) == 0xB000) {
     misc16(h, r);
   } else if ((h & 0xF000) == 0xC000) { /* STM, LDM */
@@ -136,6 +149,9 @@ static void dp_imm32(uint16_t h1, uint16_t h2, mc_regs *r) {
     r->flags_r = op == 0xA || op == 0xB;
     r->shc = rot >= 4;
     r->simple = rot < 4 && (op == 0x8 || op == 0xD || (op == 0x2 && rn == 15));
+    /* AND BIC ORR ORN EOR (TST, TEQ): bitwise; MOV, MVN and arithmetic
+     * with a constant: the basic ALU */
+    r->xc = op <= 4 && rn != 15 ? MC_XC_BITW : MC_XC_ALU;
     return;
   }
   unsigned op = (h1 >> 4) & 0x1F; /* plain binary immediate */
@@ -145,10 +161,16 @@ static void dp_imm32(uint16_t h1, uint16_t h2, mc_regs *r) {
   r->dst = R(rd);
   r->simple = op == 0x00 || op == 0x0A || op == 0x04 || op == 0x0C;
   r->movwt = op == 0x04 ? 1 : op == 0x0C ? 2 : 0;
+  r->xc = MC_XC_ALU;
   if (op >= 0x10) { /* saturate, bit-field: the shifter, source read early */
     r->dsp = r->shc = 1;
     r->dsp1 = op == 0x16; /* BFI, BFC */
     r->early = rn == 15 ? 0 : R(rn);
+    /* SBFX, UBFX: a shift; BFI/BFC: two stages; saturation: slot 0 */
+    r->xc = (op == 0x14 || op == 0x1C) ? MC_XC_SHIFT
+            : op == 0x16               ? MC_XC_BFI
+                                       : MC_XC_SLOT0;
+    r->first = r->early;
   }
 }
 
@@ -157,9 +179,10 @@ static void ls32(uint16_t h1, uint16_t h2, mc_regs *r) {
   unsigned size = (h1 >> 5) & 3;
   if (rn != 15)
     r->addr = R(rn);
-  if (!(h1 & 0x0080) && (h2 & 0x0FC0) == 0) /* register offset */
+  if (!(h1 & 0x0080) && (h2 & 0x0FC0) == 0) { /* register offset */
     r->addr |= R(h2 & 0xF);
-  else if (!(h1 & 0x0080) && (h2 & 0x0900) == 0x0900)
+    r->regoff = 1;
+  } else if (!(h1 & 0x0080) && (h2 & 0x0900) == 0x0900)
     r->dst = R(rn); /* pre/post-indexed with writeback */
   if (load && rt != 15)
     r->dst |= R(rt);
@@ -232,7 +255,14 @@ static void decode32(uint16_t h1, uint16_t h2, mc_regs *r) {
     r->flags_r = op == 0xA || op == 0xB || (type == 3 && amount == 0);
     r->shifted = rn != 15 && (amount != 0 || type == 3);
     r->rr32 = 1;
+    /* operand 2 from a register: shifter, then ALU (a MOV with a shift is
+     * a shift, a plain MOV the basic ALU) */
+    r->xc = MC_XC_OP2;
+    r->first = R(h2 & 0xF);
+    if (rn == 15 && op == 0x2)
+      r->xc = (amount != 0 || type == 3) ? MC_XC_SHIFT : MC_XC_ALU;
     if (op == 0x6) { /* PKHBT, PKHTB */
+      r->xc = MC_XC_SLOT0;
       r->dsp = r->shc = 1;
       r->early = (uint16_t)(R(h2 & 0xF) | ((h2 & 0x20) ? R(rn) : 0));
     } else if (amount != 0 || type == 3) {
@@ -271,9 +301,10 @@ static void decode32(uint16_t h1, uint16_t h2, mc_regs *r) {
     unsigned rn = h1 & 0xF;
     r->src = R(h2 & 0xF) | (rn == 15 ? 0 : R(rn));
     r->dst = R((h2 >> 8) & 0xF);
-    if ((h2 & 0xF080) == 0xF000 && !(h1 & 0x80))
+    if ((h2 & 0xF080) == 0xF000 && !(h1 & 0x80)) {
       r->pshift = 1; /* LSL/LSR/ASR/ROR by a register */
-    else {
+      r->xc = MC_XC_SHIFT;
+    } else {
       r->dsp = r->shc = 1;
       /* extends (with or without add), REV, RBIT: Rm through the shifter */
       if ((h2 & 0x80) && ((h1 & 0xF0) < 0x60 || (h1 & 0xF0) == 0x90))
@@ -281,6 +312,15 @@ static void decode32(uint16_t h1, uint16_t h2, mc_regs *r) {
       /* a plain extend (no addend) or REV/REV16/REVSH: single stage */
       r->dsp1 = (h2 & 0x80) && (((h1 & 0xF0) < 0x60 && rn == 15) ||
                                 ((h1 & 0xF0) == 0x90 && (h2 & 0xF0) != 0xA0));
+      /* REV, REV16, RBIT, REVSH, CLZ: shifts; an extend with an addend:
+       * two stages; plain extends, SIMD, saturation, SEL: slot 0 */
+      int xta = (h2 & 0x80) && (h1 & 0xF0) < 0x60 && rn != 15;
+      r->xc = ((h2 & 0xF0C0) == 0xF080 &&
+               ((h1 & 0xF0) == 0x90 || (h1 & 0xF0) == 0xB0))
+                  ? MC_XC_SHIFT
+              : xta ? MC_XC_XTA
+                    : MC_XC_SLOT0;
+      r->first = xta ? R(h2 & 0xF) : 0;
     }
   } else if ((h1 & 0xFF00) == 0xFB00) {
     mul32(h1, h2, r);

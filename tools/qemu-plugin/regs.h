@@ -39,7 +39,31 @@ typedef struct {
   uint8_t simple; /* ADD, SUB or MOV of registers or simple immediates */
   uint8_t movwt;  /* 1: MOVW, 2: MOVT */
   uint8_t rr32;   /* 32-bit data processing with a register operand 2 */
+  uint8_t regoff; /* a load or store single with a register offset */
+  /* Cortex-M85 (docs/cycle-model.md "Cortex-M85"): the pipeline stages a
+   * data-processing instruction may execute in (MC_XC_*), and the
+   * registers it reads in its first stage when it takes two (operand 2's
+   * register, a bit-field insert's or an extend-and-add's source) */
+  uint8_t xc;
+  uint16_t first;
 } mc_regs;
+
+/* Where a Cortex-M85 data-processing instruction executes (jnk0le,
+ * doc/cortex_m85.md): any of EX1 to EX3 (basic ALU), EX2 or EX3
+ * (bitwise), EX1 or EX2 (shifts, bit-field extracts, byte reverses),
+ * EX2 only ("slot 0": extends, SIMD, saturation), or two stages in a row
+ * (operand 2 from a register: shifter then ALU; BFI; extend-and-add). */
+enum {
+  MC_XC_NONE, /* not data processing: its kind decides */
+  MC_XC_ALU,
+  MC_XC_BITW,
+  MC_XC_SHIFT,
+  MC_XC_SLOT0,
+  MC_XC_OP2,
+  MC_XC_BFI,
+  MC_XC_XTA,
+  MC_XC_NOP
+};
 
 void mc_regs_of(uint16_t h1, uint16_t h2, int size, mc_regs *r);
 

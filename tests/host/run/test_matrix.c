@@ -33,6 +33,18 @@ static void test_split(void) {
   CHECK_CONTAINS(err, "lists 'gcc' twice");
   /* A '-' only goes for --opt: "-gcc" is no compiler. */
   CHECK(mh_matrix_split("--cc", "-gcc", &v, &n, err, sizeof err) == -1);
+  /* a driver by its path: kept as given when absolute, made absolute when
+   * relative; a character the image's provenance cannot carry refused */
+  CHECK(mh_matrix_split("--cc", "gcc,/opt/tc/bin/arm-none-eabi-gcc", &v, &n,
+                        err, sizeof err) == 0);
+  CHECK(n == 2 && strcmp(v[1], "/opt/tc/bin/arm-none-eabi-gcc") == 0);
+  mh_matrix_free(v, n);
+  CHECK(mh_matrix_split("--cc", "tc/bin/gcc", &v, &n, err, sizeof err) == 0);
+  CHECK(n == 1 && v[0][0] == '/' && strstr(v[0], "/tc/bin/gcc") != NULL);
+  mh_matrix_free(v, n);
+  CHECK(mh_matrix_split("--cc", "/opt/a b/gcc", &v, &n, err, sizeof err) == -1);
+  CHECK_CONTAINS(err, "a compiler path may hold only letters, digits");
+  CHECK(mh_matrix_split("--cc", "/opt/x\"/gcc", &v, &n, err, sizeof err) == -1);
 }
 
 static void test_check_cc(void) {
@@ -42,8 +54,13 @@ static void test_check_cc(void) {
   CHECK(mh_matrix_check_cc("gcc", err, sizeof err) == 0);
   setenv("PATH", "/nonexistent-merlin-test", 1);
   CHECK(mh_matrix_check_cc("clang", err, sizeof err) == -1);
-  CHECK_CONTAINS(err, "clang is not on PATH");
+  CHECK_CONTAINS(err, "clang-19 is not on PATH");
   CHECK_CONTAINS(err, "scripts/setup");
+  /* a path needs no PATH, but must name an executable */
+  CHECK(mh_matrix_check_cc("/bin/sh", err, sizeof err) == 0);
+  CHECK(mh_matrix_check_cc("/nonexistent-merlin-test/gcc", err, sizeof err) ==
+        -1);
+  CHECK_CONTAINS(err, "not an executable compiler driver");
   if (saved)
     setenv("PATH", saved, 1);
   free(saved);
@@ -78,6 +95,18 @@ static void test_rows(void) {
   mh_result_cc(&b, buf, sizeof buf);
   CHECK(strcmp(buf, "clang") == 0);
   CHECK(!mh_result_same_row(&a, &b));
+  /* a driver given by its path: its file name and a hash of the path */
+  mh_kv k5[2], k6[2];
+  mh_result e = result("qemu-m4", "p",
+                       "/opt/a/bin/arm-none-eabi-gcc GNU 14.3.1", "-Os", k5);
+  mh_result f = result("qemu-m4", "p",
+                       "/opt/b/bin/arm-none-eabi-gcc GNU 14.3.1", "-Os", k6);
+  char buf2[64];
+  mh_result_cc(&e, buf, sizeof buf);
+  mh_result_cc(&f, buf2, sizeof buf2);
+  CHECK(strncmp(buf, "arm-none-eabi-gcc-", 18) == 0 && strlen(buf) == 26);
+  CHECK(strcmp(buf, buf2) != 0);
+  CHECK(!mh_result_same_row(&e, &f));
   CHECK(mh_result_same_row(&a, &c));  /* gcc -Os both: one row */
   CHECK(!mh_result_same_row(&c, &d)); /* other profile */
   mh_result runs[2] = {a, d};
