@@ -13,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One row: an (algorithm, backend) with the three operations of its class. */
+/* One row: an (algorithm, backend) with the three operations of its class,
+ * and the run they come from. */
 typedef struct {
   const mh_op *op[3];
+  const mh_result *x;
 } row;
 
 static const char *const KEM_OPS[3] = {"keygen", "encaps", "decaps"};
@@ -32,16 +34,32 @@ static const mh_op *find(const mh_run *run, const char *alg, const char *be,
   return NULL;
 }
 
-/* The rows of one class, in the run's order. */
-static size_t rows_of(const mh_run *run, const char *const ops[3], row *out) {
+/* Whether a run after runs[k] has a row of (alg, backend): it gives it. */
+static int later_has(const mh_result *const *runs, size_t n, size_t k,
+                     const char *alg, const char *be, const char *op) {
+  for (size_t j = k + 1; j < n; j++)
+    if (find(&runs[j]->run, alg, be, op))
+      return 1;
+  return 0;
+}
+
+/* The rows of one class, in the runs' order; a scheme the runs give more
+ * than once, from the last run that has it. */
+static size_t rows_of(const mh_result *const *runs, size_t n_runs,
+                      const char *const ops[3], row *out) {
   size_t n = 0;
-  for (size_t i = 0; i < run->n_ops; i++) {
-    const mh_op *o = &run->ops[i];
-    if (strcmp(o->op, ops[1]) != 0 || !o->n_samples)
-      continue;
-    row r = {{find(run, o->alg, o->backend, ops[0]), o,
-              find(run, o->alg, o->backend, ops[2])}};
-    out[n++] = r;
+  for (size_t k = 0; k < n_runs; k++) {
+    const mh_run *run = &runs[k]->run;
+    for (size_t i = 0; i < run->n_ops; i++) {
+      const mh_op *o = &run->ops[i];
+      if (strcmp(o->op, ops[1]) != 0 || !o->n_samples ||
+          later_has(runs, n_runs, k, o->alg, o->backend, ops[1]))
+        continue;
+      row r = {{find(run, o->alg, o->backend, ops[0]), o,
+                find(run, o->alg, o->backend, ops[2])},
+               runs[k]};
+      out[n++] = r;
+    }
   }
   return n;
 }
@@ -144,8 +162,7 @@ static void per_op(mh_sb *b, const row *rows, size_t n, const char *title,
  * as `size` splits them (.text with read-only data, .data, .bss, and their
  * total), then what it adds to an empty image with the common code it
  * calls, and its static RAM. */
-static void size(mh_sb *b, const mh_result *x, const row *rows, size_t n,
-                 const char *title) {
+static void size(mh_sb *b, const row *rows, size_t n, const char *title) {
   if (!n)
     return;
   mh_sb_printf(b,
@@ -156,7 +173,7 @@ static void size(mh_sb *b, const mh_result *x, const row *rows, size_t n,
                title);
   for (size_t i = 0; i < n; i++) {
     const mh_op *o = rows[i].op[1];
-    const mh_alg_cost *a = mh_result_alg(x, o->alg, o->backend);
+    const mh_alg_cost *a = mh_result_alg(rows[i].x, o->alg, o->backend);
     mh_sb_puts(b, "| ");
     mh_esc_md(b, o->alg);
     mh_sb_puts(b, " | ");
@@ -184,17 +201,22 @@ static void size(mh_sb *b, const mh_result *x, const row *rows, size_t n,
   mh_sb_puts(b, "\n");
 }
 
-static void one_run(mh_sb *b, const mh_result *x) {
-  const mh_run *run = &x->run;
-  row *kem = calloc(run->n_ops + 1, sizeof *kem);
-  row *sig = calloc(run->n_ops + 1, sizeof *sig);
+void mh_report_pqm4_group(mh_sb *b, const char *title,
+                          const mh_result *const *runs, size_t n_runs) {
+  const mh_run *run = &runs[0]->run;
+  size_t all = 1;
+  for (size_t k = 0; k < n_runs; k++)
+    all += runs[k]->run.n_ops;
+  row *kem = calloc(all, sizeof *kem);
+  row *sig = calloc(all, sizeof *sig);
   if (!kem || !sig) {
     free(kem);
     free(sig);
     b->failed = 1;
     return;
   }
-  size_t nk = rows_of(run, KEM_OPS, kem), ns = rows_of(run, SIG_OPS, sig);
+  size_t nk = rows_of(runs, n_runs, KEM_OPS, kem);
+  size_t ns = rows_of(runs, n_runs, SIG_OPS, sig);
   static const char *const kc[3] = {"key generation", "encapsulation",
                                     "decapsulation"};
   static const char *const sc[3] = {"key generation", "sign", "verify"};
@@ -205,10 +227,8 @@ static void one_run(mh_sb *b, const mh_result *x) {
   const char *flags = mh_run_prov(run, "cflags");
   const char *cc = mh_run_prov(run, "compiler");
   mh_sb_puts(b, "# ");
-  mh_esc_md(b, x->target);
-  mh_sb_puts(b, " (profile ");
-  mh_esc_md(b, x->profile);
-  mh_sb_puts(b, ")\n\nCompiler: ");
+  mh_esc_md(b, title);
+  mh_sb_puts(b, "\n\nCompiler: ");
   mh_esc_md(b, cc ? cc : "?");
   mh_sb_puts(b, "; flags: ");
   mh_esc_md(b, flags ? flags : "?");
@@ -235,16 +255,22 @@ static void one_run(mh_sb *b, const mh_result *x) {
     per_op(b, sig, ns, "Signature Schemes", scm, 1);
   }
   mh_sb_puts(b, "# Size Evaluation\n");
-  size(b, x, kem, nk, "Key Encapsulation Schemes");
-  size(b, x, sig, ns, "Signature Schemes");
+  size(b, kem, nk, "Key Encapsulation Schemes");
+  size(b, sig, ns, "Signature Schemes");
   free(kem);
   free(sig);
 }
 
 char *mh_report_pqm4(const mh_results *r) {
   mh_sb b = {0};
-  for (size_t i = 0; i < r->n_runs; i++)
-    one_run(&b, &r->runs[i]);
+  for (size_t i = 0; i < r->n_runs; i++) {
+    const mh_result *x = &r->runs[i];
+    mh_sb t = {0};
+    mh_sb_printf(&t, "%s (profile %s)", x->target, x->profile);
+    mh_report_pqm4_group(&b, t.failed ? "" : t.s, &x, 1);
+    b.failed |= t.failed;
+    mh_sb_free(&t);
+  }
   if (b.failed) {
     mh_sb_free(&b);
     return NULL;
