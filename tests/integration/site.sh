@@ -99,6 +99,33 @@ db)
   set -e
   [ $rc = 1 ] && grep -q "no run '999'" "$work/out" || fail "db rm 999: exit $rc, $(cat "$work/out")"
   [ $rc2 = 1 ] && [ ! -e "$work/none.db" ] || fail "db list of no database: exit $rc2"
+  # The tables hold the figures: every operation of the fixture's runs.
+  ops=$(node -e 'console.log(require(process.argv[1]).runs.reduce((n, r) => n + r.ops.length, 0))' "$data/results.json")
+  [ "$(sqlite3 "$db" 'SELECT count(*) FROM cells')" = "$ops" ] ||
+    fail "cells: $(sqlite3 "$db" 'SELECT count(*) FROM cells'), expected $ops"
+  # Another schema, a file that is no database, usage errors.
+  cp "$db" "$work/v2.db"
+  sqlite3 "$work/v2.db" "UPDATE meta SET value = '2' WHERE key = 'schema'"
+  echo "not a database" >"$work/text.db"
+  for bad in v2 text; do
+    set +e
+    "$merlin" db add "$work/$bad.db" "$data" >"$work/out" 2>&1
+    rc=$?
+    set -e
+    [ $rc = 1 ] || fail "db add to $bad.db: exit $rc"
+    case $bad in
+    v2) grep -q "database schema 2; this merlin reads schema 1" "$work/out" || fail "$bad: $(cat "$work/out")" ;;
+    text) grep -q "$work/text.db: .*not a database" "$work/out" || fail "$bad: $(cat "$work/out")" ;;
+    esac
+  done
+  for args in "db" "db add $db" "db list" "db rm $db" "db frob $db" "site"; do
+    set +e
+    # shellcheck disable=SC2086 # the words of args
+    "$merlin" $args >"$work/out" 2>&1
+    rc=$?
+    set -e
+    [ $rc = 2 ] || fail "merlin $args: exit $rc, expected 2 (usage): $(cat "$work/out")"
+  done
   ;;
 pqm4)
   db=$work/one.db
