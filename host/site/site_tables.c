@@ -274,6 +274,27 @@ int mh_site_place_page(const site_ctx *c, const char *place, char *err,
   return rc;
 }
 
+/* "; rows: SCHEME (IMPL), ...": the rows of pqm4's tables run k of g gives
+ * (a KEM's or a signature's, not given by a later run of g). */
+static void md_rows_of_run(mh_sb *b, const site_ctx *c, const site_group *g,
+                           size_t k) {
+  const mh_run *r = &c->db->runs[g->runs[k]].x->run;
+  int any = 0;
+  for (size_t i = 0; i < r->n_ops; i++) {
+    const mh_op *o = &r->ops[i];
+    if ((strcmp(o->op, "encaps") != 0 && strcmp(o->op, "sign") != 0) ||
+        !o->n_samples)
+      continue;
+    size_t run = 0;
+    if (!mh_site_find(c, g, o->alg, o->op, o->bytes, o->backend, o->variant,
+                      &run) ||
+        run != g->runs[k])
+      continue;
+    mh_sb_printf(b, "%s%s (%s)", any ? ", " : "; rows: ", o->alg, o->backend);
+    any = 1;
+  }
+}
+
 int mh_site_benchmarks_md(const site_ctx *c, const char *place, char *err,
                           size_t errlen) {
   mh_sb b = {0}, name = {0};
@@ -301,6 +322,7 @@ int mh_site_benchmarks_md(const site_ctx *c, const char *place, char *err,
     for (size_t k = 0; k < g->n_runs; k++) {
       mh_sb_puts(&b, "- ");
       mh_site_prov(&b, c, g->runs[k], NULL);
+      md_rows_of_run(&b, c, g, k);
       mh_sb_puts(&b, "\n");
     }
     mh_sb_puts(&b, "\n");
