@@ -30,9 +30,9 @@
  * on 64-bit hosts; more than the 8 Cortex-M needs). */
 #define HDR 16u
 #define ARENA_ALIGN 64u
-/* What the arena leaves to the C library's own allocator: the harness's
- * buffers of its own (the workflows' messages, src/workflows). */
-#define RESERVE ((size_t)64 * 1024)
+/* What the arena leaves to the C library's own allocator (the harness's
+ * own buffers come from the arena too: mcore_harness_malloc). */
+#define RESERVE ((size_t)16 * 1024)
 /* The largest arena asked for (128 MB on a 64-bit host, whose pages are
  * touched only where blocks go; 64 MB elsewhere). */
 #define ARENA_MAX ((size_t)1 << (sizeof(void *) == 8 ? 27 : 26))
@@ -177,6 +177,18 @@ void *mcore_malloc(size_t n) {
   st.allocs++;
   if (st.current > st.peak)
     st.peak = st.current;
+  return p;
+}
+
+/* Through mcore_malloc, whose code stays as it is, with the limit lifted
+ * and the figures put back. */
+void *mcore_harness_malloc(size_t n) {
+  mcore_heap_stats kept = st;
+  size_t kept_limit = limit;
+  limit = (size_t)-1;
+  void *p = mcore_malloc(n);
+  limit = kept_limit;
+  st = kept;
   return p;
 }
 

@@ -286,6 +286,10 @@ void *mcore_malloc(size_t n);
 void *mcore_calloc(size_t n, size_t size);
 void *mcore_realloc(void *p, size_t n);
 void mcore_free(void *p);
+/* A buffer of the harness's own (the workflows' state and messages), from
+ * the same arena but outside the accounting: no heap figure counts it.
+ * Never freed. */
+void *mcore_harness_malloc(size_t n);
 typedef struct {
   size_t current, peak;
   uint32_t allocs, failures;

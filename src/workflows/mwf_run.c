@@ -276,8 +276,8 @@ void mwf_announce(void) { for_each(announce, NULL); }
 
 /* ---- running --------------------------------------------------------- */
 
-/* Message buffers: on the heap (plain malloc, outside the allocation hook),
- * allocated once by mwf_run_all, for the reason given in mwf_provision.c. */
+/* Message buffers: on the heap (outside the accounting), allocated once by
+ * mwf_run_all, for the reason given in mwf_provision.c. */
 static uint8_t (*msg_buf)[MWF_MSG_MAX];
 
 static void ctx_init(mwf_ctx *c, const instance *in, uint32_t frame_limit) {
@@ -544,7 +544,8 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
 
 int mwf_run_all(uint32_t runs, uint32_t warmup) {
   run_state st = {runs, warmup, 0};
-  if (!msg_buf && !(msg_buf = malloc(MWF_MAX_MSGS * sizeof *msg_buf))) {
+  if (!msg_buf &&
+      !(msg_buf = mcore_harness_malloc(MWF_MAX_MSGS * sizeof *msg_buf))) {
     mcore_wire_start(MWIRE_R(error));
     mcore_wire_str(MWIRE_K(error, id), "-");
     mcore_wire_str(MWIRE_K(error, msg),
