@@ -77,12 +77,14 @@ static int arena_state; /* 0: not taken yet, 1: taken, -1: none to take */
 static unsigned char *arena_lo, *arena_hi; /* the blocks tile it */
 
 /* The largest block the C library gives (bisection; each probe is freed
- * at once), less RESERVE (or a quarter of it, if smaller). */
+ * at once), less RESERVE (or a quarter of it, if smaller). The probe goes
+ * through a volatile: clang removes a malloc whose block is only freed,
+ * and takes it to have succeeded. */
 static size_t arena_size(void) {
   size_t lo = 0, hi = ARENA_MAX;
   while (hi - lo > 4096) {
     size_t mid = lo + (hi - lo) / 2;
-    void *p = malloc(mid);
+    void *volatile p = malloc(mid);
     if (p) {
       free(p);
       lo = mid;
@@ -94,7 +96,10 @@ static size_t arena_size(void) {
   return lo - keep;
 }
 
-static void arena_take(void) {
+/* Once, on the first allocation: never inlined into mcore_malloc, whose
+ * code (the instructions an operation's allocations execute) must not
+ * change with this probing. */
+__attribute__((noinline, cold)) static void arena_take(void) {
   size_t size = arena_size();
   unsigned char *raw = size > ARENA_ALIGN + 2 * HDR ? malloc(size) : NULL;
   arena_state = -1;
