@@ -144,6 +144,7 @@ add_library(merlin_core OBJECT
   ${CMAKE_SOURCE_DIR}/src/wire/wire_out.c
   ${CMAKE_SOURCE_DIR}/src/core/crc32.c
   ${CMAKE_SOURCE_DIR}/src/core/rng.c
+  ${CMAKE_SOURCE_DIR}/src/core/fresh.c
   ${CMAKE_SOURCE_DIR}/src/core/alloc.c
   ${CMAKE_SOURCE_DIR}/src/core/digest.c
   ${CMAKE_SOURCE_DIR}/src/core/xcheck.c

@@ -21,6 +21,8 @@ static const char USAGE[] =
     "commands:\n"
     "  run      build, run and measure images; write results\n"
     "  merge    join the results of the shards of one plan\n"
+    "  db       keep runs of many machines and days in one database\n"
+    "  site     a static site of a database: tables, history, cores\n"
     "  build    build the image of a target for a profile\n"
     "  report   regenerate report.md of a results directory\n"
     "  compare  change per operation between two results; regression gate\n"
@@ -34,8 +36,9 @@ static const char USAGE[] =
     "  merlin --version          print the version\n";
 
 static const mh_cmd_def *const COMMANDS[] = {
-    &mh_cmd_run,   &mh_cmd_merge,   &mh_cmd_build, &mh_cmd_report,
-    &mh_cmd_sizes, &mh_cmd_compare, &mh_cmd_agree, &mh_cmd_list};
+    &mh_cmd_run,   &mh_cmd_merge,  &mh_cmd_db,    &mh_cmd_site,
+    &mh_cmd_build, &mh_cmd_report, &mh_cmd_sizes, &mh_cmd_compare,
+    &mh_cmd_agree, &mh_cmd_list};
 #define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 
 /* `merlin help --options` (not in the help: for tests/check_cli_docs.sh):
@@ -121,9 +124,8 @@ static int dispatch(int argc, char **argv) {
         return COMMANDS[i]->fn(COMMANDS[i], argc - 2, argv + 2);
   }
   fprintf(stderr,
-          "merlin: unknown command '%s'; valid: run, merge, build, report, "
-          "compare, "
-          "sizes, agree, list, help (see merlin --help)\n",
+          "merlin: unknown command '%s'; valid: run, merge, db, site, build, "
+          "report, compare, sizes, agree, list, help (see merlin --help)\n",
           cmd);
   return MH_USAGE_EXIT;
 }

@@ -121,7 +121,8 @@ int mh_cli_given(const mh_parse_state *s, const char *name);
 void mh_cli_state_free(mh_parse_state *s);
 
 /* The commands (each in its cli_<command>.c), in the order of the usage. */
-extern const mh_cmd_def mh_cmd_run, mh_cmd_merge, mh_cmd_build, mh_cmd_report,
-    mh_cmd_sizes, mh_cmd_compare, mh_cmd_agree, mh_cmd_list;
+extern const mh_cmd_def mh_cmd_run, mh_cmd_merge, mh_cmd_db, mh_cmd_site,
+    mh_cmd_build, mh_cmd_report, mh_cmd_sizes, mh_cmd_compare, mh_cmd_agree,
+    mh_cmd_list;
 
 #endif

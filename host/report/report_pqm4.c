@@ -225,6 +225,7 @@ typedef struct {
   const mh_result **x;
   const char **dir;
   size_t n;
+  const char *title; /* the heading, or NULL: the target's */
 } group;
 
 static const char *cyc_model(const mh_result *x) {
@@ -253,8 +254,8 @@ static void group_head(mh_sb *b, const group *g, int cyc, int many) {
   const char *cc = mh_run_prov(&x->run, "compiler");
   const char *unit = x->run.unit ? x->run.unit : "?";
   mh_sb_puts(b, "# ");
-  mh_esc_md(b, x->target);
-  if (g->n == 1 && !many) {
+  mh_esc_md(b, g->title ? g->title : x->target);
+  if (!g->title && g->n == 1 && !many) {
     mh_sb_puts(b, " (profile ");
     mh_esc_md(b, x->profile);
     mh_sb_puts(b, ")");
@@ -401,7 +402,7 @@ char *mh_report_pqm4_sets(const mh_results *const *sets,
   for (size_t k = 0; !b.failed && gx && gd && k < total; k++) {
     if (done[k])
       continue;
-    group g = {gx, gd, 0};
+    group g = {gx, gd, 0, NULL};
     for (size_t j = k; j < total; j++)
       if (!done[j] && same_group(x[k], x[j])) {
         gx[g.n] = x[j];
@@ -427,4 +428,21 @@ char *mh_report_pqm4_sets(const mh_results *const *sets,
 char *mh_report_pqm4(const mh_results *r) {
   const mh_results *sets[] = {r};
   return mh_report_pqm4_sets(sets, NULL, 1);
+}
+
+void mh_report_pqm4_group(mh_sb *b, const char *title,
+                          const mh_result *const *runs, size_t n_runs) {
+  const mh_result **x = calloc(n_runs + 1, sizeof *x);
+  const char **d = calloc(n_runs + 1, sizeof *d);
+  for (size_t i = 0; x && d && i < n_runs; i++) {
+    x[i] = runs[i];
+    d[i] = "";
+  }
+  group g = {x, d, n_runs, title};
+  if (x && d && n_runs)
+    one_group(b, &g, 0);
+  else if (!x || !d)
+    b->failed = 1;
+  free(x);
+  free(d);
 }

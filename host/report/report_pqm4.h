@@ -4,6 +4,7 @@
 #define MERLIN_HOST_REPORT_PQM4_H
 
 #include "model/results.h"
+#include "util/strbuf.h"
 
 /* The Markdown text, malloc'd; NULL when out of memory. */
 char *mh_report_pqm4(const mh_results *r);
@@ -13,5 +14,13 @@ char *mh_report_pqm4(const mh_results *r);
  * later run's. */
 char *mh_report_pqm4_sets(const mh_results *const *sets,
                           const char *const *dirs, size_t n);
+
+/* The same tables of several runs as one set (`merlin site`, one per core
+ * and build), headed "# TITLE": the compiler, flags, unit and cycle model
+ * of runs[0] (the caller groups runs that share them), the rows of every
+ * run in order, a scheme that several give from the last of them, and the
+ * folders left out that no run measured. */
+void mh_report_pqm4_group(mh_sb *b, const char *title,
+                          const mh_result *const *runs, size_t n_runs);
 
 #endif

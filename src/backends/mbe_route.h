@@ -27,6 +27,23 @@
 #define MBE_IS_ONE_1 ~, 1
 #define MBE_ROUTED(macro) MBE_IS_PROBE(MBE_CAT(MBE_IS_ONE_, macro))
 
+/* A helper several algorithms of an adapter share (ECDH's and ECDSA's
+ * P-256 key generation, the ML-KEM parameter sets' bodies): compiled on its
+ * own and called, never inlined, cloned or specialised for its callers.
+ * Which of its callers an image holds depends on the profile, and with
+ * them what GCC would make of each caller; an operation must execute the
+ * same instructions whatever else its image holds (docs/measurements.md,
+ * "Independent cells"). clang has no noipa: noinline is what it offers. */
+#if defined(__clang__)
+#define MBE_SHARED __attribute__((noinline))
+#else
+#define MBE_SHARED __attribute__((noipa))
+#endif
+
+/* Or, for a small one written to be inlined (with constant arguments):
+ * inlined into every caller, whatever else the image holds. */
+#define MBE_INLINED __attribute__((always_inline))
+
 #define MBE_WHEN(cond) MBE_CAT(MBE_WHEN_, cond)
 #define MBE_WHEN_1(...) __VA_ARGS__
 #define MBE_WHEN_0(...)

@@ -55,6 +55,7 @@ void mcore_control_probe(uint32_t id) {
   if (!ctl_vt)
     return;
   for (int p = 0; p < CTL_PROBES; p++) {
+    mport_counter_restart();
     uint64_t c0 = mport_cycles_read();
     uint64_t t0 = mport_counter_read();
     for (uint32_t k = 0; k < ctl_batch; k++)

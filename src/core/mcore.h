@@ -237,13 +237,17 @@ typedef struct {
   const char *library; /* the library behind it, e.g. "wolfssl" */
   const char *version; /* the library version actually built */
   int (*init)(void);
-  /* Optional (NULL when the backend draws only from the harness
-   * generator): a backend with a generator of its own (wolfCrypt's
-   * Hash_DRBG) keeps one copy of its state, so that the per-sample output
-   * checks, which the runner brackets with these, leave the randomness of
-   * the following samples as it would have been without them. */
-  void (*rng_save)(void);
-  void (*rng_restore)(void);
+  /* Optional (NULL: nothing to do). So that an operation's counts do not
+   * depend on what else the image holds, the runner starts every
+   * operation from the same state (src/core/fresh.c): reset puts the
+   * library back as init left it (Mbed TLS: PSA's key store and its
+   * state, freed and initialised again), and reseed, called after it and
+   * before every sample, draws the library's own generator afresh from
+   * the harness generator (wolfCrypt: its Hash_DRBG as init left it,
+   * reseeded), so that a sample draws what its own seed gives whatever
+   * the samples and operations before it drew. */
+  int (*reset)(void);
+  void (*reseed)(void);
   /* impls and n_impls stay last: host/image/sizes.c reads them from an
    * image's ELF by their place. */
   const mcore_impl *impls;
@@ -266,16 +270,15 @@ void mcore_rng_fill(uint8_t *out, size_t len);
 /* Make the next mcore_rng_fill calls return exactly these bytes (in order);
  * once they are used up the seeded stream continues. */
 void mcore_rng_script(const uint8_t *bytes, size_t len);
-/* The generator's whole state, so that work done between samples (the
- * per-sample output checks) leaves the stream the samples draw from as it
- * would have been without it. */
-typedef struct {
-  uint32_t s[4];
-  const uint8_t *script;
-  size_t script_left;
-} mcore_rng_state;
-void mcore_rng_save(mcore_rng_state *st);
-void mcore_rng_restore(const mcore_rng_state *st);
+/* One stream per operation and sample: mcore_rng_key names the
+ * operation (base: a fixed seed; alg, op: its ids; bytes: its payload, 0
+ * for none), mcore_rng_seed_stream seeds the generator with that key and a
+ * stream number (a sample's index, or one of the runner's fixed streams).
+ * The backend is not part of the key: every backend of an algorithm draws
+ * the same inputs. */
+uint64_t mcore_rng_key(uint64_t base, const char *alg, const char *op,
+                       uint32_t bytes);
+void mcore_rng_seed_stream(uint64_t key, uint32_t stream);
 
 /* Allocation hook every backend's allocations go through, with accounting
  * of current and peak bytes and the number of allocations. */
@@ -283,6 +286,10 @@ void *mcore_malloc(size_t n);
 void *mcore_calloc(size_t n, size_t size);
 void *mcore_realloc(void *p, size_t n);
 void mcore_free(void *p);
+/* A buffer of the harness's own (the workflows' state and messages), from
+ * the same arena but outside the accounting: no heap figure counts it.
+ * Never freed. */
+void *mcore_harness_malloc(size_t n);
 typedef struct {
   size_t current, peak;
   uint32_t allocs, failures;
@@ -293,7 +300,8 @@ mcore_heap_stats mcore_heap_get(void);
  * hook --inject-fault heap: 0). failures counts them, and real ones. */
 void mcore_heap_set_limit(size_t bytes);
 /* After a constant-time check: a library whose allocation sizes depended on
- * a poisoned secret has tainted the counters; mark them public again. */
+ * a poisoned secret has tainted the counters and the allocator's block
+ * headers; mark them public again. */
 void mcore_heap_ct_clean(void (*unpoison)(const void *p, size_t n));
 
 #endif

@@ -7,6 +7,10 @@
  * give the same counts) and not cryptographically secure, which timing code
  * does not need. Known-answer tests first "script" the exact bytes a
  * vector needs; those are returned before the stream continues.
+ *
+ * The runner seeds one stream per operation and sample (mcore_rng_key,
+ * mcore_rng_seed_stream), so what an operation draws depends on its name
+ * and the sample's index only, never on what ran before it.
  */
 #include "mcore.h"
 
@@ -71,16 +75,27 @@ void mcore_rng_fill(uint8_t *out, size_t len) {
   }
 }
 
-void mcore_rng_save(mcore_rng_state *st) {
-  for (int i = 0; i < 4; i++)
-    st->s[i] = s[i];
-  st->script = script;
-  st->script_left = script_left;
+/* FNV-1a (64-bit) over the operation's name, then its payload size. */
+static uint64_t fnv1a(uint64_t h, const char *text) {
+  for (; *text; text++) {
+    h ^= (uint8_t)*text;
+    h *= 0x100000001B3u;
+  }
+  return h ^ 0xffu; /* a separator: "ab","c" differs from "a","bc" */
 }
 
-void mcore_rng_restore(const mcore_rng_state *st) {
-  for (int i = 0; i < 4; i++)
-    s[i] = st->s[i];
-  script = st->script;
-  script_left = st->script_left;
+uint64_t mcore_rng_key(uint64_t base, const char *alg, const char *op,
+                       uint32_t bytes) {
+  uint64_t h = 0xCBF29CE484222325u ^ base;
+  h = fnv1a(fnv1a(h, alg), op);
+  for (int i = 0; i < 4; i++) {
+    h ^= (uint8_t)(bytes >> (8 * i));
+    h *= 0x100000001B3u;
+  }
+  return h;
+}
+
+void mcore_rng_seed_stream(uint64_t key, uint32_t stream) {
+  uint64_t x = stream;
+  mcore_rng_seed(key ^ splitmix64(&x));
 }

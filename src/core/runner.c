@@ -11,6 +11,7 @@
  */
 #include "runner.h"
 #include "control.h"
+#include "fresh.h"
 #include "markers.h"
 #include "mcore.h"
 #include "merlin_build_info.h"
@@ -30,9 +31,19 @@
 #define MERLIN_WARMUP 5
 #endif
 
-/* Seed of the benchmark random stream; every operation restarts it, so an
- * operation draws the same inputs whatever runs before it. */
+/* Seed of the benchmark random streams. Every operation draws from streams
+ * of its own, keyed by its name and payload and numbered below (a timed
+ * sample's stream is its index), and starts from the same library state
+ * (fresh.h), so an operation draws the same inputs and executes the same
+ * instructions whatever runs before it and whatever else the image holds;
+ * a sample's do not depend on the samples before it either. */
 #define RUNNER_SEED 0x4d65726c696e0001u
+#define STREAM_WARMUP 0x80000000u /* + the warm-up's index */
+#define STREAM_KAT 0xFFFFFFF0u
+#define STREAM_PREPARE 0xFFFFFFF1u
+#define STREAM_FIRST 0xFFFFFFF2u
+#define STREAM_MEMORY 0xFFFFFFF3u
+#define STREAM_CT 0xFFFFFFF4u
 #define MAX_BATCH (1u << 20)
 #define SAMPLES_PER_LINE 16
 #define CT_SECRETS 16 /* secrets per constant-time check */
@@ -210,22 +221,20 @@ static void emit_error(uint32_t id, const char *msg) {
   mcore_wire_end();
 }
 
-/* Save (restore = 0) or restore the backends' own generators. */
-static void backends_rng(int restore) {
-  for (size_t b = 0; b < mcore_n_backends; b++) {
-    void (*fn)(void) =
-        restore ? mcore_backends[b]->rng_restore : mcore_backends[b]->rng_save;
-    if (fn)
-      fn();
-  }
+/* An error of the run, not of one operation (id "-"). */
+static void emit_run_error(const char *msg) {
+  mcore_wire_start(MWIRE_R(error));
+  mcore_wire_str(MWIRE_K(error, id), "-");
+  mcore_wire_str(MWIRE_K(error, msg), msg);
+  mcore_wire_end();
 }
 
 /* The check of one run's output (mops_opdef.check), outside the counter
- * reads: the guard bytes around its outputs, then the check itself with the
- * harness generator put back afterwards (the samples draw what they would
- * draw without it), the guards again (for what the check ran), and the
- * outputs overwritten for the next run. On failure an error record names
- * the sample, and the run is invalid. */
+ * reads: the guard bytes around its outputs, then the check itself (what it
+ * draws from the generators does not reach the next sample, which seeds its
+ * own stream), the guards again (for what the check ran), and the outputs
+ * overwritten for the next run. On failure an error record names the
+ * sample, and the run is invalid. */
 static int check_sample(const instance *in, mops_ctx *c, uint32_t id,
                         uint32_t sample) {
   char detail[128], msg[192];
@@ -238,12 +247,7 @@ static int check_sample(const instance *in, mops_ctx *c, uint32_t id,
 #endif
   int rc = mops_guard_check(c, in->def, detail, sizeof detail);
   if (rc == MCORE_OK && in->def->check) {
-    mcore_rng_state saved;
-    mcore_rng_save(&saved);
-    backends_rng(0);
     rc = in->def->check(c, sample, detail, sizeof detail);
-    backends_rng(1);
-    mcore_rng_restore(&saved);
     if (rc == MCORE_OK)
       rc = mops_guard_check(c, in->def, detail, sizeof detail);
   }
@@ -327,6 +331,7 @@ static int ct_check(const instance *in, mops_ctx *c, uint32_t id, uint64_t once,
     }
     fresh &= s == MOPS_SECRET_FRESH;
     long e0 = mport_ct_errors();
+    mport_counter_restart();
     uint64_t t0 = mport_counter_read();
     mcore_mark_ct_begin(); /* the plugin's ct trace (markers.h) */
     rc = in->def->run(c);
@@ -439,8 +444,10 @@ static int own_kat(run_state *st, const instance *in, uint32_t id) {
  * operation: its payload sizes share it) and its kat record: 1 when it
  * passed, else 0 (st->failed set). */
 static int kat_step(run_state *st, const instance *in, uint32_t id) {
-  mcore_rng_seed(RUNNER_SEED);
   if (st->kat_impl != in->impl || st->kat_def != in->def) {
+    mcore_fresh_seed(mcore_rng_key(RUNNER_SEED, mcore_alg_id(in->impl->alg),
+                                   in->def->name, 0),
+                     STREAM_KAT);
     st->kat_detail[0] = '\0';
     uint32_t failed_allocs = mcore_heap_get().failures;
     st->kat_rc =
@@ -456,7 +463,6 @@ static int kat_step(run_state *st, const instance *in, uint32_t id) {
     st->kat_impl = in->impl;
     st->kat_def = in->def;
     mwf_note_kat(in->impl, st->kat_rc); /* the workflows' gate */
-    mcore_rng_seed(RUNNER_SEED);
   }
   mcore_wire_start(MWIRE_R(kat));
   mcore_wire_u64(MWIRE_K(kat, id), id);
@@ -473,6 +479,23 @@ static int kat_step(run_state *st, const instance *in, uint32_t id) {
   return 1;
 }
 
+/* An operation's fresh start (fresh.h): what the operation before it left
+ * live released (an AEAD context), every library reset, the stack painted.
+ * MCORE_OK, or an error record (of operation id; of the run for
+ * NO_OP) and MCORE_ERR. */
+#define NO_OP UINT32_MAX
+static int fresh_start(uint32_t id) {
+  char msg[96];
+  mops_release();
+  if (mcore_fresh_reset(msg, sizeof msg) == MCORE_OK)
+    return MCORE_OK;
+  if (id == NO_OP)
+    emit_run_error(msg);
+  else
+    emit_error(id, msg);
+  return MCORE_ERR;
+}
+
 /* How one sample is timed: the first call (timed alone, its output
  * checked), then the batch of calls that puts a sample well above the
  * counter's resolution and overhead (the port's min_sample_ticks). 1,
@@ -484,12 +507,14 @@ typedef struct {
 } sample_plan;
 
 static int first_call(run_state *st, const instance *in, mops_ctx *c,
-                      uint32_t id, sample_plan *sp) {
+                      uint32_t id, uint64_t key, sample_plan *sp) {
   uint64_t ticks;
   sp->batch = 1;
+  mcore_fresh_seed(key, STREAM_FIRST);
   if (in->def->vary)
     in->def->vary(c);
   uint32_t failed_allocs = mcore_heap_get().failures;
+  mport_counter_restart(); /* the same wrap points in every sample */
   if (time_batch(in, c, 1, &ticks) != MCORE_OK) {
     char msg[64] = "operation returned an error";
     if (mcore_heap_get().failures != failed_allocs)
@@ -544,13 +569,16 @@ static void plan_samples(const runner_config *cfg, uint64_t op_start,
 /* The warm-ups and the timed samples, each checked after it, the samples
  * on the wire SAMPLES_PER_LINE at a time. 1, or 0 (st->failed set). */
 static int sample_loop(run_state *st, const instance *in, mops_ctx *c,
-                       uint32_t id, uint32_t batch, uint32_t warmup,
-                       uint32_t runs) {
+                       uint32_t id, uint64_t key, uint32_t batch,
+                       uint32_t warmup, uint32_t runs) {
   uint64_t line[SAMPLES_PER_LINE], ticks;
   uint32_t in_line = 0, first = 0;
   for (uint32_t s = 0; s < warmup + runs; s++) {
+    mcore_fresh_seed(key, s < warmup ? STREAM_WARMUP + s : s - warmup);
     if (in->def->vary)
       in->def->vary(c);
+    /* Outside the markers: the plugin's figures never count it. */
+    mport_counter_restart();
     if (s >= warmup) /* timed samples only (QEMU plugin, markers.h) */
       mcore_mark_sample_begin();
     int trc = time_batch(in, c, batch, &ticks);
@@ -585,8 +613,9 @@ static int sample_loop(run_state *st, const instance *in, mops_ctx *c,
  * constant-time check of a secret-dependent operation, and the opend
  * record. */
 static void finish_op(run_state *st, const instance *in, mops_ctx *c,
-                      uint32_t id, uint64_t op_start, uint64_t once,
-                      uint32_t runs) {
+                      uint32_t id, uint64_t key, uint64_t op_start,
+                      uint64_t once, uint32_t runs) {
+  mcore_fresh_seed(key, STREAM_MEMORY);
   if (in->def->vary)
     in->def->vary(c);
   mem_call m = {in, c};
@@ -604,6 +633,7 @@ static void finish_op(run_state *st, const instance *in, mops_ctx *c,
     st->failed = 1;
     return;
   }
+  mcore_fresh_seed(key, STREAM_CT);
   if (in->def->secret && ct_check(in, c, id, once, st->overhead,
                                   budget_left(op_start)) != MCORE_OK) {
     emit_error(id, "constant-time check failed to run");
@@ -626,13 +656,22 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   mops_ctx c;
 
   uint64_t op_start = mport_counter_read(); /* the run budget's start */
+  uint64_t key = mcore_rng_key(RUNNER_SEED, mcore_alg_id(in->impl->alg),
+                               in->def->name, in->bytes);
   if (!kat_step(st, in, id))
     return;
+  if (fresh_start(id) != MCORE_OK) {
+    st->failed = 1;
+    return;
+  }
   if (cfg->ct_only) {
     mops_ctx_init(&c, in->impl, in->bytes);
-    if (in->def->secret && (in->def->prepare(&c) != MCORE_OK ||
-                            ct_check(in, &c, id, 0, st->overhead,
-                                     budget_left(op_start)) != MCORE_OK)) {
+    mcore_fresh_seed(key, STREAM_PREPARE);
+    int rc = in->def->secret ? in->def->prepare(&c) : MCORE_OK;
+    mcore_fresh_seed(key, STREAM_CT);
+    if (in->def->secret &&
+        (rc != MCORE_OK || ct_check(in, &c, id, 0, st->overhead,
+                                    budget_left(op_start)) != MCORE_OK)) {
       emit_error(id, "constant-time check failed to run");
       st->failed = 1;
       return;
@@ -647,6 +686,7 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
   }
 
   mops_ctx_init(&c, in->impl, in->bytes);
+  mcore_fresh_seed(key, STREAM_PREPARE);
   if (in->def->prepare(&c) != MCORE_OK) {
     emit_error(id, "preparing the inputs failed");
     st->failed = 1;
@@ -656,13 +696,13 @@ static void run_instance(const instance *in, uint32_t id, void *arg) {
 
   sample_plan sp;
   uint32_t warmup, runs;
-  if (!first_call(st, in, &c, id, &sp))
+  if (!first_call(st, in, &c, id, key, &sp))
     return;
   plan_samples(cfg, op_start, &sp, id, &warmup, &runs);
-  if (!sample_loop(st, in, &c, id, sp.batch, warmup, runs))
+  if (!sample_loop(st, in, &c, id, key, sp.batch, warmup, runs))
     return;
   mcore_control_probe(id); /* the machine's noise, interleaved */
-  finish_op(st, in, &c, id, op_start, sp.once, runs);
+  finish_op(st, in, &c, id, key, op_start, sp.once, runs);
 }
 
 /* ---- entry ----------------------------------------------------------- */
@@ -748,26 +788,20 @@ int runner_main(const runner_config *cfg) {
    * is timed. */
   for (size_t b = 0; b < mcore_n_backends; b++) {
     if (mcore_backends[b]->init && mcore_backends[b]->init() != MCORE_OK) {
-      mcore_wire_start(MWIRE_R(error));
-      mcore_wire_str(MWIRE_K(error, id), "-");
       char msg[64] = "backend initialisation failed: ";
       size_t at = strlen(msg);
       for (const char *n = mcore_backend_name(mcore_backends[b]->id);
            *n && at + 1 < sizeof msg;)
         msg[at++] = *n++;
       msg[at] = '\0';
-      mcore_wire_str(MWIRE_K(error, msg), msg);
-      mcore_wire_end();
+      emit_run_error(msg);
       st.failed = 1;
     }
   }
   if (!counter_advances()) {
     /* A counter that stands still (DWT CYCCNT under QEMU reads 0) would turn
      * every time into zero: refuse to time anything. */
-    mcore_wire_start(MWIRE_R(error));
-    mcore_wire_str(MWIRE_K(error, id), "-");
-    mcore_wire_str(MWIRE_K(error, msg), "the counter does not advance");
-    mcore_wire_end();
+    emit_run_error("the counter does not advance");
     st.failed = 1;
   }
 #ifdef MERLIN_TEST_FAULT
@@ -782,6 +816,8 @@ int runner_main(const runner_config *cfg) {
   mcore_wire_end();
   if (!st.failed) {
     for_each_instance(run_instance, &st);
+    if (fresh_start(NO_OP) != MCORE_OK)
+      st.failed = 1;
     /* Workflows gate on their primitives' KATs themselves (src/workflows). */
     st.failed |= mwf_run_all(cfg->runs, cfg->warmup);
   }

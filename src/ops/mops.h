@@ -47,6 +47,13 @@ extern const uint32_t mops_payloads[MOPS_N_PAYLOADS];
 #define MOPS_OUT_MAX 256
 #define MOPS_XOF_OUT 32 /* output of the XOF operation (SHAKE), bytes */
 
+/* The alignment of every scratch buffer the operations read and write:
+ * where the linker puts them depends on what else the image holds, and a
+ * library's copy loops take other paths at other alignments, so each
+ * starts at a multiple of 64 bytes (docs/measurements.md, "Independent
+ * cells"). */
+#define MOPS_ALIGNED _Alignas(64)
+
 /* Scratch state of one operation instance. Buffers are static (see
  * ops_common.c): no operation allocates on behalf of the harness. */
 typedef struct {
@@ -122,6 +129,11 @@ const mops_opdef *mops_class_ops(mcore_class cls, size_t *n);
  * more) every copy counts. */
 extern uint8_t mops_spare_pk[MOPS_PK_MAX], mops_spare_sk[MOPS_SK_MAX],
     mops_spare_ct[MOPS_CT_MAX];
+
+/* Release what the last operation left live for its samples (an AEAD
+ * context and, in PSA, its key), before the runner resets the libraries
+ * for the next one. */
+void mops_release(void);
 
 /* Point c's buffers at the static scratch areas and clear them. */
 void mops_ctx_init(mops_ctx *c, const mcore_impl *impl, uint32_t bytes);

@@ -11,7 +11,7 @@ static int xof_kat(const mcore_impl *impl, const char *op, char *detail,
                    size_t dn) {
   mops_kat_table t = mops_vectors((int)impl->alg);
   const mops_xof_vec *v = t.vecs;
-  static uint8_t out[512];
+  static MOPS_ALIGNED uint8_t out[512];
   if (t.n == 0)
     return mops_kat_fail("-", "no known-answer vectors", detail, dn);
   for (size_t i = 0; i < t.n; i++) {
@@ -50,14 +50,14 @@ const size_t mops_n_xof_ops = sizeof mops_xof_ops / sizeof mops_xof_ops[0];
 /* ---- AEAD ------------------------------------------------------------- */
 
 /* The backend's context, aligned for any type it holds. */
-static union {
+static MOPS_ALIGNED union {
   uint8_t bytes[MCORE_AEAD_CTX_MAX];
   uint64_t align64;
   void *alignp;
   long double alignld;
 } aead_ctx;
 
-static uint8_t aead_buf[MOPS_MSG_MAX];
+static MOPS_ALIGNED uint8_t aead_buf[MOPS_MSG_MAX];
 
 /* The context set up by the last prepare, released before the context is
  * set up again (a backend with a finite key store, PSA's, would otherwise
@@ -69,6 +69,8 @@ static void release_live(void) {
     aead_live->cleanup(aead_ctx.bytes);
   aead_live = NULL;
 }
+
+void mops_release(void) { release_live(); }
 
 void mops_aead_unpoison(void (*unpoison)(const void *p, size_t n)) {
   unpoison(aead_ctx.bytes, sizeof aead_ctx.bytes);
@@ -90,7 +92,8 @@ static int aead_kat(const mcore_impl *impl, const char *op, char *detail,
   const mcore_aead_vt *vt = impl->vt.aead;
   mops_kat_table t = mops_vectors((int)impl->alg);
   const mops_aead_vec *v = t.vecs;
-  static uint8_t ct[MOPS_CAT_CT_MAX], pt[MOPS_CAT_CT_MAX];
+  static MOPS_ALIGNED uint8_t ct[MOPS_CAT_CT_MAX];
+  static MOPS_ALIGNED uint8_t pt[MOPS_CAT_CT_MAX];
   uint8_t tag[32];
   if (t.n == 0)
     return mops_kat_fail("-", "no known-answer vectors", detail, dn);

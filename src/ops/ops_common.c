@@ -10,13 +10,18 @@ const uint32_t mops_payloads[MOPS_N_PAYLOADS] = {8, 64, 256};
  * its largest size, so that the guard after a declared length always lies
  * inside the array. */
 #define AREA(n) ((n) + 2 * MOPS_GUARD)
-static uint8_t buf_pk[AREA(MOPS_PK_MAX)], buf_sk[AREA(MOPS_SK_MAX)],
-    buf_ct[AREA(MOPS_CT_MAX)];
-static uint8_t buf_ss[AREA(MOPS_SS_MAX)], buf_msg[MOPS_MSG_MAX],
-    buf_out[AREA(MOPS_OUT_MAX)];
-static uint8_t buf_key[64], buf_coins[64], buf_ref[MOPS_OUT_MAX];
-uint8_t mops_spare_pk[MOPS_PK_MAX], mops_spare_sk[MOPS_SK_MAX],
-    mops_spare_ct[MOPS_CT_MAX];
+static MOPS_ALIGNED uint8_t buf_pk[AREA(MOPS_PK_MAX)];
+static MOPS_ALIGNED uint8_t buf_sk[AREA(MOPS_SK_MAX)];
+static MOPS_ALIGNED uint8_t buf_ct[AREA(MOPS_CT_MAX)];
+static MOPS_ALIGNED uint8_t buf_ss[AREA(MOPS_SS_MAX)];
+static MOPS_ALIGNED uint8_t buf_msg[MOPS_MSG_MAX];
+static MOPS_ALIGNED uint8_t buf_out[AREA(MOPS_OUT_MAX)];
+static MOPS_ALIGNED uint8_t buf_key[64];
+static MOPS_ALIGNED uint8_t buf_coins[64];
+static MOPS_ALIGNED uint8_t buf_ref[MOPS_OUT_MAX];
+MOPS_ALIGNED uint8_t mops_spare_pk[MOPS_PK_MAX];
+MOPS_ALIGNED uint8_t mops_spare_sk[MOPS_SK_MAX];
+MOPS_ALIGNED uint8_t mops_spare_ct[MOPS_CT_MAX];
 
 /* The guard pattern: not a constant byte, so that a library's memset of a
  * whole buffer does not pass for untouched. */

@@ -60,7 +60,7 @@ static int ka_keygen_run(mops_ctx *c) {
 }
 
 /* The peer's public key lives in ct, its private key here. */
-static uint8_t ka_peer_sk[MOPS_SK_MAX];
+static MOPS_ALIGNED uint8_t ka_peer_sk[MOPS_SK_MAX];
 
 static int ka_shared_prepare(mops_ctx *c) {
   const mcore_ka_vt *vt = c->impl->vt.ka;

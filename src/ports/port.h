@@ -46,6 +46,13 @@ const mport_part *mport_describe(void);
 /* A monotonically increasing count in the part's counter unit, extended
  * to 64 bits (wraps are counted by the port). */
 uint64_t mport_counter_read(void);
+/* Optional (a no-op where the counter never interrupts: the weak default
+ * of src/core/fresh.c): called outside the counter reads right before
+ * every sample, so that a counter whose wraps run an interrupt handler
+ * (its instructions land in the sample they fall in) wraps at the same
+ * points of every sample, whatever ran before it. The count stays
+ * monotonic. */
+void mport_counter_restart(void);
 void mport_console_write(const char *s, size_t n);
 /* Optional: a second counter beside mport_counter_read (the host's
  * invariant TSC: TSC cycles, not core cycles), read around the interleaved

@@ -30,8 +30,8 @@ static const uint8_t key_id[MWF_KEY_ID_LEN] = {0, 0, 0, 1};
 static const uint8_t device_id[MWF_DEVICE_ID_LEN] = {'m', 'e', 'r', 'l',
                                                      'i', 'n', 0,   1};
 
-/* The exchange's state lives on the heap (plain malloc, outside the
- * allocation hook, so no heap figure changes), allocated at the first
+/* The exchange's state lives on the heap (mcore_harness_malloc, outside
+ * the accounting, so no heap figure changes), allocated at the first
  * setup: the workflows run after every operation, and in .bss next to the
  * operations' buffers it would not fit the smaller boards' RAM (RP2040,
  * STM32F439: docs/targets.md). */
@@ -79,7 +79,7 @@ static size_t ss_len(const mwf_ctx *c) {
 }
 
 static int setup(mwf_ctx *c, int first) {
-  if (!P && !(P = malloc(sizeof *P)))
+  if (!P && !(P = mcore_harness_malloc(sizeof *P)))
     return mwf_fail(c, "operation", "no heap for the provisioning state");
   if (first) {
     mcore_rng_fill(P->root, sizeof P->root);

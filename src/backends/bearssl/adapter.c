@@ -79,7 +79,7 @@ static const uint8_t no_bytes[1] = {0};
 
 #if MERLIN_ROUTE_SHA256_BEARSSL || MERLIN_ROUTE_ECDSA_P256_BEARSSL ||          \
     MERLIN_ROUTE_RSA_2048_BEARSSL
-static void sha256(uint8_t out[32], const uint8_t *msg, size_t len) {
+MBE_SHARED static void sha256(uint8_t out[32], const uint8_t *msg, size_t len) {
   br_sha256_context h;
   br_sha256_init(&h);
   br_sha256_update(&h, NONNULL(msg), len);
@@ -161,7 +161,7 @@ typedef struct {
 
 /* setup: the AES key schedule and H = AES_K(0^128), GHASH's key;
  * ghash_ctmul32 works from H directly and keeps no table. */
-static int gcm_setup(void *ctx, const uint8_t *key, size_t key_len) {
+MBE_SHARED static int gcm_setup(void *ctx, const uint8_t *key, size_t key_len) {
   gcm_ctx *c = ctx;
   br_aes_ct_ctr_init(&c->aes, key, key_len);
   br_gcm_init(&c->gcm, &c->aes.vtable, br_ghash_ctmul32);
@@ -171,8 +171,8 @@ static int gcm_setup(void *ctx, const uint8_t *key, size_t key_len) {
 /* Both directions: the nonce, the additional data, then the switch to the
  * message (BearSSL bearssl_aead.h, br_gcm_*). Inline, as written in each
  * before. */
-static inline gcm_ctx *gcm_start(void *ctx, const uint8_t *nonce,
-                                 const uint8_t *aad, size_t aad_len) {
+MBE_INLINED static inline gcm_ctx *
+gcm_start(void *ctx, const uint8_t *nonce, const uint8_t *aad, size_t aad_len) {
   gcm_ctx *c = ctx;
   br_gcm_reset(&c->gcm, nonce, GCM_NONCE_LEN);
   if (aad_len != 0)
@@ -183,9 +183,10 @@ static inline gcm_ctx *gcm_start(void *ctx, const uint8_t *nonce,
 
 /* BearSSL encrypts and decrypts in place: the input is copied to the
  * output buffer first (memmove: the harness may pass the same buffer). */
-static int gcm_encrypt(void *ctx, uint8_t *ct, uint8_t *tag,
-                       const uint8_t *nonce, const uint8_t *aad, size_t aad_len,
-                       const uint8_t *pt, size_t len) {
+MBE_SHARED static int gcm_encrypt(void *ctx, uint8_t *ct, uint8_t *tag,
+                                  const uint8_t *nonce, const uint8_t *aad,
+                                  size_t aad_len, const uint8_t *pt,
+                                  size_t len) {
   gcm_ctx *c = gcm_start(ctx, nonce, aad, aad_len);
   if (len != 0) {
     memmove(ct, pt, len);
@@ -197,9 +198,10 @@ static int gcm_encrypt(void *ctx, uint8_t *ct, uint8_t *tag,
 
 /* The tag is checked in constant time (br_gcm_check_tag); on mismatch the
  * decrypted text is wiped. */
-static int gcm_decrypt(void *ctx, uint8_t *pt, const uint8_t *nonce,
-                       const uint8_t *aad, size_t aad_len, const uint8_t *ct,
-                       size_t len, const uint8_t *tag) {
+MBE_SHARED static int gcm_decrypt(void *ctx, uint8_t *pt, const uint8_t *nonce,
+                                  const uint8_t *aad, size_t aad_len,
+                                  const uint8_t *ct, size_t len,
+                                  const uint8_t *tag) {
   gcm_ctx *c = gcm_start(ctx, nonce, aad, aad_len);
   if (len != 0) {
     memmove(pt, ct, len);
@@ -329,22 +331,23 @@ static const mcore_aead_vt aes128_ccm_vt = {.key_len = 16,
  * repeatable. The context is just the vtable pointer. */
 static const br_prng_class harness_prng;
 
-static void harness_prng_init(const br_prng_class **ctx, const void *params,
-                              const void *seed, size_t seed_len) {
+MBE_SHARED static void harness_prng_init(const br_prng_class **ctx,
+                                         const void *params, const void *seed,
+                                         size_t seed_len) {
   (void)params;
   (void)seed;
   (void)seed_len;
   *ctx = &harness_prng;
 }
 
-static void harness_prng_generate(const br_prng_class **ctx, void *out,
-                                  size_t len) {
+MBE_SHARED static void harness_prng_generate(const br_prng_class **ctx,
+                                             void *out, size_t len) {
   (void)ctx;
   mcore_rng_fill(out, len);
 }
 
-static void harness_prng_update(const br_prng_class **ctx, const void *seed,
-                                size_t seed_len) {
+MBE_SHARED static void harness_prng_update(const br_prng_class **ctx,
+                                           const void *seed, size_t seed_len) {
   (void)ctx;
   (void)seed;
   (void)seed_len;
@@ -359,7 +362,7 @@ static const br_prng_class harness_prng = {.context_size =
 /* br_ec_keygen: random bytes masked to the bit length of n, redrawn until
  * the value is in [1, n-1] (FIPS 186-5 A.2.2, rejection sampling); then
  * Q = d*G with the m31 comb (br_ec_compute_pub -> mulgen). */
-static int p256_keygen(uint8_t *pk, uint8_t *sk) {
+MBE_SHARED static int p256_keygen(uint8_t *pk, uint8_t *sk) {
   const br_prng_class *rng = &harness_prng;
   br_ec_private_key k;
   if (br_ec_keygen(&rng, &br_ec_p256_m31, &k, sk, BR_EC_secp256r1) !=

@@ -29,11 +29,13 @@
 /* ---- build-time routing assertions ---------------------------------------
  * psa/crypto.h has pulled in the finalised configuration (mbedtls_config.h,
  * merlin_psa_config.h and the library's adjustments). backend.cmake
- * configures the library (MERLIN_MBEDTLS_HAS_<ALG>) from
- * MERLIN_PROFILE_ROUTES; it must agree with merlin_profile.h in both
- * directions. Every algorithm the profile routes here must then be enabled
- * in PSA and be served by the built-in software implementation, never by an
- * accelerator driver, an _ALT replacement or p256-m. */
+ * configures the library (MERLIN_MBEDTLS_HAS_<ALG>): a size image for
+ * exactly what MERLIN_PROFILE_ROUTES gives here (MERLIN_MBEDTLS_EXACT),
+ * which must agree with merlin_profile.h in both directions; an ordinary
+ * image for every algorithm offered, which must include what is routed. Every
+ * algorithm the profile routes here must then be enabled in PSA and be served
+ * by the built-in software implementation, never by an accelerator driver, an
+ * _ALT replacement or p256-m. */
 
 /* The pairs this adapter serves, each written once: algorithm
  * (MCORE_ALG_<ALG>), variant label, interface and vtable. The agreement
@@ -55,8 +57,10 @@
 #define MBEDTLS_ROUTED(ALG) MBE_ROUTED(MERLIN_ROUTE_##ALG##_MBEDTLS)
 
 #define MBEDTLS_AGREE(ALG, VARIANT_, IFACE, VT)                                \
-  _Static_assert(MBEDTLS_ROUTED(ALG) == MBE_ROUTED(MERLIN_MBEDTLS_HAS_##ALG),  \
-                 "mbedtls: " #ALG " routing and the Mbed TLS build disagree");
+  _Static_assert(                                                              \
+      MBE_ROUTED(MERLIN_MBEDTLS_HAS_##ALG) ==                                  \
+          (MBEDTLS_ROUTED(ALG) || !MBE_ROUTED(MERLIN_MBEDTLS_EXACT)),          \
+      "mbedtls: " #ALG " routing and the Mbed TLS build disagree");
 MBEDTLS_IMPLS(MBEDTLS_AGREE)
 
 #if defined(MBEDTLS_PSA_CRYPTO_DRIVERS) || defined(PSA_CRYPTO_DRIVER_TEST)
@@ -427,7 +431,7 @@ typedef struct {
  * split and join copies are part of the measured operation). */
 static uint8_t aead_joined[AEAD_MAX_LEN + AEAD_TAG_LEN];
 
-static void aead_cleanup(void *vctx) {
+MBE_SHARED static void aead_cleanup(void *vctx) {
   aead_ctx *c = vctx;
   if (c->live == AEAD_LIVE)
     (void)psa_destroy_key(c->id);
@@ -435,8 +439,9 @@ static void aead_cleanup(void *vctx) {
   c->id = MBEDTLS_SVC_KEY_ID_INIT;
 }
 
-static int aead_setup(void *vctx, const uint8_t *key, size_t key_bits,
-                      psa_algorithm_t alg, size_t nonce_len) {
+MBE_SHARED static int aead_setup(void *vctx, const uint8_t *key,
+                                 size_t key_bits, psa_algorithm_t alg,
+                                 size_t nonce_len) {
   aead_ctx *c = vctx;
   psa_key_attributes_t attr;
   psa_status_t s;
@@ -459,9 +464,10 @@ static int aead_setup(void *vctx, const uint8_t *key, size_t key_bits,
   return MCORE_OK;
 }
 
-static int aead_encrypt(void *vctx, uint8_t *ct, uint8_t *tag,
-                        const uint8_t *nonce, const uint8_t *aad,
-                        size_t aad_len, const uint8_t *pt, size_t len) {
+MBE_SHARED static int aead_encrypt(void *vctx, uint8_t *ct, uint8_t *tag,
+                                   const uint8_t *nonce, const uint8_t *aad,
+                                   size_t aad_len, const uint8_t *pt,
+                                   size_t len) {
   const aead_ctx *c = vctx;
   size_t out_len = 0;
   psa_status_t s;
@@ -478,9 +484,10 @@ static int aead_encrypt(void *vctx, uint8_t *ct, uint8_t *tag,
   return MCORE_OK;
 }
 
-static int aead_decrypt(void *vctx, uint8_t *pt, const uint8_t *nonce,
-                        const uint8_t *aad, size_t aad_len, const uint8_t *ct,
-                        size_t len, const uint8_t *tag) {
+MBE_SHARED static int aead_decrypt(void *vctx, uint8_t *pt,
+                                   const uint8_t *nonce, const uint8_t *aad,
+                                   size_t aad_len, const uint8_t *ct,
+                                   size_t len, const uint8_t *tag) {
   const aead_ctx *c = vctx;
   size_t out_len = 0;
   psa_status_t s;
@@ -554,10 +561,11 @@ static const mcore_aead_vt aes_128_ccm_vt = {.key_len = 16,
  * With pad_sk, a shorter private key export is a big-endian integer and is
  * left-padded with zeros to sk_len (FFDHE); otherwise it must be exactly
  * sk_len bytes. */
-static int keypair_generate(uint8_t *pk, size_t pk_len, uint8_t *sk,
-                            size_t sk_len, int pad_sk, psa_key_type_t type,
-                            size_t bits, psa_key_usage_t usage,
-                            psa_algorithm_t alg) {
+MBE_SHARED static int keypair_generate(uint8_t *pk, size_t pk_len, uint8_t *sk,
+                                       size_t sk_len, int pad_sk,
+                                       psa_key_type_t type, size_t bits,
+                                       psa_key_usage_t usage,
+                                       psa_algorithm_t alg) {
   psa_key_attributes_t attr;
   mbedtls_svc_key_id_t id = MBEDTLS_SVC_KEY_ID_INIT;
   size_t got_pk = 0, got_sk = 0;
@@ -590,11 +598,11 @@ static int keypair_generate(uint8_t *pk, size_t pk_len, uint8_t *sk,
  * for the call, and the peer's public key as bytes (validated by the
  * library as part of the agreement). The secret is ss_len bytes; with
  * pad_ss a shorter one is a big-endian integer, left-padded (FFDHE). */
-static int keypair_agree(uint8_t *ss, size_t ss_len, int pad_ss,
-                         const uint8_t *sk, size_t sk_len,
-                         const uint8_t *peer_pk, size_t pk_len,
-                         psa_key_type_t type, size_t bits,
-                         psa_algorithm_t alg) {
+MBE_SHARED static int keypair_agree(uint8_t *ss, size_t ss_len, int pad_ss,
+                                    const uint8_t *sk, size_t sk_len,
+                                    const uint8_t *peer_pk, size_t pk_len,
+                                    psa_key_type_t type, size_t bits,
+                                    psa_algorithm_t alg) {
   psa_key_attributes_t attr;
   mbedtls_svc_key_id_t id = MBEDTLS_SVC_KEY_ID_INIT;
   size_t got = 0;
@@ -906,6 +914,13 @@ static int mbedtls_backend_init(void) {
   return status_to_mcore(psa_crypto_init());
 }
 
+/* Before every operation (mcore_backend.reset): PSA's key store and state
+ * freed and initialised again, as init left them. */
+static int mbedtls_backend_reset(void) {
+  mbedtls_psa_crypto_free();
+  return status_to_mcore(psa_crypto_init());
+}
+
 #define VARIANT "psa-builtin"
 /* The AES-based entries name the table placement (mbedtls.aes_tables). */
 #define AES_VARIANT MERLIN_MBEDTLS_AES_VARIANT
@@ -920,6 +935,7 @@ const mcore_backend mbe_mbedtls_backend = {.id = MCORE_BACKEND_MBEDTLS,
                                            .library = "mbedtls",
                                            .version = MERLIN_MBEDTLS_VERSION,
                                            .init = mbedtls_backend_init,
+                                           .reset = mbedtls_backend_reset,
                                            .impls = impls,
                                            .n_impls =
                                                sizeof impls / sizeof impls[0]};

@@ -5,12 +5,19 @@
 # merlin_psa_config.h in this folder; randomness and the allocator are
 # hooked up by adapter.c.
 #
-# Only what the profile routes here is configured and compiled: every
-# algorithm of MERLIN_PROFILE_ROUTES served by mbedtls becomes
+# The library is configured for a set of algorithms: each becomes
 # MERLIN_MBEDTLS_HAS_<ALG>=1 (seen by the library and the adapter, which
 # checks it against merlin_profile.h), merlin_psa_config.h turns those into
 # PSA_WANT_xxx, and the file list below follows the same table
-# (mbedtls_config.h explains the mapping).
+# (mbedtls_config.h explains the mapping). In an ordinary image that set is
+# every algorithm the backend offers, whatever the profile routes here: the
+# PSA core's dispatch and error mapping are compiled from the
+# configuration, so an operation's instructions would otherwise depend on
+# which other Mbed TLS algorithms the image holds (measured on qemu-m4:
+# SHA-256 over 8 bytes, 3639 instructions beside the default profile's
+# other algorithms against 3615 alone; docs/measurements.md, "Independent
+# cells"). A size image (MERLIN_BACKEND_SUFFIX, below) is configured for
+# its one algorithm only.
 #
 # Profile option: MERLIN_OPT_MBEDTLS_AES_TABLES = ram (default) | rom
 # (MBEDTLS_AES_ROM_TABLES); the AES-based entries report variant
@@ -57,16 +64,26 @@ foreach(route IN LISTS MERLIN_PROFILE_ROUTES)
                         "mbedtls, which does not serve it")
   endif()
   list(APPEND MBEDTLS_ROUTED "${alg}")
+endforeach()
+if(MERLIN_BACKEND_SUFFIX)
+  set(MBEDTLS_BUILT ${MBEDTLS_ROUTED})
+  set(MBEDTLS_EXACT 1)
+else()
+  set(MBEDTLS_BUILT ${MBEDTLS_OFFERED})
+  set(MBEDTLS_EXACT 0)
+endif()
+foreach(alg IN LISTS MBEDTLS_BUILT)
   string(TOUPPER "${alg}" alg_enum)
   string(MAKE_C_IDENTIFIER "${alg_enum}" alg_enum)
   list(APPEND MBEDTLS_HAS_DEFS "MERLIN_MBEDTLS_HAS_${alg_enum}=1")
 endforeach()
 
-# mbedtls_any(<var> <alg>...): whether any of the algorithms is routed here.
+# mbedtls_any(<var> <alg>...): whether the library is built for any of the
+# algorithms.
 function(mbedtls_any var)
   set(found FALSE)
   foreach(alg IN LISTS ARGN)
-    if(alg IN_LIST MBEDTLS_ROUTED)
+    if(alg IN_LIST MBEDTLS_BUILT)
       set(found TRUE)
     endif()
   endforeach()
@@ -131,7 +148,7 @@ endif()
 if(MBEDTLS_NEED_GCM)
   list(APPEND MBEDTLS_SOURCES gcm.c)
 endif()
-if("aes-128-ccm" IN_LIST MBEDTLS_ROUTED)
+if("aes-128-ccm" IN_LIST MBEDTLS_BUILT)
   list(APPEND MBEDTLS_SOURCES ccm.c)
 endif()
 if(MBEDTLS_NEED_BIGNUM)
@@ -143,17 +160,17 @@ endif()
 if(MBEDTLS_NEED_ECDH)
   list(APPEND MBEDTLS_SOURCES ecdh.c)
 endif()
-if("ecdsa-p256" IN_LIST MBEDTLS_ROUTED)
+if("ecdsa-p256" IN_LIST MBEDTLS_BUILT)
   # ECDSA and the RFC 6979 nonce generator
   list(APPEND MBEDTLS_SOURCES ecdsa.c hmac_drbg.c)
 endif()
 if(MBEDTLS_NEED_ASN1)
   list(APPEND MBEDTLS_SOURCES asn1parse.c asn1write.c)
 endif()
-if("ffdhe-2048" IN_LIST MBEDTLS_ROUTED)
+if("ffdhe-2048" IN_LIST MBEDTLS_BUILT)
   list(APPEND MBEDTLS_SOURCES psa_crypto_ffdh.c)
 endif()
-if("rsa-2048" IN_LIST MBEDTLS_ROUTED)
+if("rsa-2048" IN_LIST MBEDTLS_BUILT)
   # RSA, its key-completion helpers and the OID table of the PKCS #1 v1.5
   # DigestInfo
   list(APPEND MBEDTLS_SOURCES rsa.c rsa_alt_helpers.c oid.c)
@@ -178,5 +195,6 @@ add_library(${MBEDTLS_ADAPTER} OBJECT ${MBEDTLS_BACKEND_DIR}/adapter.c)
 target_compile_options(${MBEDTLS_ADAPTER} PRIVATE ${MERLIN_WARNINGS})
 target_compile_definitions(${MBEDTLS_ADAPTER} PRIVATE
   MERLIN_MBEDTLS_VERSION="${MERLIN_DEP_MBEDTLS_VERSION}"
-  MERLIN_MBEDTLS_AES_VARIANT="${MBEDTLS_AES_VARIANT}")
+  MERLIN_MBEDTLS_AES_VARIANT="${MBEDTLS_AES_VARIANT}"
+  MERLIN_MBEDTLS_EXACT=${MBEDTLS_EXACT})
 target_link_libraries(${MBEDTLS_ADAPTER} PUBLIC merlin_headers ${MBEDTLS_LIB})

@@ -21,7 +21,8 @@
  * returns (AEAD: in the caller's context, freed by cleanup). The only state
  * shared between operations is the WC_RNG: a Hash_DRBG seeded from the
  * harness generator, which key generation and the blinding of private-key
- * operations draw from.
+ * operations draw from. The runner draws it afresh before every operation
+ * and sample (wc_reseed, mcore_backend.reseed).
  */
 #include "mbe_route.h"
 #include "mcore.h"
@@ -222,7 +223,7 @@ __attribute__((unused)) static inline int fits_word32(size_t n) {
     MERLIN_ROUTE_FFDHE_2048_WOLFCRYPT
 /* Left-pads a big-endian integer of len bytes, held at the start of buf, to
  * width bytes (memmove: the two ranges overlap). */
-static void left_pad(uint8_t *buf, size_t len, size_t width) {
+MBE_SHARED static void left_pad(uint8_t *buf, size_t len, size_t width) {
   if (len < width) {
     memmove(buf + (width - len), buf, len);
     memset(buf, 0, width - len);
@@ -242,6 +243,34 @@ static void left_pad(uint8_t *buf, size_t len, size_t width) {
 #define WC_NEED_RNG 1
 static WC_RNG rng;
 static int rng_ready;
+
+/* The Hash_DRBG as wc_init instantiated it (SP 800-90A 10.1.1: V, C and
+ * the reseed counter; wolfSSL's public struct DRBG_internal, copied whole),
+ * put back before every operation and sample and then reseeded (SP 800-90A
+ * 10.1.1.3) with 48 bytes of the harness generator's stream for it
+ * (mcore_backend.reseed): what the generator gives then depends on that
+ * stream alone, not on what the operations and samples before drew. */
+static struct DRBG_internal rng_initial;
+static byte rng_initial_status;
+
+static void wc_rng_keep(void) {
+  memcpy(&rng_initial, rng.drbg, sizeof rng_initial);
+  rng_initial_status = rng.status;
+}
+
+static void wc_reseed(void) {
+  byte seed[48];
+  memcpy(rng.drbg, &rng_initial, sizeof rng_initial);
+  rng.status = rng_initial_status;
+  mcore_rng_fill(seed, sizeof seed);
+  /* It fails only on a NULL argument or when its scratch allocation
+   * fails; the generator then stays as wc_init left it, still independent
+   * of what ran before. */
+  (void)wc_RNG_DRBG_Reseed(&rng, seed, sizeof seed);
+}
+#define WC_RESEED wc_reseed
+#else
+#define WC_RESEED NULL
 #endif
 
 static int wc_init(void) {
@@ -252,6 +281,7 @@ static int wc_init(void) {
     if (wc_InitRng(&rng) != 0)
       return MCORE_ERR;
     rng_ready = 1;
+    wc_rng_keep();
   }
 #endif
   return MCORE_OK;
@@ -262,8 +292,8 @@ static int wc_init(void) {
 #if MERLIN_ROUTE_SHA256_WOLFCRYPT || MERLIN_ROUTE_ECDSA_P256_WOLFCRYPT ||      \
     MERLIN_ROUTE_RSA_2048_WOLFCRYPT
 /* SHA-256 of msg (also the message digest of ECDSA and RSA signatures). */
-static int sha256_of(uint8_t digest[WC_SHA256_DIGEST_SIZE], const uint8_t *msg,
-                     size_t len) {
+MBE_SHARED static int sha256_of(uint8_t digest[WC_SHA256_DIGEST_SIZE],
+                                const uint8_t *msg, size_t len) {
   wc_Sha256 sha;
   int ret;
   if (!FITS_WORD32(len))
@@ -428,7 +458,9 @@ typedef struct {
   Aes aes;
 } wc_aes_ctx;
 
-static void aes_cleanup(void *ctx) { wc_AesFree(&((wc_aes_ctx *)ctx)->aes); }
+MBE_SHARED static void aes_cleanup(void *ctx) {
+  wc_AesFree(&((wc_aes_ctx *)ctx)->aes);
+}
 
 /* GCM and CCM decrypt alike (wc_AesGcmDecrypt and wc_AesCcmDecrypt take
  * the same arguments): the lengths must fit wolfSSL's word32, and a tag
@@ -437,11 +469,10 @@ static void aes_cleanup(void *ctx) { wc_AesFree(&((wc_aes_ctx *)ctx)->aes); }
 typedef int (*wc_aes_decrypt_fn)(Aes *, byte *, const byte *, word32,
                                  const byte *, word32, const byte *, word32,
                                  const byte *, word32);
-static inline int aes_decrypt(wc_aes_decrypt_fn decrypt, word32 nonce_bytes,
-                              int auth_e, void *ctx, uint8_t *pt,
-                              const uint8_t *nonce, const uint8_t *aad,
-                              size_t aad_len, const uint8_t *ct, size_t len,
-                              const uint8_t *tag) {
+MBE_INLINED static inline int
+aes_decrypt(wc_aes_decrypt_fn decrypt, word32 nonce_bytes, int auth_e,
+            void *ctx, uint8_t *pt, const uint8_t *nonce, const uint8_t *aad,
+            size_t aad_len, const uint8_t *ct, size_t len, const uint8_t *tag) {
   wc_aes_ctx *c = ctx;
   if (!FITS_WORD32(aad_len) || !FITS_WORD32(len))
     return MCORE_ERR;
@@ -456,7 +487,7 @@ static inline int aes_decrypt(wc_aes_decrypt_fn decrypt, word32 nonce_bytes,
 #if MERLIN_ROUTE_AES_128_GCM_WOLFCRYPT || MERLIN_ROUTE_AES_256_GCM_WOLFCRYPT
 #define GCM_NONCE_BYTES 12
 
-static int gcm_setup(void *ctx, const uint8_t *key, word32 key_len) {
+MBE_SHARED static int gcm_setup(void *ctx, const uint8_t *key, word32 key_len) {
   wc_aes_ctx *c = ctx;
   if (wc_AesInit(&c->aes, NULL, INVALID_DEVID) != 0)
     return MCORE_ERR;
@@ -467,9 +498,10 @@ static int gcm_setup(void *ctx, const uint8_t *key, word32 key_len) {
   return MCORE_OK;
 }
 
-static int gcm_encrypt(void *ctx, uint8_t *ct, uint8_t *tag,
-                       const uint8_t *nonce, const uint8_t *aad, size_t aad_len,
-                       const uint8_t *pt, size_t len) {
+MBE_SHARED static int gcm_encrypt(void *ctx, uint8_t *ct, uint8_t *tag,
+                                  const uint8_t *nonce, const uint8_t *aad,
+                                  size_t aad_len, const uint8_t *pt,
+                                  size_t len) {
   wc_aes_ctx *c = ctx;
   if (!FITS_WORD32(aad_len) || !FITS_WORD32(len))
     return MCORE_ERR;
@@ -479,9 +511,10 @@ static int gcm_encrypt(void *ctx, uint8_t *ct, uint8_t *tag,
              : MCORE_ERR;
 }
 
-static int gcm_decrypt(void *ctx, uint8_t *pt, const uint8_t *nonce,
-                       const uint8_t *aad, size_t aad_len, const uint8_t *ct,
-                       size_t len, const uint8_t *tag) {
+MBE_SHARED static int gcm_decrypt(void *ctx, uint8_t *pt, const uint8_t *nonce,
+                                  const uint8_t *aad, size_t aad_len,
+                                  const uint8_t *ct, size_t len,
+                                  const uint8_t *tag) {
   return aes_decrypt(wc_AesGcmDecrypt, GCM_NONCE_BYTES,
                      WC_NO_ERR_TRACE(AES_GCM_AUTH_E), ctx, pt, nonce, aad,
                      aad_len, ct, len, tag);
@@ -661,7 +694,7 @@ static const mcore_aead_vt ascon_aead128_vt = {.key_len = ASCON_AEAD128_KEY_SZ,
 #if MERLIN_ROUTE_ECDH_P256_WOLFCRYPT || MERLIN_ROUTE_ECDSA_P256_WOLFCRYPT
 /* A fresh key pair from the DRBG: pk as 0x04 || X || Y, sk as the 32-byte
  * big-endian scalar. */
-static int p256_keygen(uint8_t *pk, uint8_t *sk) {
+MBE_SHARED static int p256_keygen(uint8_t *pk, uint8_t *sk) {
   ecc_key key;
   word32 pk_len = P256_PK_BYTES, sk_len = P256_BYTES;
   int ret;
@@ -680,7 +713,7 @@ static int p256_keygen(uint8_t *pk, uint8_t *sk) {
 }
 
 /* Load a private scalar (no public part) into an initialised key. */
-static int p256_load_sk(ecc_key *key, const uint8_t *sk) {
+MBE_SHARED static int p256_load_sk(ecc_key *key, const uint8_t *sk) {
   return wc_ecc_import_private_key_ex(sk, P256_BYTES, NULL, 0, key,
                                       ECC_SECP256R1);
 }
@@ -1174,8 +1207,9 @@ static const mcore_sig_vt rsa2048_vt = {.pk_len = RSA2048_BYTES,
  * rejection). */
 #if MERLIN_ROUTE_ML_KEM_512_WOLFCRYPT || MERLIN_ROUTE_ML_KEM_768_WOLFCRYPT ||  \
     MERLIN_ROUTE_ML_KEM_1024_WOLFCRYPT
-static int wolf_mlkem_keygen(int type, uint8_t *pk, word32 pk_len, uint8_t *sk,
-                             word32 sk_len, const uint8_t *coins) {
+MBE_SHARED static int wolf_mlkem_keygen(int type, uint8_t *pk, word32 pk_len,
+                                        uint8_t *sk, word32 sk_len,
+                                        const uint8_t *coins) {
   MlKemKey key;
   int ret;
   if (wc_MlKemKey_Init(&key, type, NULL, INVALID_DEVID) != 0)
@@ -1189,9 +1223,9 @@ static int wolf_mlkem_keygen(int type, uint8_t *pk, word32 pk_len, uint8_t *sk,
   return ret == 0 ? MCORE_OK : MCORE_ERR;
 }
 
-static int wolf_mlkem_encaps(int type, uint8_t *ct, uint8_t *ss,
-                             const uint8_t *pk, word32 pk_len,
-                             const uint8_t *coins) {
+MBE_SHARED static int wolf_mlkem_encaps(int type, uint8_t *ct, uint8_t *ss,
+                                        const uint8_t *pk, word32 pk_len,
+                                        const uint8_t *coins) {
   MlKemKey key;
   int ret;
   if (wc_MlKemKey_Init(&key, type, NULL, INVALID_DEVID) != 0)
@@ -1206,8 +1240,9 @@ static int wolf_mlkem_encaps(int type, uint8_t *ct, uint8_t *ss,
   return ret == 0 ? MCORE_OK : MCORE_ERR;
 }
 
-static int wolf_mlkem_decaps(int type, uint8_t *ss, const uint8_t *ct,
-                             word32 ct_len, const uint8_t *sk, word32 sk_len) {
+MBE_SHARED static int wolf_mlkem_decaps(int type, uint8_t *ss,
+                                        const uint8_t *ct, word32 ct_len,
+                                        const uint8_t *sk, word32 sk_len) {
   MlKemKey key;
   int ret;
   if (wc_MlKemKey_Init(&key, type, NULL, INVALID_DEVID) != 0)
@@ -1260,7 +1295,7 @@ MLKEM_ADAPTER(mlkem1024, WC_ML_KEM_1024, 1024)
  * wc_MlDsaKey_ExportPubRaw/ExportPrivRaw write). */
 #if MERLIN_ROUTE_ML_DSA_44_WOLFCRYPT || MERLIN_ROUTE_ML_DSA_65_WOLFCRYPT ||    \
     MERLIN_ROUTE_ML_DSA_87_WOLFCRYPT
-static int wolf_mldsa_init(wc_MlDsaKey *key, byte level) {
+MBE_SHARED static int wolf_mldsa_init(wc_MlDsaKey *key, byte level) {
   if (wc_MlDsaKey_Init(key, NULL, INVALID_DEVID) != 0)
     return -1;
   if (wc_MlDsaKey_SetParams(key, level) != 0) {
@@ -1270,8 +1305,9 @@ static int wolf_mldsa_init(wc_MlDsaKey *key, byte level) {
   return 0;
 }
 
-static int wolf_mldsa_export(wc_MlDsaKey *key, uint8_t *pk, word32 pk_len,
-                             uint8_t *sk, word32 sk_len) {
+MBE_SHARED static int wolf_mldsa_export(wc_MlDsaKey *key, uint8_t *pk,
+                                        word32 pk_len, uint8_t *sk,
+                                        word32 sk_len) {
   word32 pl = pk_len, sl = sk_len;
   int ret = wc_MlDsaKey_ExportPubRaw(key, pk, &pl);
   if (ret == 0)
@@ -1280,8 +1316,8 @@ static int wolf_mldsa_export(wc_MlDsaKey *key, uint8_t *pk, word32 pk_len,
 }
 
 /* ML-DSA.KeyGen (FIPS 204 Algorithm 1): xi from the DRBG. */
-static int wolf_mldsa_keygen(byte level, uint8_t *pk, word32 pk_len,
-                             uint8_t *sk, word32 sk_len) {
+MBE_SHARED static int wolf_mldsa_keygen(byte level, uint8_t *pk, word32 pk_len,
+                                        uint8_t *sk, word32 sk_len) {
   wc_MlDsaKey key;
   int ret;
   if (wolf_mldsa_init(&key, level) != 0)
@@ -1294,9 +1330,10 @@ static int wolf_mldsa_keygen(byte level, uint8_t *pk, word32 pk_len,
 }
 
 /* ML-DSA.KeyGen_internal(xi) (FIPS 204 Algorithm 6), xi 32 bytes. */
-static int wolf_mldsa_keygen_seed(byte level, uint8_t *pk, word32 pk_len,
-                                  uint8_t *sk, word32 sk_len,
-                                  const uint8_t *seed) {
+MBE_SHARED static int wolf_mldsa_keygen_seed(byte level, uint8_t *pk,
+                                             word32 pk_len, uint8_t *sk,
+                                             word32 sk_len,
+                                             const uint8_t *seed) {
   wc_MlDsaKey key;
   int ret;
   if (wolf_mldsa_init(&key, level) != 0)
@@ -1311,9 +1348,10 @@ static int wolf_mldsa_keygen_seed(byte level, uint8_t *pk, word32 pk_len,
 /* ML-DSA.Sign (FIPS 204 Algorithm 2) with an empty context, deterministic
  * variant: rnd = {0}^32 (section 3.4). wolfSSL takes rnd as the "seed" of
  * its _WithSeed entry points. */
-static int wolf_mldsa_sign(byte level, uint8_t *sig, size_t *sig_len,
-                           word32 sig_max, const uint8_t *msg, size_t msg_len,
-                           const uint8_t *sk, word32 sk_len) {
+MBE_SHARED static int wolf_mldsa_sign(byte level, uint8_t *sig, size_t *sig_len,
+                                      word32 sig_max, const uint8_t *msg,
+                                      size_t msg_len, const uint8_t *sk,
+                                      word32 sk_len) {
   static const byte rnd[MLDSA_RND_SZ] = {0};
   wc_MlDsaKey key;
   word32 len = sig_max;
@@ -1335,9 +1373,10 @@ static int wolf_mldsa_sign(byte level, uint8_t *sig, size_t *sig_len,
 
 /* ML-DSA.Verify (FIPS 204 Algorithm 3), empty context. A signature of the
  * wrong length or with a malformed hint (SIG_VERIFY_E) does not verify. */
-static int wolf_mldsa_verify(byte level, const uint8_t *sig, size_t sig_len,
-                             word32 sig_expected, const uint8_t *msg,
-                             size_t msg_len, const uint8_t *pk, word32 pk_len) {
+MBE_SHARED static int wolf_mldsa_verify(byte level, const uint8_t *sig,
+                                        size_t sig_len, word32 sig_expected,
+                                        const uint8_t *msg, size_t msg_len,
+                                        const uint8_t *pk, word32 pk_len) {
   wc_MlDsaKey key;
   int ret, res = 0, rc = MCORE_ERR;
   if (sig_len != sig_expected)
@@ -1413,7 +1452,8 @@ MLDSA_ADAPTER(mldsa87, WC_ML_DSA_87, 87)
 #define SLHDSA_PK_BYTES (2 * SLHDSA_N)
 #define SLHDSA_SK_BYTES (4 * SLHDSA_N)
 
-static int wolf_slhdsa_export(SlhDsaKey *key, uint8_t *pk, uint8_t *sk) {
+MBE_SHARED static int wolf_slhdsa_export(SlhDsaKey *key, uint8_t *pk,
+                                         uint8_t *sk) {
   word32 pl = SLHDSA_PK_BYTES, sl = SLHDSA_SK_BYTES;
   int ret = wc_SlhDsaKey_ExportPublic(key, pk, &pl);
   if (ret == 0)
@@ -1422,8 +1462,8 @@ static int wolf_slhdsa_export(SlhDsaKey *key, uint8_t *pk, uint8_t *sk) {
 }
 
 /* slh_keygen (FIPS 205 Algorithm 21): the three seeds from the DRBG. */
-static int wolf_slhdsa_keygen(enum SlhDsaParam param, uint8_t *pk,
-                              uint8_t *sk) {
+MBE_SHARED static int wolf_slhdsa_keygen(enum SlhDsaParam param, uint8_t *pk,
+                                         uint8_t *sk) {
   SlhDsaKey key;
   int ret;
   if (wc_SlhDsaKey_Init(&key, param, NULL, INVALID_DEVID) != 0)
@@ -1437,8 +1477,9 @@ static int wolf_slhdsa_keygen(enum SlhDsaParam param, uint8_t *pk,
 
 /* slh_keygen_internal(SK.seed, SK.prf, PK.seed) (FIPS 205 Algorithm 18),
  * seed = the three n-byte values in that order. */
-static int wolf_slhdsa_keygen_seed(enum SlhDsaParam param, uint8_t *pk,
-                                   uint8_t *sk, const uint8_t *seed) {
+MBE_SHARED static int wolf_slhdsa_keygen_seed(enum SlhDsaParam param,
+                                              uint8_t *pk, uint8_t *sk,
+                                              const uint8_t *seed) {
   SlhDsaKey key;
   int ret;
   if (wc_SlhDsaKey_Init(&key, param, NULL, INVALID_DEVID) != 0)
@@ -1453,9 +1494,10 @@ static int wolf_slhdsa_keygen_seed(enum SlhDsaParam param, uint8_t *pk,
 
 /* slh_sign (FIPS 205 Algorithm 22), pure, empty context, deterministic:
  * opt_rand = PK.seed (wc_SlhDsaKey_SignDeterministic). */
-static int wolf_slhdsa_sign(enum SlhDsaParam param, uint8_t *sig,
-                            size_t *sig_len, word32 sig_max, const uint8_t *msg,
-                            size_t msg_len, const uint8_t *sk) {
+MBE_SHARED static int wolf_slhdsa_sign(enum SlhDsaParam param, uint8_t *sig,
+                                       size_t *sig_len, word32 sig_max,
+                                       const uint8_t *msg, size_t msg_len,
+                                       const uint8_t *sk) {
   SlhDsaKey key;
   word32 len = sig_max;
   int ret;
@@ -1475,10 +1517,11 @@ static int wolf_slhdsa_sign(enum SlhDsaParam param, uint8_t *sig,
 }
 
 /* slh_verify (FIPS 205 Algorithm 24), empty context. */
-static int wolf_slhdsa_verify(enum SlhDsaParam param, const uint8_t *sig,
-                              size_t sig_len, word32 sig_expected,
-                              const uint8_t *msg, size_t msg_len,
-                              const uint8_t *pk) {
+MBE_SHARED static int wolf_slhdsa_verify(enum SlhDsaParam param,
+                                         const uint8_t *sig, size_t sig_len,
+                                         word32 sig_expected,
+                                         const uint8_t *msg, size_t msg_len,
+                                         const uint8_t *pk) {
   SlhDsaKey key;
   int ret, rc = MCORE_ERR;
   if (sig_len != sig_expected)
@@ -1587,35 +1630,11 @@ SLHDSA_ADAPTER(slhdsa_shake_128f, SLHDSA_SHAKE128F, WC_SLHDSA_SHAKE128F_SIG_LEN)
 static const mcore_impl impls[] = {WOLFCRYPT_IMPLS(WOLFCRYPT_IMPL)};
 #undef MBE_WC_VARIANT
 
-#ifdef WC_NEED_RNG
-/* The Hash_DRBG's state (SP 800-90A 10.1.1: V, C and the reseed counter)
- * around the per-sample checks (mcore.h): wolfSSL's public
- * struct DRBG_internal, copied whole. */
-static struct DRBG_internal rng_saved;
-static byte rng_saved_status;
-
-static void wc_rng_save(void) {
-  memcpy(&rng_saved, rng.drbg, sizeof rng_saved);
-  rng_saved_status = rng.status;
-}
-
-static void wc_rng_restore(void) {
-  memcpy(rng.drbg, &rng_saved, sizeof rng_saved);
-  rng.status = rng_saved_status;
-}
-#define WC_RNG_SAVE wc_rng_save
-#define WC_RNG_RESTORE wc_rng_restore
-#else
-#define WC_RNG_SAVE NULL
-#define WC_RNG_RESTORE NULL
-#endif
-
 const mcore_backend mbe_wolfcrypt_backend = {.id = MCORE_BACKEND_WOLFCRYPT,
                                              .library = "wolfssl",
                                              .version = MERLIN_WOLFSSL_VERSION,
                                              .init = wc_init,
+                                             .reseed = WC_RESEED,
                                              .impls = impls,
-                                             .n_impls =
-                                                 sizeof impls / sizeof impls[0],
-                                             .rng_save = WC_RNG_SAVE,
-                                             .rng_restore = WC_RNG_RESTORE};
+                                             .n_impls = sizeof impls /
+                                                        sizeof impls[0]};

@@ -85,6 +85,8 @@ static const mport_part part = {
 const mport_part *mport_describe(void) { return &part; }
 
 static volatile uint32_t timer_wraps;
+/* The ticks of the periods mport_counter_restart cut short. */
+static uint64_t timer_carried;
 
 void cortexm_board_init(void) {
   UART_BAUDDIV = 16; /* the smallest divider the CMSDK UART accepts */
@@ -119,7 +121,29 @@ uint64_t mport_counter_read(void) {
     value = TIMER_VALUE;
   }
   __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
-  return ((uint64_t)wraps << MPS2_TIMER_BITS) + (TIMER_TOP - value);
+  return timer_carried + ((uint64_t)wraps << MPS2_TIMER_BITS) +
+         (TIMER_TOP - value);
+}
+
+/* A wrap runs cortexm_board_irq, whose instructions count in the sample it
+ * falls in: every sample starts at the top of a period (port.h), so a
+ * sample crosses its wraps at the same points whatever ran before it. A
+ * wrap already pending is counted first; the ticks of the period cut
+ * short are carried. */
+#define NVIC_ICPR0 CM_REG(0xE000E280u)
+void mport_counter_restart(void) {
+  uint32_t primask;
+  __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask)::"memory");
+  uint32_t value = TIMER_VALUE;
+  if (NVIC_ISPR0 & (1u << TIMER0_IRQ)) {
+    TIMER_INTCLEAR = 1u;
+    NVIC_ICPR0 = 1u << TIMER0_IRQ;
+    timer_wraps++;
+    value = TIMER_VALUE;
+  }
+  TIMER_VALUE = TIMER_TOP;
+  timer_carried += TIMER_TOP - value;
+  __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
 }
 
 void cortexm_board_putc(char c) {
