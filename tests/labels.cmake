@@ -10,12 +10,12 @@
 # named there rather than left out of `ctest -L`.
 set(MERLIN_TEST_LABEL_RULES
     # label       name (regular expression)
-    "unit"        "^host\\.|^style-|^format$|^vectors-|^xcheck-selftest$|^routing-assertions$|^fuzz-smoke$|^deps-fetch-verify$|^cycle-model-(snippets|published)$"
-    "integration" "^build-|^e2e-|^wf-|^shard-|^concurrent-|^kill-|^robust-|^stream-|^results-|^compare-|^crafted-|^report-|^readme-|^serial-|^board-build-|^matrix-|^progress-|^target-|^sample-|^impl-(folders|shapes|pqm4-checkout|pqm4-hang)|^hostcount-|^sizes-|^xcheck-host$|^ct-plant-|^cycle-model-(qemu|e2e|many|boards)|^agree-usage$|^hostile4-"
+    "unit"        "^host\\.|^style-|^format$|^vectors-|^xcheck-selftest$|^routing-assertions$|^fuzz-smoke$|^deps-fetch-verify$|^deps-setup-purposes$|^cycle-model-(snippets|published)$"
+    "integration" "^build-|^e2e-|^wf-|^shard-|^concurrent-|^kill-|^robust-|^stream-|^results-|^compare-|^crafted-|^report-|^readme-|^serial-|^board-build-|^matrix-|^progress-|^target-|^sample-|^impl-(folders|shapes|pqm4-checkout|pqm4-hang)|^hostcount-|^sizes-|^xcheck-host$|^ct-plant-|^cycle-model-(qemu|e2e|many|boards)|^agree-usage$|^hostile4-|^db-|^site-"
     "qemu"        "qemu|^cycle-model-snippets$|^cycle-model-published$|^impl-folders-(same|notbuilt|sign|bad)$|^hostcount-|^target-descriptor-only$|^serial-pty$"
-    "browser"     "^report-html-browser|^report-compare-html$|^report-hostile-strings$"
+    "browser"     "^report-html-browser|^site-browser$|^report-compare-html$|^report-hostile-strings$"
     "slurm"       "^slurm-"
-    "docs"        "^cli-docs-match$|^docs-|^readme-|^style-paths$|^style-generated-backends$|^impl-pqm4-table$|^cycle-model-validation-table$")
+    "docs"        "^cli-docs-match$|^docs-|^readme-|^style-paths$|^style-generated-backends$|^impl-pqm4-table$|^impl-pqm4-m4-table$|^cycle-model-validation-table$")
 
 # Called last in every CMakeLists.txt of tests/ that adds tests: the
 # directory's tests, labelled by the table (CMake 3.25 sets a test's

@@ -2,8 +2,8 @@
 /* The run pipeline (see pipeline.h): every job of the plan through the
  * stages of stages.h, on one thread or many. */
 #include "run/pipeline.h"
-#include "model/results_dir.h"
 #include "impl/impl_record.h"
+#include "model/results_dir.h"
 #include "report/format.h"
 #include "report/html_page.h"
 #include "report/summary.h"

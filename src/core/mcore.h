@@ -24,6 +24,8 @@
  * runtime):
  *     fixed: PQCLEAN_randombytes mbedtls_psa_external_get_random
  *     fixed: mbedtls_hardware_poll *_Handler main _exit _sbrk
+ *     fixed: _write _read _close _fstat _isatty _lseek _getpid _kill
+ *     fixed: __assert_func
  */
 #ifndef MERLIN_MCORE_H
 #define MERLIN_MCORE_H
