@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # scripts/setup installs what each purpose needs and nothing more (--dry-run:
-# nothing is installed): bench asks for no Slurm, munge, OpenSSL, clang,
+# nothing is installed): bench asks for no Slurm, munge, clang,
 # chromium or qemu-user; test for everything make test and make
 # test-sanitize use; and make asks for the purposes of its goals (what
 # .ci/run's make test, make test-sanitize and make boards need).
@@ -12,15 +12,15 @@ setup=$root/scripts/setup
 n=0
 pkgs() { "$setup" --dry-run "$@" | sed -n 's/^setup: for [^:]*: //p' | sed 's/ (and .*//'; }
 bench=" $(pkgs bench) "
-for p in slurmctld slurmd slurm-client munge libssl-dev clang chromium qemu-user; do
+for p in slurmctld slurmd slurm-client munge clang chromium qemu-user; do
   case $bench in *" $p "*) fail "setup bench asks for $p" ;; esac
 done
-for p in gcc-arm-none-eabi qemu-system-arm cmake ninja-build libjansson-dev libelf-dev valgrind; do
+for p in gcc-arm-none-eabi qemu-system-arm cmake ninja-build libjansson-dev libelf-dev libsqlite3-dev libssl-dev valgrind; do
   case $bench in *" $p "*) ;; *) fail "setup bench lacks $p" ;; esac
 done
 n=$((n + 1))
 test=" $(pkgs test) "
-for p in $bench libssl-dev clang clang-19 libclang-rt-dev chromium libxml2-utils qemu-user slurmctld slurmd slurm-client munge; do
+for p in $bench sqlite3 clang clang-19 libclang-rt-dev chromium libxml2-utils qemu-user slurmctld slurmd slurm-client munge; do
   case $test in *" $p "*) ;; *) fail "setup test lacks $p" ;; esac
 done
 n=$((n + 1))
