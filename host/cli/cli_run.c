@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* `merlin run`: its command line (the pipeline is host/run/pipeline.h). */
+/* `merlin run`: its command line (the pipeline is host/plan/plan_run.h). */
 #include "cli/cli.h"
 #include "cli/cli_parse.h"
 #include "config/hooks.h"
 #include "config/targets.h"
 #include "impl/impls.h"
+#include "plan/plan_run.h"
 #include "run/adhoc.h"
 #include "run/board_model.h"
 #include "run/cycles.h"
 #include "run/matrix.h"
-#include "run/pipeline.h"
 #include "run/serial.h"
 #include "util/fsutil.h"
 
@@ -563,7 +563,7 @@ static int run_line(const mh_cmd_def *cmd, int argc, char **argv, int depth) {
     o->plan_args = margs;
   }
   if (rc == 0)
-    rc = mh_cli_parse_only ? 0 : mh_pipeline_run(o);
+    rc = mh_cli_parse_only ? 0 : mh_plan_run(o);
   free(margs);
   free(adhoc_path);
   free(o->targets);

@@ -5,8 +5,8 @@
 #include "model/build.h"
 #include "model/results_json.h"
 #include "model/workflow.h"
+#include "plan/plan.h"
 #include "report/format.h"
-#include "run/plan.h"
 #include "util/escape.h"
 #include "util/fsutil.h"
 

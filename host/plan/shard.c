@@ -3,7 +3,7 @@
  * machines must agree on for their shards to merge into the result one
  * machine would have produced. */
 #include "digest.h"
-#include "run/plan.h"
+#include "plan/plan.h"
 #include "util/escape.h"
 #include "util/fsutil.h"
 

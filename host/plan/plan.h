@@ -2,8 +2,8 @@
 /* The plan of a run: every target with every profile (--profile a,b),
  * and with --cc/--opt every compiler and optimisation level: one job
  * (one image on one target, run/job.h) per combination. */
-#ifndef MERLIN_HOST_RUN_PLAN_H
-#define MERLIN_HOST_RUN_PLAN_H
+#ifndef MERLIN_HOST_PLAN_PLAN_H
+#define MERLIN_HOST_PLAN_PLAN_H
 
 #include "run/job.h"
 
@@ -23,7 +23,7 @@ typedef struct {
   size_t done;        /* trs[0..done) are set up */
   mh_run_ctx **parts; /* the parts of split profiles ("Parts", below) */
   size_t n_parts;
-  /* Its identity and slices (run/shard.c): the SHA-256 of mh_plan_json,
+  /* Its identity and slices (plan/shard.c): the SHA-256 of mh_plan_json,
    * the slice of every job, this process's slice, and each job's
    * estimated cost (< 0: unknown). */
   char hash[65];
