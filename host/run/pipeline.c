@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The run pipeline (see pipeline.h): every job of a plan's slice through
- * the stages of stages.h, on one thread or many. */
+ * the stages of stages.def (mh_stages[]), on one thread or many. */
 #include "run/pipeline.h"
 #include "run/jobs.h"
 #include "run/stages.h"
@@ -12,10 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* --repeat K: K-1 more runs of the same image, each a fresh process (a
- * "power cycle" of the target); the spread of each operation's median
- * across the K runs goes into the first run's operations. */
-static int repeat_runs(mh_run_ctx *c, mh_job *tr) {
+int mh_stage_repeat(mh_run_ctx *c, mh_job *tr) {
   unsigned k = c->o->repeat;
   mh_run *run = &tr->res.run;
   for (size_t i = 0; i < run->n_ops; i++) {
@@ -53,23 +50,31 @@ static int repeat_runs(mh_run_ctx *c, mh_job *tr) {
   return 0;
 }
 
-static int run_target(mh_run_ctx *c, mh_job *tr) {
-  int rc = mh_stage_check(c, tr);
-  if (rc == 0 && c->o->repeat > 1 && !c->o->from && !c->o->kat_only)
-    rc = repeat_runs(c, tr);
-  if (rc == 0 && c->o->ct && tr->t->kind == MH_EXEC_NATIVE)
-    rc = mh_stage_memcheck(c, tr);
-  if (rc == 0 && c->o->ct && tr->t->kind == MH_EXEC_QEMU && !c->o->from &&
-      !c->o->kat_only)
-    rc = mh_stage_qemu_ct(c, tr);
-  if (rc == 0 && !c->o->kat_only && mh_run_ctx_root(c) == 0)
-    rc = mh_stage_judge_ct(c, tr);
-  if (rc == 0 && !c->o->from && !c->o->port && !c->o->kat_only &&
-      !c->o->no_sizes) {
-    mh_jobboard_note(tr->jobs_board, tr->jobs_i,
-                     "code sizes, an image per algorithm");
-    rc = mh_stage_costs(c, tr);
+/* Whether job tr runs each stage: stages.def's when column. */
+#define MH_STAGE(id, fn, when, when_text, files, reads, writes)                \
+  static int when_##id(mh_run_ctx *c, const mh_job *tr) {                      \
+    (void)c;                                                                   \
+    (void)tr;                                                                  \
+    return when;                                                               \
   }
+#include "run/stages.def"
+#undef MH_STAGE
+
+const mh_stage mh_stages[] = {
+#define MH_STAGE(id, fn, when, when_text, files, reads, writes)                \
+  {#id, fn, when_##id, when_text, files, reads, writes},
+#include "run/stages.def"
+#undef MH_STAGE
+};
+const size_t mh_n_stages = sizeof mh_stages / sizeof *mh_stages;
+
+/* Job tr through the stages, in order, until one fails; its files then
+ * published (job.h). */
+static int run_target(mh_run_ctx *c, mh_job *tr) {
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < mh_n_stages; i++)
+    if (mh_stages[i].when(c, tr))
+      rc = mh_stages[i].run(c, tr);
   mh_job_finish_files(tr);
   if (rc == 1 && tr->console_copy)
     fprintf(stderr, "merlin: %s: raw console kept in %s\n", tr->label,
