@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A plan's identity and its slices (see plan.h; docs/scaling.md): what two
  * machines must agree on for their shards to merge into the result one
- * machine would have produced. */
+ * machine would have produced: the plan as JSON, its hash, its slices. */
 #include "digest.h"
 #include "plan/plan.h"
-#include "util/escape.h"
 #include "util/fsutil.h"
 
 #include <stdio.h>
@@ -14,8 +13,6 @@
 #ifndef MERLIN_VERSION
 #define MERLIN_VERSION "0.0.0"
 #endif
-
-#define PLAN_FORMAT 1
 
 static void hex(const uint8_t d[32], char out[65]) {
   for (size_t i = 0; i < 32; i++)
@@ -44,7 +41,7 @@ static json_t *str_or_null(const char *s) {
   return s ? json_string(s) : json_null();
 }
 
-static json_t *job_json(const mh_plan *pl, size_t i) {
+json_t *mh_plan_job_json(const mh_plan *pl, size_t i) {
   const mh_job *tr = &pl->trs[i];
   const mh_run_ctx *c = tr->ctx;
   char psha[65];
@@ -64,9 +61,7 @@ static json_t *job_json(const mh_plan *pl, size_t i) {
   return j;
 }
 
-/* The options that decide what a job measures (not where it runs, how
- * many at a time, or where its results go). */
-static json_t *options_json(const mh_run_opts *o) {
+json_t *mh_plan_options_json(const mh_run_opts *o) {
   json_t *common = json_array(); /* --impl-common: what folders build with */
   for (size_t i = 0; common && i < o->impl_common.n; i++)
     json_array_append_new(common, json_string(o->impl_common.v[i]));
@@ -84,15 +79,15 @@ static json_t *options_json(const mh_run_opts *o) {
 json_t *mh_plan_json(const mh_plan *pl) {
   json_t *jobs = json_array();
   for (size_t i = 0; jobs && i < pl->done; i++) {
-    json_t *j = job_json(pl, i);
+    json_t *j = mh_plan_job_json(pl, i);
     if (!j || json_array_append_new(jobs, j) != 0) {
       json_decref(jobs);
       return NULL;
     }
   }
-  return json_pack("{s:i, s:s, s:o, s:o}", "merlin_plan", PLAN_FORMAT, "merlin",
-                   MERLIN_VERSION, "options", options_json(pl->o), "jobs",
-                   jobs);
+  return json_pack("{s:i, s:s, s:o, s:o}", "merlin_plan", MH_PLAN_FORMAT,
+                   "merlin", MERLIN_VERSION, "options",
+                   mh_plan_options_json(pl->o), "jobs", jobs);
 }
 
 /* The hash: SHA-256 of the plan's JSON, keys sorted, no spaces. */
@@ -181,173 +176,4 @@ mh_plan_ref mh_plan_ref_of(const mh_plan *pl) {
   mh_plan_ref r = {(char *)pl->hash, pl->done, pl->shards ? pl->shards : 1,
                    (long)pl->shard};
   return r;
-}
-
-/* The file's job i, without its cost, equals ours. */
-static int same_job(const mh_plan *pl, size_t i, json_t *theirs) {
-  json_t *ours = job_json(pl, i), *t = json_deep_copy(theirs);
-  if (t)
-    json_object_del(t, "cost");
-  if (ours)
-    json_object_del(ours, "cost");
-  int same = ours && t && json_equal(ours, t);
-  json_decref(ours);
-  json_decref(t);
-  return same;
-}
-
-int mh_plan_adopt(mh_plan *pl, const char *path, char *err, size_t errlen) {
-  char *buf = NULL;
-  size_t len;
-  if (mh_read_file(path, 64u << 20, &buf, &len, err, errlen) != 0)
-    return -1;
-  json_error_t je;
-  json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-  free(buf);
-  json_t *jobs = json_object_get(root, "jobs");
-  size_t n = json_array_size(jobs);
-  int rc = -1;
-  if (!root || !json_is_array(jobs) ||
-      json_integer_value(json_object_get(root, "merlin_plan")) != PLAN_FORMAT) {
-    snprintf(err, errlen, "%s: not a plan of this merlin (merlin plan --out)",
-             path);
-    goto out;
-  }
-  json_t *opts = options_json(pl->o);
-  int same_opts = opts && json_equal(opts, json_object_get(root, "options"));
-  json_decref(opts);
-  if (!same_opts) {
-    snprintf(err, errlen,
-             "%s: its options (runs, warm-ups, cycle model, ...) are not "
-             "these",
-             path);
-    goto out;
-  }
-  if (n != pl->done) {
-    snprintf(err, errlen,
-             "%s has %zu jobs, these options make %zu: the plan no longer "
-             "matches this tree",
-             path, n, pl->done);
-    goto out;
-  }
-  pl->cost = malloc((n ? n : 1) * sizeof *pl->cost);
-  for (size_t i = 0; pl->cost && i < n; i++) {
-    json_t *j = json_array_get(jobs, i), *c = json_object_get(j, "cost");
-    pl->cost[i] = json_is_number(c) ? json_number_value(c) : -1;
-    if (!same_job(pl, i, j)) {
-      snprintf(err, errlen,
-               "%s: job %zu (%s, profile %s) differs from what this tree and "
-               "these options plan (a profile, a folder or the build changed)",
-               path, i, pl->trs[i].t->id,
-               pl->trs[i].ctx->profile_name ? pl->trs[i].ctx->profile_name
-                                            : MH_PROFILE_DEFAULT);
-      goto out;
-    }
-  }
-  rc = pl->cost ? 0 : -1;
-  if (!pl->cost)
-    snprintf(err, errlen, "out of memory");
-out:
-  json_decref(root);
-  return rc;
-}
-
-/* Profile p's folder with this SHA-256, or -1. */
-static long folder_of(const mh_run_ctx *c, const char *sha) {
-  for (size_t i = 0; sha && i < c->impls.n; i++)
-    if (strcmp(c->impls.v[i].sha256, sha) == 0)
-      return (long)i;
-  return -1;
-}
-
-/* The file's job j names part k of profile p ("<profile>.part<k>"): its
- * folders into group (k for each). 1 when it does, 0 when not, -1 (err)
- * when it names a folder that is not one of the profile's own (a library
- * backend's folders stay in part 0) or is in another part already. */
-static int part_job(const mh_run_ctx *c, json_t *j, size_t ji, unsigned *group,
-                    unsigned *n_groups, char *err, size_t errlen) {
-  const char *name = json_string_value(json_object_get(j, "profile"));
-  const char *base = c->profile_name ? c->profile_name : MH_PROFILE_DEFAULT;
-  size_t bl = strlen(base);
-  unsigned k;
-  char tail;
-  if (!name || strncmp(name, base, bl) != 0 ||
-      sscanf(name + bl, ".part%u%c", &k, &tail) != 1 || k == 0 || k > 4096)
-    return 0;
-  json_t *impls = json_object_get(j, "impls"), *v;
-  size_t i;
-  json_array_foreach(impls, i, v) {
-    long f = folder_of(c, json_string_value(v));
-    if (f < 0 || c->impls.v[f].library || (group[f] && group[f] != k)) {
-      char a[96], b[96];
-      snprintf(err, errlen, "job %zu (part %s) names folder %s, %s", ji,
-               mh_esc_term_buf(name, a, sizeof a),
-               json_is_string(v)
-                   ? mh_esc_term_buf(json_string_value(v), b, sizeof b)
-                   : "(not a string)",
-               f < 0 ? "which is none of its profile's folders"
-               : c->impls.v[f].library
-                   ? "a library backend's, which stays in the profile's image"
-                   : "which another part holds");
-      return -1;
-    }
-    group[f] = k;
-  }
-  *n_groups = k + 1 > *n_groups ? k + 1 : *n_groups;
-  return 1;
-}
-
-/* Every part 1..n_groups-1 holds a folder: 0, or -1 with err. */
-static int parts_hold_folders(const mh_run_ctx *c, const unsigned *group,
-                              unsigned n_groups, char *err, size_t errlen) {
-  for (unsigned k = 1; k < n_groups; k++) {
-    size_t held = 0;
-    for (size_t i = 0; i < c->impls.n; i++)
-      held += group[i] == k;
-    if (!held) {
-      snprintf(err, errlen,
-               "part %s.part%u of its jobs holds none of the profile's "
-               "folders: a plan's parts split a profile's folders into "
-               "images, and merlin makes no part without one",
-               c->profile_name ? c->profile_name : MH_PROFILE_DEFAULT, k);
-      return -1;
-    }
-  }
-  return 0;
-}
-
-int mh_plan_parts_from_file(mh_plan *pl, const char *path, char *err,
-                            size_t errlen) {
-  char *buf = NULL;
-  size_t len;
-  if (mh_read_file(path, 64u << 20, &buf, &len, err, errlen) != 0)
-    return -1;
-  json_t *root = json_loadb(buf, len, 0, NULL);
-  free(buf);
-  json_t *jobs = json_object_get(root, "jobs");
-  char why[1024] = "out of memory";
-  int rc = 0;
-  for (size_t p = 0; rc == 0 && p < pl->n_prof; p++) {
-    mh_run_ctx *c = &pl->ctxs[p];
-    unsigned *group = calloc(c->impls.n ? c->impls.n : 1, sizeof *group);
-    unsigned n_groups = 1;
-    size_t i;
-    json_t *j;
-    rc = group ? 0 : -1;
-    json_array_foreach(jobs, i, j) {
-      if (rc == 0 && part_job(c, j, i, group, &n_groups, why, sizeof why) < 0)
-        rc = -1;
-    }
-    if (rc == 0)
-      rc = parts_hold_folders(c, group, n_groups, why, sizeof why);
-    if (rc == 0 && mh_plan_split(pl, p, group, n_groups) != 0) {
-      rc = -1;
-      snprintf(why, sizeof why, "out of memory");
-    }
-    if (rc != 0)
-      snprintf(err, errlen, "%s: %s", path, why);
-    free(group);
-  }
-  json_decref(root);
-  return rc;
 }
