@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* `merlin merge`: its command line (the merge is host/run/merge.h). */
+/* `merlin merge`: its command line (the merge is host/plan/merge.h). */
 #include "cli/cli_parse.h"
-#include "run/merge.h"
+#include "plan/merge.h"
 
 typedef struct {
   const char *out;

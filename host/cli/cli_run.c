@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* `merlin run`: its command line (the pipeline is host/run/pipeline.h). */
+/* `merlin run`: its command line (the pipeline is host/plan/plan_run.h). */
 #include "cli/cli.h"
 #include "cli/cli_parse.h"
 #include "config/hooks.h"
 #include "config/targets.h"
 #include "impl/impls.h"
+#include "plan/plan.h"
+#include "plan/plan_run.h"
 #include "run/adhoc.h"
 #include "run/board_model.h"
 #include "run/cycles.h"
 #include "run/matrix.h"
-#include "run/pipeline.h"
 #include "run/serial.h"
 #include "util/fsutil.h"
 
@@ -429,8 +430,7 @@ static const char *first_measure_opt(const mh_cmd_def *cmd, int argc,
  * (where results go, how many at a time, ...) is refused. */
 static int run_plan_file(const mh_cmd_def *cmd, int argc, char **argv,
                          const char *file, int depth) {
-  char err[1024], *buf = NULL;
-  size_t len;
+  char err[1024];
   mh_parse_state s = {.cmd = cmd};
   const char *name = first_measure_opt(cmd, argc, argv);
   if (name)
@@ -439,10 +439,9 @@ static int run_plan_file(const mh_cmd_def *cmd, int argc, char **argv,
                               "--shard, --out, -j, --quiet, --stall, "
                               "--timeout or --no-ref-cache, not %s",
                               file, name);
-  if (mh_read_file(file, 16u << 20, &buf, &len, err, sizeof err) != 0)
-    return mh_cli_usage_error(&s, "--plan: %s", err);
-  json_t *root = json_loadb(buf, len, 0, NULL), *args;
-  free(buf);
+  json_t *root = mh_plan_file_read(file, err, sizeof err), *args;
+  if (!root)
+    return mh_cli_usage_error(&s, "--plan %s", err);
   args = json_object_get(root, "args");
   size_t na = json_array_size(args), n = 0;
   char **v = calloc(na + (size_t)argc + 1, sizeof *v);
@@ -563,7 +562,7 @@ static int run_line(const mh_cmd_def *cmd, int argc, char **argv, int depth) {
     o->plan_args = margs;
   }
   if (rc == 0)
-    rc = mh_cli_parse_only ? 0 : mh_pipeline_run(o);
+    rc = mh_cli_parse_only ? 0 : mh_plan_run(o);
   free(margs);
   free(adhoc_path);
   free(o->targets);

@@ -127,7 +127,7 @@ int mh_impl_record(const mh_impl_set *s, const char *bdir,
   for (size_t i = 0; rc == 0 && i < s->n; i++) {
     const mh_impl *m = &s->v[i];
     /* a folder left out without a reason is in another part's image (a
-     * split plan, run/plan.h): not this run's */
+     * split plan, plan/plan.h): not this run's */
     if (m->library || (off && off[i] && (!why || !why[i])))
       continue;
     char wa[512], hash[1024], *common = NULL;

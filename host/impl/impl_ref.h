@@ -18,7 +18,7 @@ typedef struct {
   unsigned stall_s, timeout_s;
   /* Build the host image of the references refs (off[i]: left out): 0
    * with *image (malloc'd path), or -1 with err and *log (the malloc'd path
-   * of its build log, or NULL). The run's image build (host/run/plan.c):
+   * of its build log, or NULL). The run's image build (host/plan/plan.c):
    * the room builds no image itself. */
   int (*build)(void *ctx, const mh_impl_set *refs, const unsigned char *off,
                char **image, char **log, char *err, size_t errlen);

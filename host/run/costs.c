@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The costs stage (see stages.h): code size, static RAM and fit. */
 #include "image/sizes.h"
+#include "run/jobs.h"
 #include "run/stages.h"
 
 #include <errno.h>
@@ -39,6 +40,8 @@ int mh_stage_costs(mh_run_ctx *c, mh_job *tr) {
   const mh_run_opts *o = c->o;
   char err[2048];
   mh_sizes sz;
+  mh_jobboard_note(tr->jobs_board, tr->jobs_i,
+                   "code sizes, an image per algorithm");
   /* The size images of the image's own build tree (the same compiler,
    * flags and compiled libraries; image_build.h), but for a build with a
    * test hook or the sanitizers. */

@@ -32,7 +32,7 @@ typedef struct mh_run_ctx {
   int profile_loaded;
   mh_impl_set impls;   /* the run's implementation folders */
   unsigned build_jobs; /* compile jobs per image build (0: online CPUs) */
-  /* A split plan (run/plan.h, "Parts"): a profile's folders dealt into
+  /* A split plan (plan/plan.h, "Parts"): a profile's folders dealt into
    * images of their own. Part 0 is the profile's own context; part k > 0
    * a context whose image holds only the control primitives and its
    * folders, named "<profile>.part<k>", its parent's impls and profile

@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* `merlin run` after its command line: plan, then every stage of every
- * job (stages.h), then the results directory, or nothing when any job
- * failed. Returns the exit status (docs/cli.md, "Exit status"). */
+/* The run pipeline: every job of a plan's slice (plan/plan_run.c) through
+ * the stages of stages.h. Returns the exit status of the first job that
+ * failed, or 0 (docs/cli.md, "Exit status"). */
 #ifndef MERLIN_HOST_RUN_PIPELINE_H
 #define MERLIN_HOST_RUN_PIPELINE_H
 
+#include "run/job.h"
 #include "run/run_opts.h"
 
-int mh_pipeline_run(const mh_run_opts *o);
+/* jobs[0..n) through the stages: with parallel, every image built on
+ * workers threads, then the QEMU runs on workers threads, then the host
+ * runs one at a time; else one job after the other, stopping at the first
+ * that fails. */
+int mh_pipeline_jobs(const mh_run_opts *o, mh_job *const *jobs, size_t n,
+                     int parallel, unsigned workers);
 
 #endif

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The stages of the run pipeline, a file each (docs/host.md, "The run
- * pipeline"): plan (plan.c) -> build (build.c) -> execute (execute.c) ->
- * check (check.c) -> constant-time pass (ct_stage.c) -> costs (costs.c)
- * -> write (write.c); pipeline.c runs them in order for each job of the
- * plan, on one thread or many. Every stage reports its own failures on
- * stderr and returns an exit status: 0, 1 (failed), 2 (usage), 130
- * (interrupted), or a stage's own code where it says so. */
+ * pipeline"): the plan (host/plan/) deals out the jobs; each job of this
+ * process's slice goes through the stages of stages.def in order
+ * (mh_stages[], pipeline.c: check, which builds and executes the image,
+ * then the repeats, the constant-time passes and verdicts, the costs);
+ * then write (write.c) puts the slice's results in one results directory.
+ * Every stage reports its own failures on stderr and returns an exit
+ * status: 0, 1 (failed), 2 (usage), 130 (interrupted), or a stage's own
+ * code where it says so. */
 #ifndef MERLIN_HOST_RUN_STAGES_H
 #define MERLIN_HOST_RUN_STAGES_H
 
@@ -50,6 +52,24 @@ int mh_stage_judge_ct(mh_run_ctx *c, mh_job *tr);
  * build configuration as the image), and whether each algorithm fits
  * each described board of the run's core (boards/, docs/boards.md). */
 int mh_stage_costs(mh_run_ctx *c, mh_job *tr);
+
+/* pipeline.c: --repeat K: K-1 more runs of the same image, each a fresh
+ * process (a "power cycle" of the target); the spread of each operation's
+ * median across the K runs goes into the first run's operations. */
+int mh_stage_repeat(mh_run_ctx *c, mh_job *tr);
+
+/* A row of stages.def: the stage, whether a job runs it, and what it
+ * reads and writes (docs/host.md, "The run pipeline"). */
+typedef struct {
+  const char *id;
+  int (*run)(mh_run_ctx *c, mh_job *tr);
+  int (*when)(mh_run_ctx *c, const mh_job *tr);
+  const char *when_text, *files, *reads, *writes;
+} mh_stage;
+
+/* pipeline.c: the stages of a job, in order (stages.def). */
+extern const mh_stage mh_stages[];
+extern const size_t mh_n_stages;
 
 /* write.c: a file of a results directory beside the reports. */
 typedef struct {

@@ -287,6 +287,12 @@ plan)
     "$merlin" run --plan "$work/x.json" --out "$work/r"
   part "[${job/K/1}, ${job/K/2}]" "[\"$sha\"]"
   expect 2 "which another part holds" "$merlin" run --plan "$work/x.json" --out "$work/r"
+  # the one reader: another format, a key twice (JSON that any reader
+  # but a strict one would take), both refused before anything runs
+  sed 's/"merlin_plan": *1/"merlin_plan": 2/' "$work/p.json" >"$work/x.json"
+  expect 2 "not a plan of this merlin" "$merlin" run --plan "$work/x.json" --out "$work/r"
+  sed 's/"merlin_plan": *1/"merlin_plan": 1, "merlin_plan": 1/' "$work/p.json" >"$work/x.json"
+  expect 2 "not a plan of this merlin" "$merlin" run --plan "$work/x.json" --out "$work/r"
   [ ! -e "$work/r" ] || fail "a refused plan wrote $work/r"
   # --costs: the host job's nanoseconds apart from the instructions; a
   # cost beyond every count printed whole

@@ -3,7 +3,7 @@
  * joined into the results directory one machine would have written, after
  * every check that they are that; anything missing, doubled or from
  * another plan, tree or toolchain is named and nothing is written. */
-#include "run/merge.h"
+#include "plan/merge.h"
 
 #include "model/build.h"
 #include "model/results_dir.h"

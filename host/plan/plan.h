@@ -2,8 +2,8 @@
 /* The plan of a run: every target with every profile (--profile a,b),
  * and with --cc/--opt every compiler and optimisation level: one job
  * (one image on one target, run/job.h) per combination. */
-#ifndef MERLIN_HOST_RUN_PLAN_H
-#define MERLIN_HOST_RUN_PLAN_H
+#ifndef MERLIN_HOST_PLAN_PLAN_H
+#define MERLIN_HOST_PLAN_PLAN_H
 
 #include "run/job.h"
 
@@ -23,7 +23,7 @@ typedef struct {
   size_t done;        /* trs[0..done) are set up */
   mh_run_ctx **parts; /* the parts of split profiles ("Parts", below) */
   size_t n_parts;
-  /* Its identity and slices (run/shard.c): the SHA-256 of mh_plan_json,
+  /* Its identity and slices (plan/shard.c): the SHA-256 of mh_plan_json,
    * the slice of every job, this process's slice, and each job's
    * estimated cost (< 0: unknown). */
   char hash[65];
@@ -64,12 +64,22 @@ void mh_plan_free(mh_plan *pl);
  * an exit status (reported). */
 int mh_plan_write(mh_plan *pl, const mh_run_opts *o);
 
+/* The format of a plan file ("merlin_plan"). */
+#define MH_PLAN_FORMAT 1
+
 /* shard.c: the plan as JSON: the options that decide what is measured,
  * and every job (target, profile and its content's SHA-256, compiler and
  * level, its folders' SHA-256s, whether it is host-timed, its cost). No
  * path and nothing of this machine: the same run on any machine has the
  * same plan. Consumed by the caller; NULL when out of memory. */
 json_t *mh_plan_json(const mh_plan *pl);
+
+/* shard.c: job i of the plan as JSON (mh_plan_json's "jobs"), and the
+ * options that decide what a job measures (not where it runs, how many at
+ * a time, or where its results go; its "options"). Consumed by the
+ * caller; NULL when out of memory. */
+json_t *mh_plan_job_json(const mh_plan *pl, size_t i);
+json_t *mh_plan_options_json(const mh_run_opts *o);
 
 /* shard.c: the plan's hash, and its jobs dealt into shards slices (see
  * docs/scaling.md, "Slices"): every host-timed job in slice 0, so that no
@@ -89,13 +99,19 @@ int mh_plan_mine(const mh_plan *pl, size_t i);
 /* shard.c: the plan a results set of this process is part of. */
 mh_plan_ref mh_plan_ref_of(const mh_plan *pl);
 
-/* shard.c: the parts a plan file's jobs name ("<profile>.part<k>", their
+/* plan_file.c: the one reader of a plan file (merlin run --plan-only
+ * writes it; --plan's options, parts and costs all come through here): its
+ * JSON, a plan of this merlin's format (MH_PLAN_FORMAT, no key twice) with
+ * an array of jobs. Consumed by the caller; NULL with err. */
+json_t *mh_plan_file_read(const char *path, char *err, size_t errlen);
+
+/* plan_file.c: the parts a plan file's jobs name ("<profile>.part<k>", their
  * folders by SHA-256), made again (mh_plan_split) before the jobs. 0, or
  * -1 with err. */
 int mh_plan_parts_from_file(mh_plan *pl, const char *path, char *err,
                             size_t errlen);
 
-/* shard.c: read a plan file (merlin plan --out): every job's cost into
+/* plan_file.c: read a plan file (merlin plan --out): every job's cost into
  * pl (the jobs must be the same, in the same order: the file's hash must
  * then be pl's). 0, or -1 with err naming what differs. */
 int mh_plan_adopt(mh_plan *pl, const char *path, char *err, size_t errlen);

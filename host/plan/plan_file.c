@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* `merlin run --plan-only FILE` (see plan.h; docs/scaling.md): the plan's
- * jobs, their estimated costs and slices, as a table and as the file that
- * `merlin run --plan FILE --shard K/N` runs on any machine. */
+/* The plan file (see plan.h; docs/scaling.md): written by `merlin run
+ * --plan-only FILE` (the plan's jobs, their estimated costs and slices, as
+ * a table and as the file that `merlin run --plan FILE --shard K/N` runs
+ * on any machine) and read back, by one reader, by `merlin run --plan`
+ * (its parts, then its jobs' costs). */
 #include "model/build.h"
 #include "model/results_json.h"
 #include "model/workflow.h"
+#include "plan/plan.h"
 #include "report/format.h"
-#include "run/plan.h"
 #include "util/escape.h"
 #include "util/fsutil.h"
 
@@ -285,5 +287,182 @@ int mh_plan_write(mh_plan *pl, const mh_run_opts *o) {
            "%s --shard K/N --out DIR\n",
            o->plan_only, o->plan_only);
   }
+  return rc;
+}
+
+json_t *mh_plan_file_read(const char *path, char *err, size_t errlen) {
+  char *buf = NULL;
+  size_t len;
+  if (mh_read_file(path, 64u << 20, &buf, &len, err, errlen) != 0)
+    return NULL;
+  json_error_t je;
+  json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+  free(buf);
+  if (!root || !json_is_array(json_object_get(root, "jobs")) ||
+      json_integer_value(json_object_get(root, "merlin_plan")) !=
+          MH_PLAN_FORMAT) {
+    snprintf(err, errlen,
+             "%s: not a plan of this merlin (merlin run --plan-only FILE "
+             "writes one)",
+             path);
+    json_decref(root);
+    return NULL;
+  }
+  return root;
+}
+
+/* The file's job i, without its cost, equals ours. */
+static int same_job(const mh_plan *pl, size_t i, json_t *theirs) {
+  json_t *ours = mh_plan_job_json(pl, i), *t = json_deep_copy(theirs);
+  if (t)
+    json_object_del(t, "cost");
+  if (ours)
+    json_object_del(ours, "cost");
+  int same = ours && t && json_equal(ours, t);
+  json_decref(ours);
+  json_decref(t);
+  return same;
+}
+
+int mh_plan_adopt(mh_plan *pl, const char *path, char *err, size_t errlen) {
+  json_t *root = mh_plan_file_read(path, err, errlen);
+  if (!root)
+    return -1;
+  json_t *jobs = json_object_get(root, "jobs");
+  size_t n = json_array_size(jobs);
+  int rc = -1;
+  json_t *opts = mh_plan_options_json(pl->o);
+  int same_opts = opts && json_equal(opts, json_object_get(root, "options"));
+  json_decref(opts);
+  if (!same_opts) {
+    snprintf(err, errlen,
+             "%s: its options (runs, warm-ups, cycle model, ...) are not "
+             "these",
+             path);
+    goto out;
+  }
+  if (n != pl->done) {
+    snprintf(err, errlen,
+             "%s has %zu jobs, these options make %zu: the plan no longer "
+             "matches this tree",
+             path, n, pl->done);
+    goto out;
+  }
+  pl->cost = malloc((n ? n : 1) * sizeof *pl->cost);
+  for (size_t i = 0; pl->cost && i < n; i++) {
+    json_t *j = json_array_get(jobs, i), *c = json_object_get(j, "cost");
+    pl->cost[i] = json_is_number(c) ? json_number_value(c) : -1;
+    if (!same_job(pl, i, j)) {
+      snprintf(err, errlen,
+               "%s: job %zu (%s, profile %s) differs from what this tree and "
+               "these options plan (a profile, a folder or the build changed)",
+               path, i, pl->trs[i].t->id,
+               pl->trs[i].ctx->profile_name ? pl->trs[i].ctx->profile_name
+                                            : MH_PROFILE_DEFAULT);
+      goto out;
+    }
+  }
+  rc = pl->cost ? 0 : -1;
+  if (!pl->cost)
+    snprintf(err, errlen, "out of memory");
+out:
+  json_decref(root);
+  return rc;
+}
+
+/* Profile p's folder with this SHA-256, or -1. */
+static long folder_of(const mh_run_ctx *c, const char *sha) {
+  for (size_t i = 0; sha && i < c->impls.n; i++)
+    if (strcmp(c->impls.v[i].sha256, sha) == 0)
+      return (long)i;
+  return -1;
+}
+
+/* The file's job j names part k of profile p ("<profile>.part<k>"): its
+ * folders into group (k for each). 1 when it does, 0 when not, -1 (err)
+ * when it names a folder that is not one of the profile's own (a library
+ * backend's folders stay in part 0) or is in another part already. */
+static int part_job(const mh_run_ctx *c, json_t *j, size_t ji, unsigned *group,
+                    unsigned *n_groups, char *err, size_t errlen) {
+  const char *name = json_string_value(json_object_get(j, "profile"));
+  const char *base = c->profile_name ? c->profile_name : MH_PROFILE_DEFAULT;
+  size_t bl = strlen(base);
+  unsigned k;
+  char tail;
+  if (!name || strncmp(name, base, bl) != 0 ||
+      sscanf(name + bl, ".part%u%c", &k, &tail) != 1 || k == 0 || k > 4096)
+    return 0;
+  json_t *impls = json_object_get(j, "impls"), *v;
+  size_t i;
+  json_array_foreach(impls, i, v) {
+    long f = folder_of(c, json_string_value(v));
+    if (f < 0 || c->impls.v[f].library || (group[f] && group[f] != k)) {
+      char a[96], b[96];
+      snprintf(err, errlen, "job %zu (part %s) names folder %s, %s", ji,
+               mh_esc_term_buf(name, a, sizeof a),
+               json_is_string(v)
+                   ? mh_esc_term_buf(json_string_value(v), b, sizeof b)
+                   : "(not a string)",
+               f < 0 ? "which is none of its profile's folders"
+               : c->impls.v[f].library
+                   ? "a library backend's, which stays in the profile's image"
+                   : "which another part holds");
+      return -1;
+    }
+    group[f] = k;
+  }
+  *n_groups = k + 1 > *n_groups ? k + 1 : *n_groups;
+  return 1;
+}
+
+/* Every part 1..n_groups-1 holds a folder: 0, or -1 with err. */
+static int parts_hold_folders(const mh_run_ctx *c, const unsigned *group,
+                              unsigned n_groups, char *err, size_t errlen) {
+  for (unsigned k = 1; k < n_groups; k++) {
+    size_t held = 0;
+    for (size_t i = 0; i < c->impls.n; i++)
+      held += group[i] == k;
+    if (!held) {
+      snprintf(err, errlen,
+               "part %s.part%u of its jobs holds none of the profile's "
+               "folders: a plan's parts split a profile's folders into "
+               "images, and merlin makes no part without one",
+               c->profile_name ? c->profile_name : MH_PROFILE_DEFAULT, k);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int mh_plan_parts_from_file(mh_plan *pl, const char *path, char *err,
+                            size_t errlen) {
+  json_t *root = mh_plan_file_read(path, err, errlen);
+  if (!root)
+    return -1;
+  json_t *jobs = json_object_get(root, "jobs");
+  char why[1024] = "out of memory";
+  int rc = 0;
+  for (size_t p = 0; rc == 0 && p < pl->n_prof; p++) {
+    mh_run_ctx *c = &pl->ctxs[p];
+    unsigned *group = calloc(c->impls.n ? c->impls.n : 1, sizeof *group);
+    unsigned n_groups = 1;
+    size_t i;
+    json_t *j;
+    rc = group ? 0 : -1;
+    json_array_foreach(jobs, i, j) {
+      if (rc == 0 && part_job(c, j, i, group, &n_groups, why, sizeof why) < 0)
+        rc = -1;
+    }
+    if (rc == 0)
+      rc = parts_hold_folders(c, group, n_groups, why, sizeof why);
+    if (rc == 0 && mh_plan_split(pl, p, group, n_groups) != 0) {
+      rc = -1;
+      snprintf(why, sizeof why, "out of memory");
+    }
+    if (rc != 0)
+      snprintf(err, errlen, "%s: %s", path, why);
+    free(group);
+  }
+  json_decref(root);
   return rc;
 }

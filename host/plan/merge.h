@@ -8,8 +8,8 @@
  * given twice, a job is missing or doubled, or they differ in merlin
  * version, source revision, compiler, library or QEMU version, or host
  * timings would come from two machines. Returns the exit status. */
-#ifndef MERLIN_HOST_RUN_MERGE_H
-#define MERLIN_HOST_RUN_MERGE_H
+#ifndef MERLIN_HOST_PLAN_MERGE_H
+#define MERLIN_HOST_PLAN_MERGE_H
 
 #include <stddef.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* See plan.h. */
-#include "run/plan.h"
+#include "plan/plan.h"
 #include "config/hooks.h"
 #include "impl/impl_record.h"
 #include "impl/impl_ref.h"
