@@ -4,8 +4,10 @@
 // the charts' SVG text, where it shows: clipped by the boxes that scroll),
 // no table or chart wider than its card (a table in a box that scrolls may
 // be, except in the headline), the chart labels Vega cut short (ending in
-// "…"), and the page's width. html.mjs (report.html, the comparison
-// page) and site.mjs (merlin site) check their pages with it.
+// "…"), the ratio tables' answer column within the screen, the first
+// screen's device headline, and the page's width. html.mjs (report.html,
+// the comparison page) and site.mjs (merlin site) check their pages with
+// it.
 export function measureLayout() {
   const shown = (e) => {
     const s = getComputedStyle(e);
@@ -37,11 +39,8 @@ export function measureLayout() {
     const clip = clipOf(p);
     for (const rect of range.getClientRects()) add(rect, p, n.textContent.trim(), clip);
   }
-  // A chart's label cut short ends in "…" (Vega's labelLimit): counted.
-  const cut = [];
   for (const t of document.querySelectorAll(".chart svg text")) {
     if (!t.textContent.trim() || !shown(t) || t.getAttribute("opacity") === "0" || t.getAttribute("fill-opacity") === "0") continue;
-    if (t.textContent.endsWith("…")) cut.push(t.textContent);
     add(t.getBoundingClientRect(), t, t.textContent.trim(), clipOf(t));
   }
   const overlaps = [];
@@ -70,5 +69,23 @@ export function measureLayout() {
       wide.push(`${t.tagName.toLowerCase()} in ${where}: ${Math.round(tb.width)} px in a card of ${Math.round(r - l)} px`);
     }
   }
-  return { boxes: boxes.length, overlaps: [...new Set(overlaps)], wide, cut, doc: document.documentElement.scrollWidth };
+  // Names cut short: Vega ends a label it cuts with an ellipsis.
+  const cut = [...document.querySelectorAll(".chart svg text")].filter((t) => shown(t) && /…$/.test(t.textContent)).map((t) => t.textContent);
+  // The ratio tables: the answer (ratio of medians) within the screen.
+  const hidden = [];
+  for (const t of document.querySelectorAll("table[data-table=ratios]")) {
+    if (!shown(t)) continue;
+    const th = [...t.querySelectorAll("th")].find((h) => /^ratio of medians/.test(h.textContent));
+    const box = t.getBoundingClientRect();
+    if (!th || th.getBoundingClientRect().right > Math.min(box.right, window.innerWidth) + 1 || t.scrollWidth > t.clientWidth + 1)
+      hidden.push(`${t.previousElementSibling ? t.previousElementSibling.textContent : "a table"}: ${t.scrollWidth} px in ${t.clientWidth}`);
+  }
+  // The first screen: the device's headline, in estimated cycles and
+  // milliseconds, its sentences within the screen's width.
+  const run = document.querySelector("#headline .run");
+  const job = run && run.querySelector("li.job");
+  const first = job
+    ? { text: job.textContent, top: job.getBoundingClientRect().top + scrollY, right: run.getBoundingClientRect().right, over: [...run.querySelectorAll("li, p, h3")].filter((e) => e.scrollWidth > e.clientWidth + 1).length }
+    : null;
+  return { boxes: boxes.length, overlaps: [...new Set(overlaps)], wide, doc: document.documentElement.scrollWidth, cut, hidden, first };
 }

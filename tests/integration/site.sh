@@ -37,6 +37,8 @@ revision() {
       const o = r.ops.find((x) => x.alg === "ml-kem-512" && x.op === "keygen" && x.backend === "wolfcrypt");
       const k = Number(scale);
       o.samples = o.samples.map((v) => v * k);
+      if (o.est_cycles && o.est_cycles.samples)
+        o.est_cycles.samples = o.est_cycles.samples.map((v) => v * k);
       for (const f of ["median", "p99", "iqr", "min", "max", "mean", "stddev"]) {
         o[f] *= k;
         if (o.est_cycles) o.est_cycles[f] *= k;
