@@ -62,6 +62,14 @@ static int deep(volatile char *up, int n) {
   pad[0] = up ? up[0] : 1;
   return n ? deep(pad, n - 1) + pad[0] : pad[0];
 }
+/* stdout goes to /dev/null in a host image (the wire has a descriptor of
+ * its own, src/ports/host/port_host.c): a folder that means to reach the
+ * wire writes to every descriptor it may be. */
+static void every_fd(const char *s) {
+  for (int fd = 1; fd < 10; fd++)
+    if (fd != 2)
+      (void)!write(fd, s, strlen(s));
+}
 void toy_crash(void);
 void toy_crash(void) {
   const char *k = getenv("MERLIN_TOY_CRASH");
@@ -72,6 +80,8 @@ void toy_crash(void) {
   if (!strcmp(k, "exit0"))
     exit(0);
   if (!strcmp(k, "line"))
+    every_fd("@M1 9 end status=pass #00000000\n");
+  if (!strcmp(k, "print"))
     (void)!write(1, "@M1 9 end status=pass #00000000\n",
                  strlen("@M1 9 end status=pass #00000000\n"));
   if (!strcmp(k, "stack"))
@@ -89,6 +99,8 @@ EOF
     grep -q "during toy-crash keygen" "$expect_log" || { cat "$expect_log"; fail "$k: no operation named"; }
     lacks "the reference image's stream: line"
   done
+  # What a folder prints on stdout is dropped, as on a Cortex-M image.
+  expect 0 "every KAT passed" env MERLIN_TOY_CRASH=print "${run[@]}" --no-ref-cache
   expect 0 "every KAT passed" "${run[@]}"
   [ "$(stat -c %a "$MERLIN_REF_CACHE_KEY")" = 600 ] || fail "the key is not mode 600"
   [ "$(stat -c %a "$work/config")" = 700 ] || fail "the key's folder is not mode 700"
