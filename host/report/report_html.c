@@ -9,6 +9,7 @@
 #include "report/report_impl.h"
 
 #include "analysis/pairs.h"
+#include "model/cycles.h"
 #include "model/results_json.h"
 #include "report/format.h"
 #include "report/headline.h"
@@ -180,8 +181,19 @@ static void target_sections(mh_sb *b, const mh_results *r, json_t *charts,
     mh_esc_html(b, x->target);
     mh_sb_puts(b, "'><h2>");
     mh_esc_html(b, x->target);
-    mh_sb_puts(b, ": charts, in ");
-    mh_esc_html(b, x->run.unit ? x->run.unit : "?");
+    /* A run with a cycle model draws its operations' charts in estimated
+     * cycles (instructions behind each chart's switch); its workflows
+     * stay in the run's unit, as the model estimates operations only. */
+    if (x->run.cyc && x->run.cyc->model) {
+      mh_sb_puts(b, ": charts, in estimated cycles (");
+      mh_esc_html(b, x->run.unit ? x->run.unit : "?");
+      mh_sb_puts(b, " a switch away; workflows in ");
+      mh_esc_html(b, x->run.unit ? x->run.unit : "?");
+      mh_sb_puts(b, ")");
+    } else {
+      mh_sb_puts(b, ": charts, in ");
+      mh_esc_html(b, x->run.unit ? x->run.unit : "?");
+    }
     mh_sb_puts(b, "</h2>\n");
     mh_html_chart_boxes(b, charts, x->target);
     mh_sb_puts(b, "</section>\n");
