@@ -15,6 +15,8 @@ work=$(cd "$work" && pwd)
 # site-sweep names a path inside the tree relative to its root.
 shown=$work
 [[ $work != "$root"/* ]] || shown=${work#"$root"/}
+shown_merlin=$(realpath -s "$merlin")
+[[ $shown_merlin != "$root"/* ]] || shown_merlin=${shown_merlin#"$root"/}
 fails=0
 fail() {
   echo "FAIL: $*"
@@ -80,6 +82,12 @@ plan=$(grep -F -- "--plan-only $shown/out/ml-kem/plan.json" "$log" || true)
 [[ $plan != *"--impl-skip ml-kem-"* ]] || fail "the ml-kem group's plan skips one of its sets: $plan"
 [[ ! -e $work/out ]] || fail "--dry-run made $work/out"
 ((fails)) && grep -q . "$log" && sed 's/^/  /' "$log"
+
+# --engine slurm: scripts/slurm-sweep plans, runs and merges each group.
+expect 0 "scripts/slurm-sweep --shards 3 --dir $shown/out/ml-kem-512/slurm --out $shown/out/ml-kem-512/merged --wait --merlin $shown_merlin --partition batch --time 01:00:00 -- --target qemu-m4 " \
+  --dry-run --engine slurm --shards 3 --schemes ml-kem-512 --cores qemu-m4 \
+  --slurm-opts "--partition batch --time 01:00:00"
+grep -q " merge " "$work/log" && fail "--engine slurm: site-sweep merges what slurm-sweep merged"
 
 # docs/benchmarks.md's check refuses a page whose figure differs.
 cp "$root/docs/benchmarks.md" "$work/benchmarks.md"
