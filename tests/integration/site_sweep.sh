@@ -55,7 +55,7 @@ for want in "group ml-kem: ml-kem-1024 ml-kem-512 ml-kem-768" \
   "--runs 3 --warmup 0 --plan-only $out/ml-kem/plan.json" \
   "run --plan $out/falcon/plan.json --shard 1/2 --out $out/falcon/shard-1 -j 1" \
   "merge $out/ml-kem/shard-0 $out/ml-kem/shard-1 --out $out/ml-kem/merged" \
-  "db add $out/results.db $out/ml-kem/merged $out/falcon/merged" \
+  "db add $out/results.db $out/ml-kem/merged" "db add $out/results.db $out/falcon/merged" \
   "site $out/results.db --out $out/site"; do
   grep -qF -- "$want" "$expect_log" || { cat "$expect_log"; fail "--dry-run did not print '$want'"; }
 done
