@@ -35,6 +35,10 @@ const [mode, ...args] = process.argv.slice(2);
 const fail = (m) => { console.error('benchmarks-doc: ' + m); process.exit(1); };
 const read = (f) => { try { return readFileSync(f, 'utf8'); } catch (e) { fail(`${f}: ${e.message}`); } };
 
+// A command sweep.tsv recorded unquoted (site-sweep before 2026-12-07
+// 22:45): a word with a shell pattern in single quotes, as it was typed.
+const quoted = (c) => c.split(' ').map((w) => (/[*?[]/.test(w) && !/['"\\]/.test(w) ? `'${w}'` : w)).join(' ');
+
 // sweep.tsv: one line per group swept (the last line of a group wins: a
 // sweep run again after a failure).
 function groups(dir) {
@@ -48,7 +52,7 @@ function groups(dir) {
   return [...byName.values()].map((g) => ({
     group: g.group, schemes: g.schemes.split(' '), cores: g.cores.split(','),
     runs: Number(g.runs), warmup: Number(g.warmup), shards: Number(g.shards), engine: g.engine,
-    status: g.status, seconds: Number(g.seconds), plan: g.plan, command: g.command,
+    status: g.status, seconds: Number(g.seconds), plan: g.plan, command: quoted(g.command),
   }));
 }
 
@@ -67,7 +71,9 @@ function provenance(dir, g) {
 }
 
 function extract(dir, notSwept) {
-  const gs = groups(dir).filter((g) => g.status === 'done');
+  const all = groups(dir);
+  const gs = all.filter((g) => g.status === 'done');
+  const failed = all.filter((g) => g.status !== 'done');
   if (!gs.length) fail(`${dir}/sweep.tsv: no group swept`);
   const cores = [];
   for (const target of CORES) {
@@ -82,7 +88,7 @@ function extract(dir, notSwept) {
   // The default sets of the pinned tree, to name those not swept.
   const sets = ['crypto_kem', 'crypto_sign'].flatMap((k) => readdirSync(join(TREE, k)))
     .filter((n) => DEFAULT_SETS.some((re) => re.test(n))).sort();
-  return { groups: gs, default_sets: sets, not_swept: notSwept, cores };
+  return { groups: gs, failed, default_sets: sets, not_swept: notSwept, cores };
 }
 
 const minutes = (s) => (s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`);
@@ -98,6 +104,11 @@ function render(data) {
            `${g.shards} | ${minutes(g.seconds)} | \`${g.command}\` |`);
   }
   L.push('');
+  for (const g of data.failed || []) {
+    L.push(`Failed, nothing of it kept: group ${g.group} (${g.schemes.join(', ')}) on ${g.cores.join(', ')}, ` +
+           `${g.status} after ${minutes(g.seconds)} (\`${g.command}\`).`);
+    L.push('');
+  }
   // Per core, the default sets no group swept there.
   const missing = CORES.map((c) => {
     const done = new Set(data.groups.filter((g) => g.cores.includes(c)).flatMap((g) => g.schemes));
