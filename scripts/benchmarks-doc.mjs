@@ -83,6 +83,14 @@ function extract(dir, notSwept) {
     const md = read(join(dir, 'site', `${target}-benchmarks.md`)).split('\n');
     // The first line names the database file of this machine: left out.
     if (md[0].startsWith('<!--')) md.shift();
+    // The site must hold every group swept on this core.
+    for (const r of runs) {
+      const want = `/${r.group.replace(/[^A-Za-z0-9._-]/g, '_')}/merged`;
+      if (!md.some((l) => l.startsWith('- run ') && l.includes(want))) {
+        fail(`${dir}/site/${target}-benchmarks.md has no run of group ${r.group} (${want}): ` +
+             `the site predates it; merlin site ${dir}/results.db --out ${dir}/site`);
+      }
+    }
     cores.push({ target, runs, benchmarks: md.join('\n').trim() });
   }
   // The default sets of the pinned tree, to name those not swept.
