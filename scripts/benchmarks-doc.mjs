@@ -103,7 +103,7 @@ const minutes = (s) => (s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60}
 
 function render(data) {
   const L = [];
-  L.push('What was swept (each group one plan, `scripts/site-sweep`; wall time on this machine, 2 cores):');
+  L.push('What was swept (each group one plan, `scripts/site-sweep`; each group\'s wall time as its sweep.tsv line records it):');
   L.push('');
   L.push('| group | sets | cores | runs / warm-up | shards | wall time | command |');
   L.push('|---|---|---|---|---:|---:|---|');
