@@ -8,7 +8,7 @@ TARGETS ?= host,qemu-m4
 PROFILE ?= default
 OUT ?= results
 
-.PHONY: all bench bench-profiles test test-cores test-sanitize fuzz setup deps cli tools boards clean distclean help
+.PHONY: all bench bench-profiles site test test-cores test-sanitize fuzz setup deps cli tools boards clean distclean help
 
 all: tools
 
@@ -16,6 +16,7 @@ help:
 	@echo "make bench   build merlin and run every benchmark on $(TARGETS) -> $(OUT)/latest/"
 	@echo "make test    build and run the test suite (unit, KATs on host and QEMU, end to end)"
 	@echo "make bench-profiles  every shipped profile on every QEMU target (hours)"
+	@echo "make site    sweep the pinned PQClean tree on every modelled QEMU core -> $(SITE_OUT)/site/ (hours)"
 	@echo "make test-cores  the default profile end to end on qemu-m3, qemu-m7, qemu-m33"
 	@echo "make test-sanitize  the host tests with ASan and UBSan (CLI, tests and host images)"
 	@echo "make fuzz    the parsers under libFuzzer, FUZZ_SECONDS (default 300) each"
@@ -34,6 +35,7 @@ SETUP_test-cores := test
 SETUP_test-sanitize := test
 SETUP_bench := bench
 SETUP_bench-profiles := bench
+SETUP_site := bench
 SETUP_cli := bench
 SETUP_deps := bench
 SETUP_setup := bench
@@ -74,6 +76,24 @@ bench: cli
 PROFILE_TARGETS ?=
 bench-profiles: cli
 	TARGETS="$(PROFILE_TARGETS)" scripts/bench-profiles $(MERLIN) $(OUT)/bench-profiles
+
+# A table to start from (docs/benchmarks.md): the pinned PQClean tree's
+# ML-KEM, ML-DSA, Falcon and SLH-DSA-f sets on every modelled QEMU core,
+# planned, run, merged, imported into $(SITE_OUT)/results.db and sited in
+# $(SITE_OUT)/site; SCHEMES, CORES, RUNS, WARMUP, SHARDS, JOBS pick (empty:
+# scripts/site-sweep's defaults), SITE_OPTS adds any of its options.
+SITE_OUT ?= $(OUT)/site-sweep
+SCHEMES ?=
+CORES ?=
+RUNS ?=
+WARMUP ?=
+SHARDS ?=
+JOBS ?=
+SITE_OPTS ?=
+site: cli
+	scripts/site-sweep --merlin $(MERLIN) --out $(SITE_OUT) $(if $(SCHEMES),--schemes $(SCHEMES)) \
+	  $(if $(CORES),--cores $(CORES)) $(if $(RUNS),--runs $(RUNS)) $(if $(WARMUP),--warmup $(WARMUP)) \
+	  $(if $(SHARDS),--shards $(SHARDS)) $(if $(JOBS),--jobs $(JOBS)) $(SITE_OPTS)
 
 test: tools
 	ctest --test-dir $(HOST_BUILD) --output-on-failure -j2 -LE cores

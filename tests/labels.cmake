@@ -15,7 +15,7 @@ set(MERLIN_TEST_LABEL_RULES
     "qemu"        "qemu|^cycle-model-snippets$|^cycle-model-published$|^impl-folders-(same|notbuilt|sign|bad)$|^hostcount-|^target-descriptor-only$|^serial-pty$"
     "browser"     "^report-html-browser|^site-browser$|^report-compare-html$|^report-hostile-strings$"
     "slurm"       "^slurm-"
-    "docs"        "^cli-docs-match$|^docs-|^readme-|^style-paths$|^style-generated-backends$|^impl-pqm4-table$|^impl-pqm4-m4-table$|^host\\.test_stages$|^cycle-model-validation-table$")
+    "docs"        "^cli-docs-match$|^docs-|^readme-|^style-paths$|^style-generated-backends$|^impl-pqm4-table$|^impl-pqm4-m4-table$|^host\\.test_stages$|^cycle-model-validation-table$|^benchmarks-doc-table$")
 
 # Called last in every CMakeLists.txt of tests/ that adds tests: the
 # directory's tests, labelled by the table (CMake 3.25 sets a test's
