@@ -77,6 +77,25 @@ static int folder_of_object(const char *l, size_t ll, const mh_impl_set *s,
   return -1;
 }
 
+/* The folder of s (not off) whose source a compiler command line compiles
+ * ("... -c /abs/path/file.c", as ninja prints a failed command): 0 with
+ * *k and *src (the source's path in l, *srclen long), or -1. */
+static int folder_of_command(const char *l, size_t ll, const mh_impl_set *s,
+                             const unsigned char *off, size_t *k,
+                             const char **src, size_t *srclen) {
+  const char *c = memmem(l, ll, " -c /", 5);
+  if (!c)
+    return -1;
+  const char *p = c + 4, *e = p;
+  while (e < l + ll && *e != ' ')
+    e++;
+  if (folder_of_path(p, (size_t)(e - p), s, off, k) != 0)
+    return -1;
+  *src = p;
+  *srclen = (size_t)(e - p);
+  return 0;
+}
+
 int mh_impl_build_culprit(const char *log, const mh_impl_set *s,
                           const unsigned char *off, size_t *k, char *why,
                           size_t wlen) {
@@ -85,13 +104,22 @@ int mh_impl_build_culprit(const char *log, const mh_impl_set *s,
   if (!s || !s->n || mh_read_file(log, LOG_MAX, &buf, &len, err, sizeof err))
     return -1;
   int rc = -1;
-  long linked = -1; /* the folder whose object a linker line names */
+  long linked = -1;    /* the folder whose object a linker line names */
+  long compiling = -1; /* the folder whose source the failed command compiles */
+  const char *src = NULL;
+  size_t srclen = 0;
   for (char *l = buf; rc != 0 && l && *l;) {
     char *nl = strchr(l, '\n');
     size_t ll = nl ? (size_t)(nl - l) : strlen(l);
     size_t ok;
     if (memmem(l, ll, ": in function", 13))
       linked = folder_of_object(l, ll, s, off, &ok) == 0 ? (long)ok : -1;
+    if (ll >= 8 && strncmp(l, "FAILED: ", 8) == 0) /* ninja: a new failure */
+      compiling = -1;
+    if (memmem(l, ll, " -c ", 4))
+      compiling = folder_of_command(l, ll, s, off, &ok, &src, &srclen) == 0
+                      ? (long)ok
+                      : -1;
     /* "<path>:<line>:<col>: error: ..." (compilers), "<path>:<line>: Error:
      * ..." (the assembler), "<path>:<line>: undefined reference ..." */
     int is_err = (memmem(l, ll, "error", 5) || memmem(l, ll, "Error", 5) ||
@@ -103,6 +131,22 @@ int mh_impl_build_culprit(const char *log, const mh_impl_set *s,
       const char *rel = l + strlen(s->v[*k].dir) + 1;
       snprintf(why, wlen, "not built: %.*s", (int)(ll - (size_t)(rel - l)),
                rel);
+      rc = 0;
+    } else if (is_err && colon && compiling >= 0) {
+      /* an error in a file the compiler made of the folder's source (the
+       * assembler's "/tmp/ccXXXX.s:94: Error: ...", GCC's output for
+       * wots.c): the source the failed command compiles is to blame */
+      *k = (size_t)compiling;
+      const char *rel = src + strlen(s->v[*k].dir) + 1;
+      const char *msg = colon + 1;
+      while (msg < l + ll && *msg >= '0' && *msg <= '9')
+        msg++;
+      while (msg < l + ll && (*msg == ':' || *msg == ' '))
+        msg++;
+      snprintf(why, wlen,
+               "not built: %.*s (the code the compiler made of it): %.*s",
+               (int)(srclen - (size_t)(rel - src)), rel,
+               (int)(ll - (size_t)(msg - l)), msg);
       rc = 0;
     } else if (linked >= 0 && (memmem(l, ll, "undefined reference", 19) ||
                                memmem(l, ll, "multiple definition", 19))) {
