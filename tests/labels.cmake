@@ -11,7 +11,7 @@
 set(MERLIN_TEST_LABEL_RULES
     # label       name (regular expression)
     "unit"        "^host\\.|^style-|^format$|^vectors-|^xcheck-selftest$|^routing-assertions$|^fuzz-smoke$|^deps-fetch-verify$|^deps-setup-purposes$|^cycle-model-(snippets|published)$"
-    "integration" "^build-|^e2e-|^wf-|^shard-|^concurrent-|^kill-|^robust-|^stream-|^results-|^compare-|^crafted-|^report-|^readme-|^serial-|^board-build-|^matrix-|^progress-|^target-|^sample-|^impl-(folders|shapes|pqm4-checkout|pqm4-hang)|^hostcount-|^sizes-|^xcheck-host$|^ct-plant-|^cycle-model-(qemu|e2e|many|boards)|^agree-usage$|^hostile4-|^db-|^site-"
+    "integration" "^build-|^e2e-|^wf-|^shard-|^concurrent-|^kill-|^robust-|^stream-|^results-|^compare-|^crafted-|^report-|^readme-|^serial-|^board-build-|^matrix-|^progress-|^target-|^sample-|^impl-(folders|shapes|pqm4-checkout|pqm4-hang)|^hostcount-|^sizes-|^xcheck-host$|^ct-plant-|^cycle-model-(qemu|e2e|many|boards)|^agree-usage$|^hostile4-|^db-|^site-|^sanitize-"
     "qemu"        "qemu|^cycle-model-snippets$|^cycle-model-published$|^impl-folders-(same|notbuilt|sign|bad)$|^hostcount-|^target-descriptor-only$|^serial-pty$"
     "browser"     "^report-html-browser|^site-browser$|^report-compare-html$|^report-hostile-strings$"
     "slurm"       "^slurm-"
